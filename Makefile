@@ -1,0 +1,75 @@
+# EmDash for Django. `make run` serves the demo site; `make test` runs the suite.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: install run test test-postgres lint migrate seed worker clean
+
+$(STAMP): pyproject.toml
+	@echo "==> creating $(VENV) with $(PYTHON)"
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	@echo "==> installing dependencies (first run takes a minute)"
+	@$(PY) -m pip install -qq --upgrade pip
+	@$(PY) -m pip install -qq -e '.[dev]'
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+migrate: install
+	@$(PY) manage.py migrate --no-input -v 0
+
+seed: migrate
+	@$(PY) manage.py emdash_seed_demo
+
+run: seed
+	@echo "==> starting the worker and the server on http://$(HOST):$(PORT)/"
+	@export DEBUG=$${DEBUG:-1}; $(PY) manage.py emdash_worker & worker=$$!; \
+	  trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
+	  $(PY) manage.py runserver $(HOST):$(PORT)
+
+worker: migrate
+	@$(PY) manage.py emdash_worker
+
+test: install
+	@$(PY) -m pytest $(PYTEST_ARGS)
+
+# Run the suite on PostgreSQL (the local server CI uses).
+test-postgres: install
+	@DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test} $(PY) -m pytest $(PYTEST_ARGS)
+
+lint: install
+	@$(VENV)/bin/ruff check .
+	@$(VENV)/bin/ruff format --check .
+	@$(VENV)/bin/mypy .
+
+clean:
+	rm -rf $(VENV) var/*.sqlite3* .pytest_cache
+
+# The official MCP conformance suite (@modelcontextprotocol/conformance, run by the Node 22 that
+# conformance/package-lock.json pins) against a server it starts on a free port with a throw-away database.
+# CONFORMANCE_ARGS="--scenario ping --keep" narrows it down; see conformance/run.py.
+conformance/node_modules/.package-lock.json: conformance/package.json conformance/package-lock.json
+	@echo "==> installing the conformance suite and Node 22 (npm ci)"
+	@cd conformance && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+conformance: install conformance/node_modules/.package-lock.json
+	@$(PY) conformance/run.py $(CONFORMANCE_ARGS)
+
+# Benchmark (on demand, not part of `make test`): content_get/content_list, ours under gunicorn vs the mcp SDK
+# reference under uvicorn. Uses wrk when installed (apt-get install wrk), else an httpx load generator.
+# BENCH_ARGS="--rounds 1 --duration 4" shortens it; results and method: docs/benchmarks.md.
+BENCH_STAMP := $(VENV)/.bench-installed
+
+$(BENCH_STAMP): pyproject.toml $(STAMP)
+	@echo "==> installing the benchmark dependencies (.[bench])"
+	@$(PY) -m pip install -qq -e '.[dev,bench]'
+	@touch $(BENCH_STAMP)
+
+bench: $(BENCH_STAMP)
+	@$(PY) bench/run.py $(BENCH_ARGS)
+
+.PHONY: conformance bench

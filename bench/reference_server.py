@@ -1,0 +1,92 @@
+"""The benchmark's reference: the official ``mcp`` SDK serving the same two reads as our endpoint.
+
+An ``MCPServer`` in stateless JSON mode at ``/_emdash/api/mcp`` with tools ``content_get`` and
+``content_list`` that do the same reads on the same database as ours, as the demo admin with the
+``admin`` scope (what the benchmark's token grants on our side). They call our tool functions
+(``mcp_endpoint.tools.content.content_get/content_list``: thin wrappers over
+``content.selectors.entry_get/entry_list``, plus whatever those tools add, e.g. the item's taxonomy terms)
+so the payloads stay identical as the tools evolve; ``bench/run.py`` checks that they are. Not run here:
+our HTTP/JSON-RPC layer, the bearer-token lookup, jsonschema argument validation and the audit-log
+write. It is the SDK's floor for the same reads.
+
+    DJANGO_SETTINGS_MODULE=emdash.settings EMDASH_VAR_DIR=... BENCH_THREADS=1 \\
+        uvicorn bench.reference_server:app --host 127.0.0.1 --port 8001 --workers 1
+
+The SDK runs sync tools in anyio worker threads; BENCH_THREADS caps that pool so that the reference
+runs with the same number of threads per worker as gunicorn's ``--threads``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "emdash.settings")
+
+import django
+
+django.setup()
+
+import anyio.to_thread  # noqa: E402
+from mcp.server.mcpserver import MCPServer  # noqa: E402
+
+from emdash.actor import Actor  # noqa: E402
+from emdash.models import User  # noqa: E402
+from mcp_endpoint.tools import content as tools  # noqa: E402
+
+ADMIN_EMAIL = os.environ.get("BENCH_ADMIN_EMAIL", "admin@example.com")
+THREADS = int(os.environ.get("BENCH_THREADS", "1"))
+
+_actor: Actor | None = None
+
+
+def admin_actor() -> Actor:
+    """Looked up once, on the first call (in a worker thread: Django's ORM refuses the event loop's)."""
+    global _actor
+    if _actor is None:
+        _actor = Actor.for_user(User.objects.get(email=ADMIN_EMAIL), ["admin"])
+    return _actor
+
+
+server = MCPServer("emdash-sdk-reference", version="bench")
+
+
+def given(**arguments: Any) -> dict[str, Any]:
+    """The arguments as our tools receive them: the ones the caller left out are absent."""
+    return {k: v for k, v in arguments.items() if v is not None}
+
+
+@server.tool()
+def content_get(collection: str, id: str, locale: str | None = None) -> dict[str, Any]:
+    """Get one item by ID or slug."""
+    return tools.content_get(admin_actor(), given(collection=collection, id=id, locale=locale))
+
+
+@server.tool()
+def content_list(
+    collection: str,
+    status: str | None = None,
+    limit: int | None = None,
+    cursor: str | None = None,
+    orderBy: str | None = None,
+    order: str | None = None,
+    locale: str | None = None,
+) -> dict[str, Any]:
+    """List items in a collection."""
+    arguments = given(
+        collection=collection, status=status, limit=limit, cursor=cursor, orderBy=orderBy, order=order, locale=locale
+    )
+    return tools.content_list(admin_actor(), arguments)
+
+
+_inner = server.streamable_http_app(streamable_http_path="/_emdash/api/mcp", stateless_http=True, json_response=True)
+
+
+async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    """The SDK's Starlette app, with anyio's worker-thread pool capped at BENCH_THREADS at start-up."""
+    if scope["type"] == "lifespan":
+        anyio.to_thread.current_default_thread_limiter().total_tokens = THREADS
+    await _inner(scope, receive, send)

@@ -1,0 +1,28 @@
+"""Opaque, tamper-evident pagination cursors bound to the query they continue."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core import signing
+
+from emdash.errors import InvalidCursor
+
+_SALT = "emdash.cursor.v1"
+
+
+def encode(query_key: str, position: list[Any]) -> str:
+    return signing.dumps({"q": query_key, "p": position}, salt=_SALT, compress=True)
+
+
+def decode(token: Any, query_key: str) -> list[Any]:
+    """The position stored in ``token``; INVALID_CURSOR if forged, garbled or from another query."""
+    if not isinstance(token, str) or not token or len(token) > 2048:
+        raise InvalidCursor("Invalid cursor: pass the nextCursor value from the previous page unchanged")
+    try:
+        payload = signing.loads(token, salt=_SALT)
+    except signing.BadSignature:
+        raise InvalidCursor("Invalid cursor: pass the nextCursor value from the previous page unchanged") from None
+    if not isinstance(payload, dict) or payload.get("q") != query_key or not isinstance(payload.get("p"), list):
+        raise InvalidCursor("Invalid cursor: it belongs to a different query (filters or order changed)")
+    return payload["p"]

@@ -1,0 +1,59 @@
+"""Entries as the outside world sees them (MCP, REST and templates share these shapes)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from content.models import EntryBase
+from content.rows import known_values, row_values
+from content.schema import CollectionSpec
+from emdash.dates import iso
+
+
+def _meta(spec: CollectionSpec, row: EntryBase) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "id": row.id,
+        "collection": spec.slug,
+        "slug": row.slug,
+        "status": row.status,
+        "locale": row.locale,
+        "translationGroup": row.translation_group,
+        "authorId": row.author_id,
+        "createdAt": iso(row.created_at),
+        "updatedAt": iso(row.updated_at),
+        "publishedAt": iso(row.published_at),
+        "scheduledAt": iso(row.scheduled_at),
+    }
+    if row.deleted_at is not None:
+        body["deletedAt"] = iso(row.deleted_at)
+    return body
+
+
+def entry(spec: CollectionSpec, row: EntryBase, *, draft: dict[str, Any] | None, show_draft: bool) -> dict[str, Any]:
+    """The full item. With ``show_draft`` a pending draft is the item's ``data`` and the live values go to
+    ``liveData``; without it (subscribers, the public) only the live values are shown."""
+    body = _meta(spec, row)
+    live = row_values(spec, row)
+    if show_draft and draft is not None:
+        body["hasDraft"] = True
+        body["data"] = known_values(spec, draft)
+        body["liveData"] = live
+    else:
+        if show_draft:
+            body["hasDraft"] = False
+        body["data"] = live
+    return body
+
+
+def summary(
+    spec: CollectionSpec, row: EntryBase, *, draft: dict[str, Any] | None, show_draft: bool, full: bool = False
+) -> dict[str, Any]:
+    """A list item: metadata and small fields only, unless ``full``."""
+    body = _meta(spec, row)
+    values = known_values(spec, draft) if show_draft and draft is not None else row_values(spec, row)
+    if show_draft:
+        body["hasDraft"] = draft is not None
+    if not full:
+        values = {f.slug: values[f.slug] for f in spec.fields if f.kind.in_summary}
+    body["data"] = values
+    return body

@@ -1,0 +1,40 @@
+"""The revision store: snapshots of an entry's field values, newest ``REVISIONS_KEEP`` kept per entry."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+
+from content.models import EntryBase, Revision
+from content.rows import new_id
+from content.schema import CollectionSpec
+from emdash.actor import Actor
+from emdash.conf import emdash_settings
+
+
+def record(spec: CollectionSpec, entry_id: str, data: dict[str, Any], kind: str, actor: Actor) -> str:
+    revision = Revision.objects.create(
+        id=new_id(),
+        collection=spec.slug,
+        entry_id=entry_id,
+        kind=kind,
+        data=data,
+        author_id=actor.user_id,
+        created_at=timezone.now(),
+    )
+    return revision.id
+
+
+def prune(spec: CollectionSpec, row: EntryBase) -> None:
+    """Drop revisions beyond the newest N; the live and draft revisions always stay."""
+    keep = int(emdash_settings.REVISIONS_KEEP)
+    surplus = list(
+        Revision.objects.filter(collection=spec.slug, entry_id=row.id)
+        .order_by("-created_at", "-id")
+        .values_list("id", flat=True)[keep:]
+    )
+    protected = {row.live_revision_id, row.draft_revision_id}
+    doomed = [rid for rid in surplus if rid not in protected]
+    if doomed:
+        Revision.objects.filter(id__in=doomed).delete()

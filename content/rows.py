@@ -1,0 +1,123 @@
+"""Entry rows: finding them, converting columns to values and back, drafts, and the ``_rev`` token."""
+
+from __future__ import annotations
+
+import base64
+import re
+from typing import Any
+
+from django.db import connection
+from django.db.models import Case, IntegerField, QuerySet, Value, When
+from ulid import ULID
+
+from content.dynamic import field_attname
+from content.models import EntryBase, Revision
+from content.schema import CollectionSpec
+from emdash.conf import emdash_settings
+from emdash.errors import NotFound, ValidationError
+
+ULID_RE = re.compile(r"^[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}$")
+STATUSES = ("draft", "published", "scheduled")
+
+
+def new_id() -> str:
+    return str(ULID())
+
+
+def resolve_locale(locale: Any) -> str:
+    if locale is None:
+        return emdash_settings.default_locale
+    if locale not in emdash_settings.LOCALES:
+        allowed = ", ".join(emdash_settings.LOCALES)
+        raise ValidationError.for_fields({"locale": f"must be one of the configured locales: {allowed}"})
+    return str(locale)
+
+
+def not_found(spec: CollectionSpec, ident: Any) -> NotFound:
+    return NotFound(f"No item '{ident}' in collection '{spec.slug}'")
+
+
+def live_rows(spec: CollectionSpec) -> QuerySet[EntryBase]:
+    return spec.model.objects.filter(deleted_at__isnull=True)
+
+
+def trashed_rows(spec: CollectionSpec) -> QuerySet[EntryBase]:
+    return spec.model.objects.filter(deleted_at__isnull=False)
+
+
+def find(
+    spec: CollectionSpec, ident: Any, *, locale: Any = None, trashed: bool = False, for_update: bool = False
+) -> EntryBase:
+    """An entry by ULID or slug (slugs prefer ``locale``, else the default locale). Raises NOT_FOUND."""
+    if not isinstance(ident, str) or not ident or len(ident) > 200 or "\x00" in ident:
+        raise not_found(spec, ident)
+    qs = trashed_rows(spec) if trashed else live_rows(spec)
+    if for_update and connection.features.has_select_for_update:
+        qs = qs.select_for_update()
+    if ULID_RE.match(ident):
+        row = qs.filter(id=ident.upper()).first()
+        if row is not None:
+            return row
+    by_slug = qs.filter(slug=ident)
+    if locale is not None:
+        by_slug = by_slug.filter(locale=resolve_locale(locale))
+    else:
+        default = emdash_settings.default_locale
+        by_slug = by_slug.order_by(
+            Case(When(locale=default, then=Value(0)), default=Value(1), output_field=IntegerField()), "locale"
+        )
+    row = by_slug.first()
+    if row is None:
+        raise not_found(spec, ident)
+    return row
+
+
+def row_values(spec: CollectionSpec, row: EntryBase) -> dict[str, Any]:
+    """Field values stored in the row's columns, in their JSON form."""
+    return {f.slug: f.kind.from_db(getattr(row, field_attname(f.slug))) for f in spec.fields}
+
+
+def column_changes(spec: CollectionSpec, values: dict[str, Any]) -> dict[str, Any]:
+    """``{attname: db value}`` for writing field values into a row."""
+    fields = spec.field_map
+    return {
+        field_attname(slug): (None if value is None else fields[slug].kind.to_db(value))
+        for slug, value in values.items()
+        if slug in fields
+    }
+
+
+def known_values(spec: CollectionSpec, data: dict[str, Any]) -> dict[str, Any]:
+    """Revision data restricted to fields that still exist, with every current field present."""
+    return {f.slug: data.get(f.slug) for f in spec.fields}
+
+
+def drafts_for(rows: list[EntryBase]) -> dict[str, dict[str, Any]]:
+    """Draft data by revision id for a page of rows, in one query."""
+    ids = [r.draft_revision_id for r in rows if r.draft_revision_id]
+    if not ids:
+        return {}
+    return dict(Revision.objects.filter(id__in=ids).values_list("id", "data"))
+
+
+def draft_values(spec: CollectionSpec, row: EntryBase) -> dict[str, Any] | None:
+    if not row.draft_revision_id:
+        return None
+    data = Revision.objects.filter(id=row.draft_revision_id).values_list("data", flat=True).first()
+    return None if data is None else known_values(spec, data)
+
+
+def current_values(spec: CollectionSpec, row: EntryBase) -> dict[str, Any]:
+    """What an editor is working on: the draft when there is one, else the row."""
+    draft = draft_values(spec, row)
+    return draft if draft is not None else row_values(spec, row)
+
+
+def has_live_version(spec: CollectionSpec, row: EntryBase) -> bool:
+    """Published at least once in a collection with revisions: edits must go to a draft."""
+    return spec.supports_feature("revisions") and row.live_revision_id is not None
+
+
+def rev_token(row: EntryBase) -> str:
+    raw = f"{row.version}.{int(row.updated_at.timestamp() * 1_000_000)}"
+    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")

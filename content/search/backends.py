@@ -1,0 +1,272 @@
+"""The two search backends behind one interface, chosen by the database vendor.
+
+Both read the index that ``content.search.indexing`` writes (``content_search_document`` and the full-text
+structure the triggers keep beside it) and answer two questions: which documents match the terms, best first
+(:meth:`SearchBackend.rank`), and a matching excerpt of each (:meth:`SearchBackend.excerpts`). Excerpts come
+back as plain text with the matches between :data:`MARK_START` and :data:`MARK_END`; the indexed text never
+holds those two characters, so the selector can escape the text and only then add the ``<mark>`` tags.
+
+User input never reaches the query language: the selector passes a list of plain word tokens, which the
+SQLite backend quotes one by one (FTS5 operators, column filters and ``*`` become ordinary words or vanish)
+and the PostgreSQL backend hands to ``plainto_tsquery``.
+"""
+
+from __future__ import annotations
+
+import threading
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import connection
+
+from emdash.conf import emdash_settings
+
+MARK_START = "\x02"
+MARK_END = "\x03"
+ELLIPSIS = "…"
+EXCERPT_TOKENS = 24  # FTS5 snippet() size; ts_headline gets a similar word budget
+UNACCENT_PREFIX = "emdash_"  # accent-insensitive configurations created by migration content.0003 (PostgreSQL)
+# PostgreSQL parses text with "<", ">" and "&" swapped for these (content_search_plain), so markup-like text is
+# read as words and kept in excerpts rather than dropped as tags; the swap is undone on the excerpts.
+_PG_UNSWAP = str.maketrans({"\x04": "<", "\x05": ">", "\x06": "&"})
+
+# ISO 639-1 language -> PostgreSQL text search configuration (used when the server has it; else "simple").
+PG_LANGUAGES = {
+    "ar": "arabic",
+    "hy": "armenian",
+    "eu": "basque",
+    "ca": "catalan",
+    "da": "danish",
+    "nl": "dutch",
+    "en": "english",
+    "fi": "finnish",
+    "fr": "french",
+    "de": "german",
+    "el": "greek",
+    "hi": "hindi",
+    "hu": "hungarian",
+    "id": "indonesian",
+    "ga": "irish",
+    "it": "italian",
+    "lt": "lithuanian",
+    "ne": "nepali",
+    "no": "norwegian",
+    "nb": "norwegian",
+    "nn": "norwegian",
+    "pt": "portuguese",
+    "ro": "romanian",
+    "ru": "russian",
+    "sr": "serbian",
+    "es": "spanish",
+    "sv": "swedish",
+    "ta": "tamil",
+    "tr": "turkish",
+    "yi": "yiddish",
+}
+
+
+@dataclass(frozen=True)
+class Hit:
+    doc_id: int
+    collection: str
+    entry_id: str
+    locale: str
+    score: float
+
+
+class SearchBackend(ABC):
+    """What the selector and the indexing code need from a full-text engine."""
+
+    vendor: str
+
+    def config_for(self, locale: str) -> str:
+        """The text search configuration stored with a document of ``locale`` ("simple" where unused)."""
+        return "simple"
+
+    @abstractmethod
+    def rank(
+        self, terms: Sequence[str], *, collections: Sequence[str] | None, locale: str | None, limit: int
+    ) -> list[Hit]:
+        """Documents matching every term, most relevant first; only of ``collections`` and ``locale`` when given.
+        (Documents of collections no longer searchable may come back: the selector re-checks every hit.)"""
+
+    @abstractmethod
+    def excerpts(self, terms: Sequence[str], doc_ids: Sequence[int]) -> dict[int, str]:
+        """A short excerpt of each document with the matches between MARK_START and MARK_END."""
+
+    @abstractmethod
+    def optimize(self) -> None:
+        """Compact the index and refresh planner statistics after a full rebuild."""
+
+
+def _placeholders(values: Sequence[object]) -> str:
+    return ", ".join(["%s"] * len(values))
+
+
+class SQLiteBackend(SearchBackend):
+    """FTS5 with the porter stemmer over unicode61 (case- and accent-insensitive); ranked by bm25 with the
+    title column weighted above the rest."""
+
+    vendor = "sqlite"
+    HEAD_WEIGHT = 5.0
+    BODY_WEIGHT = 1.0
+
+    @staticmethod
+    def match_expression(terms: Sequence[str]) -> str:
+        """Every term as a quoted FTS5 string, so nothing in it is read as syntax; juxtaposition means AND."""
+        return " ".join('"' + term.replace('"', '""') + '"' for term in terms)
+
+    def rank(
+        self, terms: Sequence[str], *, collections: Sequence[str] | None, locale: str | None, limit: int
+    ) -> list[Hit]:
+        match = self.match_expression(terms)
+        ranked = "SELECT rowid AS id, bm25(content_search_fts, %s, %s) AS r FROM content_search_fts WHERE "
+        ranked += "content_search_fts MATCH %s"
+        params: list[Any] = [self.HEAD_WEIGHT, self.BODY_WEIGHT, match]
+        if collections is None and locale is None:
+            # Rank inside FTS5 and join only the winners: half the time of joining every match first.
+            sql = [f"SELECT d.id, d.collection, d.entry_id, d.locale, m.r FROM ({ranked} ORDER BY r LIMIT %s) m"]
+            sql.append("JOIN content_search_document d ON d.id = m.id")
+            params.append(limit)
+        else:
+            sql = [f"SELECT d.id, d.collection, d.entry_id, d.locale, m.r FROM ({ranked}) m"]
+            sql.append("JOIN content_search_document d ON d.id = m.id WHERE 1 = 1")
+            if collections is not None:
+                sql.append(f"AND d.collection IN ({_placeholders(collections)})")
+                params += collections
+            if locale is not None:
+                sql.append("AND d.locale = %s")
+                params.append(locale)
+        sql.append("ORDER BY m.r, d.id LIMIT %s")
+        params.append(limit)
+        with connection.cursor() as cursor:
+            cursor.execute(" ".join(sql), params)
+            return [Hit(row[0], row[1], row[2], row[3], -float(row[4])) for row in cursor.fetchall()]
+
+    def excerpts(self, terms: Sequence[str], doc_ids: Sequence[int]) -> dict[int, str]:
+        if not doc_ids:
+            return {}
+        sql = (
+            "SELECT rowid, snippet(content_search_fts, -1, %s, %s, %s, %s) FROM content_search_fts "
+            f"WHERE content_search_fts MATCH %s AND rowid IN ({_placeholders(doc_ids)})"
+        )
+        params: list[Any] = [MARK_START, MARK_END, ELLIPSIS, EXCERPT_TOKENS, self.match_expression(terms), *doc_ids]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            return {int(row[0]): row[1] or "" for row in cursor.fetchall()}
+
+    def optimize(self) -> None:
+        with connection.cursor() as cursor:
+            cursor.execute("INSERT INTO content_search_fts(content_search_fts) VALUES ('optimize')")
+
+
+class PostgresBackend(SearchBackend):
+    """``tsvector`` + GIN with a text search configuration per locale (english for en, french for fr, ...,
+    "simple" where PostgreSQL has none). Terms go through ``plainto_tsquery``: stemmed, stop words dropped,
+    all required. Ranked by ``ts_rank`` (title weight A, the rest B) normalised by document length."""
+
+    vendor = "postgresql"
+    HEADLINE_OPTIONS = (
+        f'StartSel="{MARK_START}", StopSel="{MARK_END}", MaxWords={EXCERPT_TOKENS + 6}, MinWords=12, '
+        f'MaxFragments=2, FragmentDelimiter=" {ELLIPSIS} "'
+    )
+    WHOLE_OPTIONS = f'StartSel="{MARK_START}", StopSel="{MARK_END}", HighlightAll=true'
+    SHORT_TEXT = 160  # characters
+    _configs: frozenset[str] | None = None
+    _lock = threading.Lock()
+
+    def available_configs(self) -> frozenset[str]:
+        if PostgresBackend._configs is None:
+            with self._lock, connection.cursor() as cursor:
+                cursor.execute("SELECT cfgname FROM pg_catalog.pg_ts_config")
+                PostgresBackend._configs = frozenset(row[0] for row in cursor.fetchall())
+        return PostgresBackend._configs
+
+    def config_for(self, locale: str) -> str:
+        """The language's configuration, preferring the accent-insensitive copy made by the migration."""
+        language = locale.replace("_", "-").split("-", 1)[0].lower()
+        available = self.available_configs()
+        for name in (PG_LANGUAGES.get(language), "simple"):
+            if name and UNACCENT_PREFIX + name in available:
+                return UNACCENT_PREFIX + name
+            if name and name in available:
+                return name
+        return "simple"
+
+    def _locale_groups(self, locale: str | None) -> dict[str, list[str]]:
+        """Locales by configuration: a document only matches a query built with its own configuration."""
+        locales = [locale] if locale is not None else list(dict.fromkeys(emdash_settings.LOCALES))
+        groups: dict[str, list[str]] = {}
+        for code in locales:
+            groups.setdefault(self.config_for(code), []).append(code)
+        return groups
+
+    def rank(
+        self, terms: Sequence[str], *, collections: Sequence[str] | None, locale: str | None, limit: int
+    ) -> list[Hit]:
+        text = " ".join(terms)
+        parts: list[str] = []
+        params: list[Any] = []
+        for config, locales in self._locale_groups(locale).items():
+            part = (
+                "SELECT d.id, d.collection, d.entry_id, d.locale, "
+                "ts_rank(d.vector, plainto_tsquery(%s::regconfig, %s), 1) AS r "
+                "FROM content_search_document d "
+                "WHERE d.vector @@ plainto_tsquery(%s::regconfig, %s) AND d.locale = ANY(%s)"
+            )
+            params += [config, text, config, text, locales]
+            if collections is not None:
+                part += " AND d.collection = ANY(%s)"
+                params.append(list(collections))
+            parts.append(part)
+        sql = " UNION ALL ".join(parts) + " ORDER BY r DESC, id LIMIT %s"
+        params.append(limit)
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            return [Hit(row[0], row[1], row[2], row[3], float(row[4])) for row in cursor.fetchall()]
+
+    def excerpts(self, terms: Sequence[str], doc_ids: Sequence[int]) -> dict[int, str]:
+        if not doc_ids:
+            return {}
+        # The excerpt comes from the title only when the match is there and not in the body: the A-weighted
+        # lexemes of the stored vector are the title's, so no text is parsed twice to find out. Short texts are
+        # shown whole (fragments would trim punctuation after the last word).
+        sql = """
+            SELECT d.id, ts_headline(
+                d.config::regconfig, content_search_plain(t.text), q.query,
+                CASE WHEN length(t.text) <= %s THEN %s ELSE %s END)
+            FROM content_search_document d
+            CROSS JOIN LATERAL (SELECT plainto_tsquery(d.config::regconfig, %s) AS query) q
+            CROSS JOIN LATERAL (
+                SELECT CASE WHEN d.body = '' OR (ts_filter(d.vector, '{a}') @@ q.query
+                                                 AND NOT ts_filter(d.vector, '{b}') @@ q.query)
+                            THEN d.head ELSE d.body END AS text
+            ) t
+            WHERE d.id = ANY(%s)
+        """
+        params: list[Any] = [self.SHORT_TEXT, self.WHOLE_OPTIONS, self.HEADLINE_OPTIONS, " ".join(terms), list(doc_ids)]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            return {int(row[0]): (row[1] or "").translate(_PG_UNSWAP) for row in cursor.fetchall()}
+
+    def optimize(self) -> None:
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE content_search_document")
+
+
+_backend: SearchBackend | None = None
+
+
+def get_backend() -> SearchBackend:
+    """The backend for the default database's vendor."""
+    global _backend
+    if _backend is None or _backend.vendor != connection.vendor:
+        if connection.vendor == "postgresql":
+            _backend = PostgresBackend()
+        elif connection.vendor == "sqlite":
+            _backend = SQLiteBackend()
+        else:
+            raise RuntimeError(f"No search backend for the {connection.vendor} database")
+    return _backend

@@ -1,0 +1,57 @@
+"""Signal receivers that keep the index in step with content and schema changes (connected in ContentConfig.ready).
+
+The after-commit receivers never raise: the write they follow has committed, so a failure to index is
+logged (``emdash_reindex`` repairs it) rather than turned into an error for a request that succeeded.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.db.models.signals import post_migrate
+
+from content.search import indexing
+from content.signals import entry_changed, entry_deleting, schema_changed
+
+log = logging.getLogger("emdash.search")
+
+
+def on_entry_changed(sender: Any, *, collection: str, entry_id: str, action: str, **kwargs: Any) -> None:
+    try:
+        if action == "deleted":
+            indexing.remove_entry(collection, entry_id)
+        else:
+            indexing.reindex_entry(collection, entry_id)
+    except Exception:
+        log.exception("search index: could not reindex %s/%s after %s", collection, entry_id, action)
+
+
+def on_entry_deleting(sender: Any, *, collection: str, entry_id: str, **kwargs: Any) -> None:
+    """Inside the permanent delete's transaction: the document goes with the row, or neither goes."""
+    indexing.remove_entry(collection, entry_id)
+
+
+def on_schema_changed(sender: Any, **kwargs: Any) -> None:
+    try:
+        indexing.reconcile()
+    except Exception:
+        log.exception("search index: could not follow a schema change; run emdash_reindex")
+
+
+def on_post_migrate(sender: Any, **kwargs: Any) -> None:
+    """After ``migrate`` (first install of the index included): index collections that have no index yet."""
+    if getattr(sender, "name", None) != "content":
+        return
+    try:
+        kwargs["apps"].get_model("content", "SearchIndexState")
+    except (KeyError, LookupError):
+        return  # migrated back to before the index existed
+    on_schema_changed(sender)
+
+
+def connect() -> None:
+    entry_changed.connect(on_entry_changed, dispatch_uid="content.search.entry_changed")
+    entry_deleting.connect(on_entry_deleting, dispatch_uid="content.search.entry_deleting")
+    schema_changed.connect(on_schema_changed, dispatch_uid="content.search.schema_changed")
+    post_migrate.connect(on_post_migrate, dispatch_uid="content.search.post_migrate")

@@ -1,0 +1,242 @@
+"""Content reads with their visibility rules: subscribers and the public see published items only."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db.models import F, Q, QuerySet
+
+from content import cursors, presenters, rows, schema
+from content.dynamic import field_attname
+from content.entry import Entry
+from content.models import EntryBase, Revision
+from content.schema import CollectionSpec
+from emdash.actor import Actor
+from emdash.dates import iso, parse_iso
+from emdash.errors import ValidationError
+from emdash.permissions import Perm, can, require
+
+ORDER_FIELDS = {
+    "created_at": "created_at",
+    "createdAt": "created_at",
+    "updated_at": "updated_at",
+    "updatedAt": "updated_at",
+    "published_at": "published_at",
+    "publishedAt": "published_at",
+    "scheduled_at": "scheduled_at",
+    "scheduledAt": "scheduled_at",
+    "title": "title",
+    "slug": "slug",
+    "status": "status",
+}
+DATETIME_ORDERS = {"created_at", "updated_at", "published_at", "scheduled_at", "deleted_at"}
+
+
+@dataclass
+class Page:
+    items: list[dict[str, Any]]
+    next_cursor: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"items": self.items}
+        if self.next_cursor:
+            body["nextCursor"] = self.next_cursor
+        return body
+
+
+def sees_unpublished(actor: Actor) -> bool:
+    return can(actor, Perm.CONTENT_READ_UNPUBLISHED)
+
+
+def _check_limit(limit: Any, maximum: int = 100) -> int:
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= maximum:
+        raise ValidationError.for_fields({"limit": f"must be an integer from 1 to {maximum}"})
+    return limit
+
+
+def entry_get(*, actor: Actor, collection: str, id: Any, locale: Any = None) -> Entry:
+    spec = schema.get_collection(collection)
+    require(actor, Perm.CONTENT_READ)
+    row = rows.find(spec, id, locale=locale)
+    show_draft = sees_unpublished(actor)
+    if not show_draft and row.status != "published":
+        raise rows.not_found(spec, id)  # no hint that an unpublished item exists
+    return Entry.load(spec, row, show_draft=show_draft)
+
+
+def _order_column(spec: CollectionSpec, order_by: Any) -> str:
+    name = ORDER_FIELDS.get(order_by) if isinstance(order_by, str) else None
+    if name is None:
+        allowed = ", ".join(k for k in ORDER_FIELDS if "_" in k or k in {"title", "slug", "status"})
+        raise ValidationError.for_fields({"orderBy": f"must be one of: {allowed} (camelCase also accepted)"})
+    if name == "title":
+        title = spec.title_field
+        if title is None:
+            raise ValidationError.for_fields({"orderBy": f"collection '{spec.slug}' has no title field"})
+        return field_attname(title.slug)
+    return name
+
+
+def _keyset(qs: QuerySet[EntryBase], column: str, descending: bool, cursor: Any, query_key: str) -> QuerySet[EntryBase]:
+    """Order by (column, id) with NULLs last in both directions, continuing after ``cursor``."""
+    ordering = (
+        [F(column).desc(nulls_last=True), F("id").desc()]
+        if descending
+        else [F(column).asc(nulls_last=True), F("id").asc()]
+    )
+    qs = qs.order_by(*ordering)
+    if cursor is None:
+        return qs
+    position = cursors.decode(cursor, query_key)
+    if len(position) != 2 or not isinstance(position[1], str):
+        raise cursors.InvalidCursor("Invalid cursor")
+    value, last_id = position
+    after_id = Q(id__lt=last_id) if descending else Q(id__gt=last_id)
+    if value is None:
+        return qs.filter(Q(**{f"{column}__isnull": True}) & after_id)
+    if column in DATETIME_ORDERS:
+        value = parse_iso(value)
+    beyond = Q(**{f"{column}__lt" if descending else f"{column}__gt": value})
+    same = Q(**{column: value}) & after_id
+    return qs.filter(beyond | same | Q(**{f"{column}__isnull": True}))
+
+
+def _position(row: EntryBase, column: str) -> list[Any]:
+    value = getattr(row, column)
+    return [iso(value) if isinstance(value, datetime) else value, row.id]
+
+
+def _page(
+    spec: CollectionSpec,
+    qs: QuerySet[EntryBase],
+    *,
+    column: str,
+    descending: bool,
+    limit: int,
+    cursor: Any,
+    query_key: str,
+    show_draft: bool,
+    full: bool,
+) -> Page:
+    page = list(_keyset(qs, column, descending, cursor, query_key)[: limit + 1])
+    more = len(page) > limit
+    page = page[:limit]
+    drafts = rows.drafts_for(page) if show_draft else {}
+    items = [
+        presenters.summary(spec, r, draft=drafts.get(r.draft_revision_id or ""), show_draft=show_draft, full=full)
+        for r in page
+    ]
+    next_cursor = cursors.encode(query_key, _position(page[-1], column)) if more and page else None
+    return Page(items, next_cursor)
+
+
+def entry_list(
+    *,
+    actor: Actor,
+    collection: str,
+    status: Any = None,
+    locale: Any = None,
+    order_by: Any = "created_at",
+    order: Any = "desc",
+    limit: Any = 50,
+    cursor: Any = None,
+    full: bool = False,
+) -> Page:
+    spec = schema.get_collection(collection)
+    require(actor, Perm.CONTENT_READ)
+    limit = _check_limit(limit)
+    if status is not None and status not in rows.STATUSES:
+        raise ValidationError.for_fields({"status": "must be one of: draft, published, scheduled"})
+    if order not in ("asc", "desc"):
+        raise ValidationError.for_fields({"order": "must be 'asc' or 'desc'"})
+    column = _order_column(spec, order_by)
+    show_draft = sees_unpublished(actor)
+    qs = rows.live_rows(spec)
+    if not show_draft:
+        if status not in (None, "published"):
+            return Page([], None)
+        status = "published"
+    if status is not None:
+        qs = qs.filter(status=status)
+    if locale is not None:
+        qs = qs.filter(locale=rows.resolve_locale(locale))
+    query_key = f"list:{spec.slug}:{status}:{locale}:{column}:{order}:{show_draft}"
+    return _page(
+        spec,
+        qs,
+        column=column,
+        descending=order == "desc",
+        limit=limit,
+        cursor=cursor,
+        query_key=query_key,
+        show_draft=show_draft,
+        full=full,
+    )
+
+
+def entry_list_trashed(*, actor: Actor, collection: str, limit: Any = 50, cursor: Any = None) -> Page:
+    spec = schema.get_collection(collection)
+    require(actor, Perm.CONTENT_READ_UNPUBLISHED)
+    limit = _check_limit(limit)
+    return _page(
+        spec,
+        rows.trashed_rows(spec),
+        column="deleted_at",
+        descending=True,
+        limit=limit,
+        cursor=cursor,
+        query_key=f"trash:{spec.slug}",
+        show_draft=True,
+        full=False,
+    )
+
+
+def entry_compare(*, actor: Actor, collection: str, id: Any) -> dict[str, Any]:
+    """``{hasChanges, live, draft}``: live is None for items never published."""
+    spec = schema.get_collection(collection)
+    require(actor, Perm.CONTENT_READ_UNPUBLISHED)
+    row = rows.find(spec, id)
+    published_once = row.live_revision_id is not None or row.status == "published"
+    live = rows.row_values(spec, row) if published_once else None
+    draft = rows.current_values(spec, row)
+    return {"hasChanges": live != draft, "live": live, "draft": draft}
+
+
+def entry_translations(*, actor: Actor, collection: str, id: Any) -> dict[str, Any]:
+    spec = schema.get_collection(collection)
+    require(actor, Perm.CONTENT_READ)
+    row = rows.find(spec, id)
+    show_all = sees_unpublished(actor)
+    if not show_all and row.status != "published":
+        raise rows.not_found(spec, id)
+    group = rows.live_rows(spec).filter(translation_group=row.translation_group).order_by("locale")
+    if not show_all:
+        group = group.filter(status="published")
+    return {
+        "translationGroup": row.translation_group,
+        "translations": [
+            {"id": r.id, "locale": r.locale, "slug": r.slug, "status": r.status, "updatedAt": iso(r.updated_at)}
+            for r in group
+        ],
+    }
+
+
+def revision_list(*, actor: Actor, collection: str, id: Any, limit: Any = 20) -> dict[str, Any]:
+    spec = schema.get_collection(collection)
+    require(actor, Perm.CONTENT_READ_UNPUBLISHED)
+    limit = _check_limit(limit, 50)
+    row = rows.find(spec, id)
+    qs = Revision.objects.filter(collection=spec.slug, entry_id=row.id)
+    items = [
+        {
+            "id": r.id,
+            "kind": r.kind,
+            "createdAt": iso(r.created_at),
+            "authorId": r.author_id,
+            "data": rows.known_values(spec, r.data or {}),
+        }
+        for r in qs.order_by("-created_at", "-id")[:limit]
+    ]
+    return {"items": items, "total": qs.count()}

@@ -1,0 +1,156 @@
+"""Publishing, unpublishing, scheduling and discarding drafts; the worker's due-item run."""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+from typing import Any
+
+from django.db import connection, transaction
+from django.utils import timezone
+
+from content import revisions, rows, schema, writes
+from content.entry import Entry
+from content.models import EntryBase, Revision
+from content.schema import CollectionSpec
+from content.services.entries import _owned_row
+from content.signals import send_entry_changed
+from content.validation import check_publishable
+from emdash.actor import Actor
+from emdash.dates import parse_iso
+from emdash.errors import Conflict, ValidationError
+
+log = logging.getLogger("emdash.publishing")
+
+
+def publish_row(spec: CollectionSpec, row: EntryBase, actor: Actor, published_at: datetime | None = None) -> None:
+    """Make the current values live: the draft (if any) goes into the row, status becomes published."""
+    values = rows.current_values(spec, row)
+    changes: dict[str, Any] = {}
+    if row.draft_revision_id:
+        check_publishable(spec, values, row.id)
+        changes.update(rows.column_changes(spec, values))
+    if spec.supports_feature("revisions"):
+        changes["live_revision_id"] = revisions.record(spec, row.id, values, Revision.KIND_PUBLISH, actor)
+    writes.save(
+        spec,
+        row,
+        status="published",
+        published_at=published_at or row.published_at or timezone.now(),
+        scheduled_at=None,
+        draft_revision_id=None,
+        **changes,
+    )
+    if spec.supports_feature("revisions"):
+        revisions.prune(spec, row)
+    send_entry_changed(spec.slug, row.id, "published", actor)
+
+
+def unpublish_row(spec: CollectionSpec, row: EntryBase, actor: Actor) -> None:
+    writes.save(spec, row, status="draft", published_at=None, scheduled_at=None)
+    send_entry_changed(spec.slug, row.id, "unpublished", actor)
+
+
+def entry_publish(*, actor: Actor, collection: str, id: Any) -> Entry:
+    spec = schema.get_collection(collection)
+    with transaction.atomic():
+        row = _owned_row(actor, spec, id)
+        publish_row(spec, row, actor)
+    return Entry.load(spec, row)
+
+
+def entry_unpublish(*, actor: Actor, collection: str, id: Any) -> Entry:
+    spec = schema.get_collection(collection)
+    with transaction.atomic():
+        row = _owned_row(actor, spec, id)
+        if row.status != "draft" or row.scheduled_at is not None:
+            unpublish_row(spec, row, actor)
+    return Entry.load(spec, row)
+
+
+def entry_schedule(*, actor: Actor, collection: str, id: Any, scheduled_at: Any) -> Entry:
+    """Publish later. Drafts become ``scheduled``; published items keep serving the live version and
+    their pending draft goes live at that time."""
+    spec = schema.get_collection(collection)
+    try:
+        when = parse_iso(scheduled_at)
+    except ValueError as exc:
+        raise ValidationError.for_fields({"scheduledAt": str(exc)}) from None
+    if when <= timezone.now():
+        raise ValidationError.for_fields({"scheduledAt": "must be in the future"})
+    if not spec.supports_feature("scheduling"):
+        raise ValidationError(
+            f"Collection '{spec.slug}' does not support scheduling (add 'scheduling' to its supports)"
+        )
+    with transaction.atomic():
+        row = _owned_row(actor, spec, id)
+        status = "published" if row.status == "published" else "scheduled"
+        writes.save(spec, row, status=status, scheduled_at=when)
+        send_entry_changed(spec.slug, row.id, "scheduled", actor)
+    return Entry.load(spec, row)
+
+
+def entry_unschedule(*, actor: Actor, collection: str, id: Any) -> Entry:
+    """Cancel a pending schedule; a no-op when there is none."""
+    spec = schema.get_collection(collection)
+    with transaction.atomic():
+        row = _owned_row(actor, spec, id)
+        if row.scheduled_at is not None:
+            status = "draft" if row.status == "scheduled" else row.status
+            writes.save(spec, row, status=status, scheduled_at=None)
+            send_entry_changed(spec.slug, row.id, "unscheduled", actor)
+    return Entry.load(spec, row)
+
+
+def entry_discard_draft(*, actor: Actor, collection: str, id: Any) -> Entry:
+    spec = schema.get_collection(collection)
+    with transaction.atomic():
+        row = _owned_row(actor, spec, id)
+        if not rows.has_live_version(spec, row):
+            raise ValidationError(
+                "Only items published at least once (in a collection with revisions) have a draft to discard"
+            )
+        if row.draft_revision_id:
+            # A pending schedule was for this draft; with the draft gone there is nothing left to publish.
+            status = "draft" if row.status == "scheduled" else row.status
+            writes.save(spec, row, draft_revision_id=None, scheduled_at=None, status=status)
+            send_entry_changed(spec.slug, row.id, "draft_discarded", actor)
+    return Entry.load(spec, row)
+
+
+def publish_due(*, now: datetime | None = None, limit: int = 500) -> int:
+    """Publish every item whose time has come, each exactly once however many workers run.
+
+    Each item is claimed inside its own transaction: PostgreSQL locks the row (``skip_locked`` lets other
+    workers take other rows) and re-checks the due condition; SQLite's IMMEDIATE transactions serialise
+    writers. The publish itself is a conditional update on the version, so a lost race writes nothing.
+    """
+    now = now or timezone.now()
+    actor = Actor.system()
+    published = 0
+    for spec in schema.current().collections.values():
+        due = list(
+            rows.live_rows(spec)
+            .filter(scheduled_at__lte=now)
+            .order_by("scheduled_at")
+            .values_list("id", flat=True)[:limit]
+        )
+        for entry_id in due:
+            with transaction.atomic():
+                qs = rows.live_rows(spec).filter(id=entry_id, scheduled_at__lte=now)
+                if connection.features.has_select_for_update_skip_locked:
+                    qs = qs.select_for_update(skip_locked=True)
+                row = qs.first()
+                if row is None:
+                    continue  # another worker (or an unschedule) got there first
+                try:
+                    with transaction.atomic():
+                        publish_row(spec, row, actor, published_at=row.published_at or row.scheduled_at)
+                except Conflict:
+                    continue
+                except ValidationError as exc:  # e.g. a unique value taken since the draft was saved
+                    log.warning("cannot publish scheduled item %s/%s: %s", spec.slug, entry_id, exc.message)
+                    continue
+                published += 1
+                log.info("published scheduled item %s/%s", spec.slug, entry_id)
+    return published

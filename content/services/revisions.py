@@ -1,0 +1,38 @@
+"""Restoring a revision: its values become the item's new draft (never published directly)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from content import rows, schema
+from content.entry import Entry
+from content.models import Revision
+from content.services.entries import write_values
+from content.signals import send_entry_changed
+from content.validation import validate_data
+from emdash.actor import Actor
+from emdash.errors import CollectionNotFound, NotFound
+from emdash.permissions import Perm, require, require_owner_or
+
+
+def revision_restore(*, actor: Actor, revision_id: Any) -> Entry:
+    require(actor, Perm.CONTENT_EDIT_OWN)
+    usable = isinstance(revision_id, str) and "\x00" not in revision_id  # PostgreSQL rejects NUL in text
+    revision = Revision.objects.filter(id=revision_id.upper()).first() if usable else None
+    if revision is None:
+        raise NotFound(f"No revision '{revision_id}'")
+    try:
+        spec = schema.get_collection(revision.collection)
+    except CollectionNotFound:
+        raise NotFound(f"No revision '{revision_id}'") from None
+    with transaction.atomic():
+        row = rows.find(spec, revision.entry_id, for_update=True)
+        require_owner_or(actor, row.author_id, Perm.CONTENT_EDIT_OWN, Perm.CONTENT_EDIT_ANY)
+        stored = {k: v for k, v in (revision.data or {}).items() if k in spec.field_map}
+        values = validate_data(spec, stored, partial=True, entry_id=row.id)
+        # Fields added after the revision was taken are not in it and keep their current values.
+        write_values(spec, row, values, actor)
+        send_entry_changed(spec.slug, row.id, "updated", actor)
+    return Entry.load(spec, row)

@@ -1,0 +1,138 @@
+"""Checking entry values against a collection's fields: every problem is reported in one error."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from content import schema
+from content.dynamic import field_attname
+from content.field_types import check_constraints
+from content.schema import CollectionSpec, FieldSpec
+from emdash.dates import iso, parse_iso
+from emdash.errors import ValidationError
+
+
+def _is_empty(value: Any) -> bool:
+    return value is None or value == "" or value == [] or value == {}
+
+
+def _normalise(field: FieldSpec, value: Any) -> Any:
+    """Canonical JSON form of a value that passed its checks (stored in rows and revisions alike)."""
+    if value is None:
+        return None
+    if field.type == "datetime":
+        return iso(parse_iso(value))
+    if field.type == "reference":
+        return value.upper() if len(value) == 26 else value
+    return value
+
+
+def _has_nul(value: Any) -> bool:
+    """True when a string anywhere in ``value`` (keys included) holds U+0000, which PostgreSQL cannot store."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                return True
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+    return False
+
+
+def check_value(field: FieldSpec, value: Any) -> str | None:
+    """The problem with one non-empty value, or None."""
+    kind = field.kind
+    problem = kind.check(value, field.rules)
+    if not problem and _has_nul(value):  # after the type check, which bounds JSON nesting
+        problem = "must not contain NUL (\\u0000) characters"
+    return problem or check_constraints(value, kind, field.rules)
+
+
+def validate_data(
+    spec: CollectionSpec,
+    data: Any,
+    *,
+    partial: bool,
+    entry_id: str | None = None,
+    problems: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """Validate ``data`` for a create (``partial=False``) or an update; return the normalised values.
+
+    Raises one VALIDATION_ERROR naming every bad field (plus any ``problems`` the caller collected).
+    """
+    problems = dict(problems or {})
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ValidationError.for_fields({"data": "must be an object mapping field slugs to values"})
+    fields = spec.field_map
+    clean: dict[str, Any] = {}
+    for key, value in data.items():
+        field = fields.get(key)
+        if field is None:
+            known = ", ".join(fields) or "none"
+            problems[f"data.{key}"] = f"unknown field (fields of '{spec.slug}': {known})"
+            continue
+        if value is None or (_is_empty(value) and field.type != "json"):
+            if field.required:
+                problems[f"data.{key}"] = "is required"
+            else:
+                clean[key] = None
+            continue
+        problem = check_value(field, value)
+        if problem:
+            problems[f"data.{key}"] = problem
+        else:
+            clean[key] = _normalise(field, value)
+    if not partial:
+        for field in spec.fields:
+            if field.slug in clean or f"data.{field.slug}" in problems:
+                continue
+            if field.default_value is not None:
+                clean[field.slug] = _normalise(field, field.default_value)
+            elif field.required:
+                problems[f"data.{field.slug}"] = "is required"
+    _check_references(spec, clean, problems)
+    _check_unique(spec, clean, entry_id, problems)
+    if problems:
+        raise ValidationError.for_fields(problems)
+    return clean
+
+
+def _check_references(spec: CollectionSpec, clean: dict[str, Any], problems: dict[str, str]) -> None:
+    for field in spec.fields:
+        value = clean.get(field.slug)
+        if field.type != "reference" or value is None:
+            continue
+        target_slug = field.options.get("collection")
+        try:
+            target = schema.current().get(target_slug)
+        except Exception:
+            problems[f"data.{field.slug}"] = f"target collection '{target_slug}' no longer exists"
+            continue
+        exists = target.model.objects.filter(id=value, deleted_at__isnull=True).exists()
+        if not exists:
+            problems[f"data.{field.slug}"] = f"no item with id '{value}' in '{target_slug}'"
+
+
+def check_publishable(spec: CollectionSpec, values: dict[str, Any], entry_id: str) -> None:
+    """A draft's unique values may have been taken by another item since the draft was saved."""
+    problems: dict[str, str] = {}
+    _check_unique(spec, values, entry_id, problems)
+    if problems:
+        raise ValidationError.for_fields(problems, prefix="Cannot publish: invalid value")
+
+
+def _check_unique(spec: CollectionSpec, clean: dict[str, Any], entry_id: str | None, problems: dict[str, str]) -> None:
+    for field in spec.fields:
+        value = clean.get(field.slug)
+        if not field.unique or value is None or f"data.{field.slug}" in problems:
+            continue
+        lookup = {field_attname(field.slug): field.kind.to_db(value)}
+        taken = spec.model.objects.filter(**lookup).exclude(id=entry_id or "").exists()
+        if taken:
+            problems[f"data.{field.slug}"] = "must be unique; another item already has this value"

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class EmDashConfig(AppConfig):
+    name = "emdash"
+    verbose_name = "EmDash"

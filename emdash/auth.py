@@ -1,0 +1,80 @@
+"""Bearer tokens and origins: who is calling, and from where a browser may call."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.http import HttpRequest
+
+from emdash.actor import Actor
+from emdash.conf import emdash_settings
+from emdash.tokens import PAT_PREFIX, resolve_pat
+
+MAX_TOKEN_LENGTH = 512
+
+
+def resolve_bearer(raw: str) -> Actor | None:
+    """The actor behind a bearer token, or None if it is unknown, revoked, expired or malformed."""
+    if not raw or len(raw) > MAX_TOKEN_LENGTH:
+        return None
+    if raw.startswith(PAT_PREFIX):
+        return resolve_pat(raw)
+    return None
+
+
+def bearer_token(request: HttpRequest) -> str | None:
+    """The token of an ``Authorization: Bearer`` header; "" for a malformed header, None for none."""
+    header = request.META.get("HTTP_AUTHORIZATION")
+    if header is None:
+        return None
+    scheme, _, token = header.strip().partition(" ")
+    if scheme.lower() != "bearer":
+        return ""
+    return token.strip()
+
+
+def site_origin(request: HttpRequest) -> str:
+    """The public origin: EMDASH_SITE_URL when set (behind proxies), else the request's own."""
+    configured = str(emdash_settings.SITE_URL or "").rstrip("/")
+    if configured:
+        parts = urlsplit(configured)
+        return f"{parts.scheme}://{parts.netloc}"
+    return f"{request.scheme}://{request.get_host()}"
+
+
+def _is_loopback(origin: str) -> bool:
+    host = urlsplit(origin).hostname or ""
+    return host in {"localhost", "127.0.0.1", "::1"} or host.endswith(".localhost")
+
+
+def origin_allowed(request: HttpRequest, origin: str) -> bool:
+    """Same origin, a configured origin, or (in DEBUG) any loopback origin."""
+    origin = origin.rstrip("/")
+    if origin == site_origin(request) or origin == f"{request.scheme}://{request.get_host()}":
+        return True
+    if origin in {o.rstrip("/") for o in emdash_settings.ALLOWED_ORIGINS}:
+        return True
+    return bool(settings.DEBUG and _is_loopback(origin))
+
+
+class BadToken(Exception):
+    """A bearer token was sent but is not valid: answer 401, never fall back to the session."""
+
+
+def request_actor(request: HttpRequest) -> Actor:
+    """Who is calling a REST-style view: a bearer token, else the session user, else anonymous.
+
+    Raises BadToken for an invalid bearer token. (Session requests must also pass Django's CSRF check,
+    which the view's own decorators enforce.)
+    """
+    token = bearer_token(request)
+    if token is not None:
+        actor = resolve_bearer(token)
+        if actor is None:
+            raise BadToken
+        return actor
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        return Actor.for_user(user)
+    return Actor.anonymous()

@@ -1,0 +1,68 @@
+"""The ``EMDASH`` settings dict: defaults here, overrides in settings; re-read under override_settings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.core.signals import setting_changed
+
+DEFAULTS: dict[str, Any] = {
+    # Public origin used in discovery documents and token audiences ("" = the request's origin).
+    "SITE_URL": "",
+    # Content locales; the first is the default. i18n is on when more than one is listed.
+    "LOCALES": ["en"],
+    # Extra origins allowed to call the API with cookies (the site's own origin is always allowed).
+    "ALLOWED_ORIGINS": [],
+    # Revisions kept per content item (older ones are pruned, live and draft revisions never).
+    "REVISIONS_KEEP": 50,
+    # Seconds the worker sleeps between runs.
+    "WORKER_INTERVAL": 5.0,
+    # Largest MCP request body in bytes.
+    "MCP_MAX_BODY": 4 * 1024 * 1024,
+    # Media types that may be uploaded or registered ("type/*" wildcards; SVG only when listed explicitly).
+    "MEDIA_ALLOWED_TYPES": ["image/*", "video/*", "audio/*", "application/pdf"],
+    # Largest media upload in bytes (multipart and signed PUT).
+    "MEDIA_MAX_UPLOAD_SIZE": 50 * 1024 * 1024,
+    # Seconds a signed upload URL stays valid.
+    "MEDIA_UPLOAD_URL_TTL": 900,
+    # Seconds before a stored file with no media item is swept by the worker, and between sweeps.
+    "MEDIA_ORPHAN_AGE": 3600,
+    "MEDIA_SWEEP_INTERVAL": 3600,
+}
+
+
+class EmDashSettings:
+    def __init__(self) -> None:
+        self._cache: dict[str, Any] = {}
+
+    def __getattr__(self, name: str) -> Any:
+        if name not in DEFAULTS:
+            raise AttributeError(f"Unknown EMDASH setting: {name}")
+        if name not in self._cache:
+            user = getattr(settings, "EMDASH", {}) or {}
+            value = user.get(name)
+            self._cache[name] = DEFAULTS[name] if value in (None, "", []) else value
+        return self._cache[name]
+
+    def reload(self) -> None:
+        self._cache.clear()
+
+    @property
+    def default_locale(self) -> str:
+        return str(self.LOCALES[0])
+
+    @property
+    def i18n_enabled(self) -> bool:
+        return len(self.LOCALES) > 1
+
+
+emdash_settings = EmDashSettings()
+
+
+def _reload(*, setting: str, **kwargs: Any) -> None:
+    if setting == "EMDASH":
+        emdash_settings.reload()
+
+
+setting_changed.connect(_reload)

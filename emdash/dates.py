@@ -1,0 +1,27 @@
+"""ISO 8601 in and out: every timestamp leaves the server in UTC with a ``Z``."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+
+def iso(value: datetime | None) -> str | None:
+    if value is None:
+        return None
+    return value.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def parse_iso(value: object) -> datetime:
+    """Parse an ISO 8601 date-time (any offset; none means UTC). Raises ValueError with a readable message."""
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError("must be an ISO 8601 date-time string")
+    text = value.strip()
+    if len(text) > 64:
+        raise ValueError("must be an ISO 8601 date-time string")
+    try:
+        parsed = datetime.fromisoformat(text)
+    except ValueError:
+        raise ValueError(f"{value!r} is not an ISO 8601 date-time (e.g. 2026-06-01T09:00:00Z)") from None
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=UTC)
+    return parsed.astimezone(UTC)

@@ -1,0 +1,85 @@
+"""JSON responses for the REST-style views: one envelope for success and one for errors.
+
+Errors look like ``{"error": {"code": "NOT_FOUND", "message": "...", "details": {...}}}`` with the
+HTTP status of the domain error, so REST and MCP report the same codes.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+import orjson
+from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import CsrfViewMiddleware
+from django.views.decorators.csrf import csrf_exempt
+
+from emdash.actor import Actor
+from emdash.auth import BadToken, request_actor
+from emdash.discovery import resource_metadata_url
+from emdash.errors import EmDashError, ValidationError
+
+log = logging.getLogger("emdash.api")
+
+View = Callable[..., HttpResponse]
+
+
+def json_response(body: Any, status: int = 200) -> HttpResponse:
+    return HttpResponse(orjson.dumps(body), status=status, content_type="application/json")
+
+
+def error_response(error: EmDashError) -> HttpResponse:
+    return json_response({"error": error.as_dict()}, error.status)
+
+
+def json_body(request: HttpRequest) -> dict[str, Any]:
+    """The request's JSON object body; VALIDATION_ERROR when it is not one."""
+    try:
+        body = orjson.loads(request.body or b"{}")
+    except orjson.JSONDecodeError:
+        raise ValidationError("The request body must be valid JSON") from None
+    if not isinstance(body, dict):
+        raise ValidationError("The request body must be a JSON object")
+    return body
+
+
+def api_view(view: Callable[..., Any]) -> View:
+    """Run ``view(request, actor, **kwargs)``; turn domain errors into the JSON envelope, bad tokens into 401
+    with the OAuth challenge, and anything unexpected into a 500 with a trace id (details only in the log)."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, **kwargs: Any) -> HttpResponse:
+        try:
+            actor: Actor = request_actor(request)
+        except BadToken:
+            response = json_response(
+                {"error": {"code": "UNAUTHORIZED", "message": "The bearer token is invalid, expired or revoked"}}, 401
+            )
+            response["WWW-Authenticate"] = (
+                f'Bearer resource_metadata="{resource_metadata_url(request)}", error="invalid_token"'
+            )
+            return response
+        if request.method not in ("GET", "HEAD", "OPTIONS") and not actor.is_anonymous and actor.scopes is None:
+            # A cookie-authenticated write: enforce CSRF (token callers are exempt, they carry no cookie).
+            rejected = _csrf.process_view(request, view, (), {})
+            if rejected is not None:
+                return json_response({"error": {"code": "CSRF_FAILED", "message": "CSRF check failed"}}, 403)
+        try:
+            result = view(request, actor, **kwargs)
+        except EmDashError as exc:
+            return error_response(exc)
+        except Exception:
+            trace_id = secrets.token_hex(8)
+            log.exception("%s %s failed (trace %s)", request.method, request.path, trace_id)
+            return json_response(
+                {"error": {"code": "INTERNAL_ERROR", "message": "Internal error", "traceId": trace_id}}, 500
+            )
+        return result if isinstance(result, HttpResponse) else json_response(result)
+
+    return csrf_exempt(wrapper)
+
+
+_csrf = CsrfViewMiddleware(lambda request: HttpResponse())

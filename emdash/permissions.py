@@ -1,0 +1,120 @@
+"""The permission table: every operation, the token scope it needs and the minimum role.
+
+Services call :func:`require` (or :func:`require_owner_or`) before they touch data; the MCP tool
+registry, the REST routes and the test matrices read the same table, so no two doors disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from emdash.actor import Actor
+from emdash.errors import InsufficientPermissions, InsufficientScope
+from emdash.roles import Role
+from emdash.scopes import Scope
+
+
+class Perm(StrEnum):
+    CONTENT_READ = "content.read"  # published items
+    CONTENT_READ_UNPUBLISHED = "content.read_unpublished"  # drafts, scheduled, trash, revisions, compare
+    CONTENT_CREATE = "content.create"
+    CONTENT_EDIT_OWN = "content.edit_own"  # edit, delete, publish, unpublish, schedule, restore
+    CONTENT_EDIT_ANY = "content.edit_any"
+    CONTENT_DELETE_PERMANENT = "content.delete_permanent"
+    SCHEMA_READ = "schema.read"
+    SCHEMA_WRITE = "schema.write"
+    MEDIA_READ = "media.read"
+    MEDIA_CREATE = "media.create"
+    MEDIA_EDIT_OWN = "media.edit_own"
+    MEDIA_EDIT_ANY = "media.edit_any"
+    TAXONOMY_READ = "taxonomy.read"
+    TAXONOMY_MANAGE = "taxonomy.manage"
+    MENU_READ = "menu.read"
+    MENU_MANAGE = "menu.manage"
+    SETTINGS_READ = "settings.read"
+    SETTINGS_MANAGE = "settings.manage"
+    SEARCH = "search"
+
+
+@dataclass(frozen=True)
+class Rule:
+    scope: Scope
+    min_role: Role
+    needs: str  # completes "Insufficient permissions: ..."
+    public: bool = False  # anonymous visitors may do it (published data only)
+
+
+RULES: dict[Perm, Rule] = {
+    Perm.CONTENT_READ: Rule(Scope.CONTENT_READ, Role.SUBSCRIBER, "reading content requires a subscriber role", True),
+    Perm.CONTENT_READ_UNPUBLISHED: Rule(
+        Scope.CONTENT_READ, Role.CONTRIBUTOR, "reading unpublished content requires the contributor role"
+    ),
+    Perm.CONTENT_CREATE: Rule(Scope.CONTENT_WRITE, Role.AUTHOR, "creating content requires the author role"),
+    Perm.CONTENT_EDIT_OWN: Rule(Scope.CONTENT_WRITE, Role.AUTHOR, "changing content requires the author role"),
+    Perm.CONTENT_EDIT_ANY: Rule(
+        Scope.CONTENT_WRITE, Role.EDITOR, "changing content owned by someone else requires the editor role"
+    ),
+    Perm.CONTENT_DELETE_PERMANENT: Rule(
+        Scope.CONTENT_WRITE, Role.ADMIN, "permanently deleting content requires the admin role"
+    ),
+    Perm.SCHEMA_READ: Rule(Scope.SCHEMA_READ, Role.EDITOR, "reading the schema requires the editor role"),
+    Perm.SCHEMA_WRITE: Rule(Scope.SCHEMA_WRITE, Role.ADMIN, "changing the schema requires the admin role"),
+    Perm.MEDIA_READ: Rule(Scope.MEDIA_READ, Role.SUBSCRIBER, "reading media requires a subscriber role", True),
+    Perm.MEDIA_CREATE: Rule(Scope.MEDIA_WRITE, Role.AUTHOR, "registering media requires the author role"),
+    Perm.MEDIA_EDIT_OWN: Rule(Scope.MEDIA_WRITE, Role.AUTHOR, "changing media requires the author role"),
+    Perm.MEDIA_EDIT_ANY: Rule(
+        Scope.MEDIA_WRITE, Role.EDITOR, "changing media owned by someone else requires the editor role"
+    ),
+    Perm.TAXONOMY_READ: Rule(
+        Scope.CONTENT_READ, Role.SUBSCRIBER, "reading taxonomies requires a subscriber role", True
+    ),
+    Perm.TAXONOMY_MANAGE: Rule(Scope.TAXONOMIES_MANAGE, Role.EDITOR, "managing taxonomies requires the editor role"),
+    Perm.MENU_READ: Rule(Scope.CONTENT_READ, Role.SUBSCRIBER, "reading menus requires a subscriber role", True),
+    Perm.MENU_MANAGE: Rule(Scope.MENUS_MANAGE, Role.EDITOR, "managing menus requires the editor role"),
+    Perm.SETTINGS_READ: Rule(Scope.SETTINGS_READ, Role.EDITOR, "reading settings requires the editor role"),
+    Perm.SETTINGS_MANAGE: Rule(Scope.SETTINGS_MANAGE, Role.ADMIN, "changing settings requires the admin role"),
+    Perm.SEARCH: Rule(Scope.CONTENT_READ, Role.SUBSCRIBER, "searching requires a subscriber role", True),
+}
+
+
+def has_scope(actor: Actor, perm: Perm) -> bool:
+    return actor.scopes is None or RULES[perm].scope in actor.scopes
+
+
+def has_role(actor: Actor, perm: Perm) -> bool:
+    rule = RULES[perm]
+    if actor.is_anonymous:
+        return rule.public
+    return actor.role >= rule.min_role
+
+
+def can(actor: Actor, perm: Perm) -> bool:
+    return has_scope(actor, perm) and has_role(actor, perm)
+
+
+def require(actor: Actor, perm: Perm) -> None:
+    """Raise unless the actor passes both the scope check (tokens only) and the role check."""
+    rule = RULES[perm]
+    if not has_scope(actor, perm):
+        raise InsufficientScope(rule.scope.value)
+    if not has_role(actor, perm):
+        raise InsufficientPermissions(rule.needs)
+
+
+def require_owner_or(actor: Actor, owner_id: int | None, own: Perm, any_: Perm) -> None:
+    """Own items need ``own``; items of others (or of nobody) need ``any_``."""
+    require(actor, own)
+    if actor.user_id is None or owner_id != actor.user_id:
+        require(actor, any_)
+
+
+def as_markdown() -> str:
+    """The table as Markdown, for docs/content-model.md (a test keeps the doc in step)."""
+    lines = ["| operation | token scope | minimum role | anonymous |", "|---|---|---|---|"]
+    for perm, rule in RULES.items():
+        public = "yes (published only)" if rule.public else "no"
+        lines.append(
+            f"| `{perm.value}` | `{rule.scope.value}` | {rule.min_role.label} ({int(rule.min_role)}) | {public} |"
+        )
+    return "\n".join(lines)

@@ -1,0 +1,16 @@
+from django.urls import include, path, re_path
+
+from emdash import discovery, views
+
+urlpatterns = [
+    path("_emdash/health", views.health, name="health"),
+    re_path(
+        r"^\.well-known/oauth-protected-resource(?:/_emdash/api/mcp)?$",
+        discovery.protected_resource,
+        name="oauth-protected-resource",
+    ),
+    path("", include("mcp_endpoint.urls")),
+    path("", include("media.urls")),
+    path("", views.home, name="home"),
+    path("<slug:collection>/<str:slug>/", views.entry, name="entry"),
+]

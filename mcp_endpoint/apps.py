@@ -1,0 +1,11 @@
+from django.apps import AppConfig
+
+
+class McpEndpointConfig(AppConfig):
+    name = "mcp_endpoint"
+
+    def ready(self) -> None:
+        # Build and check every tool record at start-up, not on the first request.
+        from mcp_endpoint import registry
+
+        registry.definitions()

@@ -1,0 +1,103 @@
+"""JSON Schema fragments shared by tool definitions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from content.schema_services import SLUG_MAX_LENGTH, SLUG_RE
+
+SLUG_PATTERN = SLUG_RE.pattern
+
+
+def obj(properties: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "object", "properties": properties, "additionalProperties": False}
+    if required:
+        schema["required"] = list(required)
+    return schema
+
+
+def string(description: str, **extra: Any) -> dict[str, Any]:
+    return {"type": "string", "description": description, **extra}
+
+
+def limit(default: int, maximum: int) -> dict[str, Any]:
+    return {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": maximum,
+        "default": default,
+        "description": f"Maximum number of items (1-{maximum}, default {default})",
+    }
+
+
+COLLECTION = string("Collection slug, e.g. posts", minLength=1, maxLength=SLUG_MAX_LENGTH)
+ID = string("Item ID (ULID) or slug", minLength=1, maxLength=200)
+LOCALE = string("Locale, e.g. en or fr (only meaningful when i18n is enabled)", minLength=1, maxLength=16)
+CURSOR = string("Opaque cursor from the previous page's nextCursor", minLength=1, maxLength=2048)
+SLUG = string("URL slug: lowercase letters, digits, '-' or '_'", minLength=1, maxLength=200)
+DATA = {"type": "object", "description": "Field values keyed by field slug (see schema_get_collection)"}
+NULLABLE_STRING = {"type": ["string", "null"]}
+DATETIME = {"type": ["string", "null"], "description": "ISO 8601 date-time in UTC"}
+
+ITEM = {
+    "type": "object",
+    "description": "A content item: metadata, field values in data, and liveData when a draft is pending",
+    "properties": {
+        "id": {"type": "string"},
+        "collection": {"type": "string"},
+        "slug": {"type": "string"},
+        "status": {"type": "string", "enum": ["draft", "published", "scheduled"]},
+        "locale": {"type": "string"},
+        "translationGroup": {"type": "string"},
+        "authorId": {"type": ["integer", "null"]},
+        "createdAt": DATETIME,
+        "updatedAt": DATETIME,
+        "publishedAt": DATETIME,
+        "scheduledAt": DATETIME,
+        "deletedAt": DATETIME,
+        "hasDraft": {"type": "boolean"},
+        "data": {"type": "object"},
+        "liveData": {"type": "object"},
+        "terms": {
+            "type": "object",
+            "description": "Taxonomy terms by taxonomy name (content_get)",
+            "additionalProperties": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"id": {"type": "string"}, "slug": {"type": "string"}, "label": {"type": "string"}},
+                    "required": ["id", "slug", "label"],
+                },
+            },
+        },
+    },
+    "required": ["id", "collection", "slug", "status", "locale", "data"],
+}
+TERMS_IN = {
+    "type": "object",
+    "description": 'Taxonomy terms by taxonomy name, e.g. {"category": ["news"], "tag": []}; replaces the '
+    "item's terms of each taxonomy named (see taxonomy_list and taxonomy_list_terms)",
+    "maxProperties": 20,
+    "additionalProperties": {
+        "type": "array",
+        "maxItems": 100,
+        "items": {"type": "string", "minLength": 1, "maxLength": 200},
+    },
+}
+
+
+def page_of(item: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {"items": {"type": "array", "items": item}, "nextCursor": {"type": "string"}},
+        "required": ["items"],
+    }
+
+
+ITEM_WITH_REV = {
+    "type": "object",
+    "properties": {"item": ITEM, "_rev": {"type": "string", "description": "Pass back to content_update"}},
+    "required": ["item", "_rev"],
+}
+ITEM_ONLY = {"type": "object", "properties": {"item": ITEM}, "required": ["item"]}
+DELETED = {"type": "object", "properties": {"deleted": {"type": "boolean"}}, "required": ["deleted"]}

@@ -1,0 +1,19 @@
+"""Protocol revisions we speak, and what changes between them."""
+
+from __future__ import annotations
+
+MODERN = "2026-07-28"  # handshake-free: server/discover plus a _meta envelope on every request
+HANDSHAKE = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")  # newest first
+SUPPORTED = (MODERN, *HANDSHAKE)
+NEWEST_HANDSHAKE = HANDSHAKE[0]
+DEFAULT = "2025-03-26"  # assumed when a request carries no MCP-Protocol-Version header
+BATCH_VERSIONS = frozenset({"2025-03-26"})
+
+
+def structured_output(version: str) -> bool:
+    """structuredContent and outputSchema exist from 2025-06-18 on."""
+    return version >= "2025-06-18"
+
+
+def is_modern(version: str) -> bool:
+    return version == MODERN

@@ -1,0 +1,30 @@
+"""Media items as MCP, REST and templates see them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from emdash.dates import iso
+from media.models import MediaItem
+from media.storage import url_for
+
+
+def item(row: MediaItem) -> dict[str, Any]:
+    return {
+        "id": row.id,
+        "filename": row.filename,
+        "mimeType": row.mime_type,
+        "size": row.size,
+        "width": row.width,
+        "height": row.height,
+        "alt": row.alt,
+        "caption": row.caption,
+        "url": url_for(row.storage_key),
+        "storageKey": row.storage_key,
+        "contentHash": row.content_hash or None,
+        "blurhash": row.blurhash or None,
+        "dominantColor": row.dominant_color or None,
+        "authorId": row.author_id,
+        "createdAt": iso(row.created_at),
+        "updatedAt": iso(row.updated_at),
+    }

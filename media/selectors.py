@@ -1,0 +1,83 @@
+"""Media reads: one item, or a page of items newest first (anyone with media:read, the public included)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Q, QuerySet
+
+from content import cursors
+from emdash.actor import Actor
+from emdash.dates import iso, parse_iso
+from emdash.errors import InvalidCursor, NotFound, ValidationError
+from emdash.permissions import Perm, require
+from media import presenters
+from media.models import MediaItem
+
+ULID_RE = re.compile(r"^[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}$")
+TYPE_PREFIX_RE = re.compile(r"^[a-z0-9!#$&^_.+/-]{1,127}$")
+
+
+@dataclass
+class Page:
+    items: list[dict[str, Any]]
+    next_cursor: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"items": self.items}
+        if self.next_cursor:
+            body["nextCursor"] = self.next_cursor
+        return body
+
+
+def find(id: Any) -> MediaItem:
+    """A media item by ULID (any case); NOT_FOUND otherwise."""
+    if isinstance(id, str) and ULID_RE.match(id):
+        row = MediaItem.objects.filter(id=id.upper()).first()
+        if row is not None:
+            return row
+    shown = id if isinstance(id, str) and len(id) <= 100 else "?"
+    raise NotFound(f"No media item '{shown}'")
+
+
+def media_get(*, actor: Actor, id: Any) -> MediaItem:
+    require(actor, Perm.MEDIA_READ)
+    return find(id)
+
+
+def media_list(*, actor: Actor, mime_type: Any = None, limit: Any = 50, cursor: Any = None) -> Page:
+    """Newest first, keyset-paginated on (created_at, id); ``mime_type`` is a prefix such as ``image/``."""
+    require(actor, Perm.MEDIA_READ)
+    problems: dict[str, str] = {}
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 100:
+        problems["limit"] = "must be an integer from 1 to 100"
+    if mime_type is not None and (not isinstance(mime_type, str) or not TYPE_PREFIX_RE.match(mime_type.lower())):
+        problems["mimeType"] = "must be a MIME type or prefix such as image/ or image/png"
+    if problems:
+        raise ValidationError.for_fields(problems)
+    prefix = mime_type.lower() if isinstance(mime_type, str) else None
+    qs: QuerySet[MediaItem] = MediaItem.objects.all()
+    if prefix:
+        qs = qs.filter(mime_type__startswith=prefix)
+    query_key = f"media:{prefix or ''}"
+    qs = _after(qs.order_by("-created_at", "-id"), cursor, query_key)
+    rows = list(qs[: limit + 1])
+    more = len(rows) > limit
+    rows = rows[:limit]
+    next_cursor = cursors.encode(query_key, [iso(rows[-1].created_at), rows[-1].id]) if more and rows else None
+    return Page([presenters.item(r) for r in rows], next_cursor)
+
+
+def _after(qs: QuerySet[MediaItem], cursor: Any, query_key: str) -> QuerySet[MediaItem]:
+    if cursor is None:
+        return qs
+    position = cursors.decode(cursor, query_key)
+    if len(position) != 2 or not all(isinstance(p, str) for p in position):
+        raise InvalidCursor("Invalid cursor")
+    try:
+        created = parse_iso(position[0])
+    except ValueError:
+        raise InvalidCursor("Invalid cursor") from None
+    return qs.filter(Q(created_at__lt=created) | Q(created_at=created, id__lt=position[1]))

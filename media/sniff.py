@@ -1,0 +1,145 @@
+"""What a file really is: MIME types against the allowlist, and Pillow for images (type, size, colour)."""
+
+from __future__ import annotations
+
+import re
+import warnings
+from collections import Counter
+from dataclasses import dataclass
+from typing import IO, Any
+
+from PIL import Image
+
+from emdash.conf import emdash_settings
+from emdash.errors import ValidationError
+
+MIME_RE = re.compile(r"^[a-z0-9][a-z0-9!#$&^_.+-]{0,62}/[a-z0-9][a-z0-9!#$&^_.+-]{0,62}$")
+SVG = "image/svg+xml"
+ALIASES = {
+    "image/jpg": "image/jpeg",
+    "image/pjpeg": "image/jpeg",
+    "image/x-png": "image/png",
+    "image/ico": "image/x-icon",
+    "image/vnd.microsoft.icon": "image/x-icon",
+    "image/x-ms-bmp": "image/bmp",
+    "image/x-bmp": "image/bmp",
+}
+# The raster formats we let Pillow detect, and the MIME type each one really is. A short list on purpose:
+# Pillow's looser detectors (TGA, MPEG...) could mistake a video or a PDF for an image.
+FORMAT_MIME = {
+    "JPEG": "image/jpeg",
+    "MPO": "image/jpeg",  # multi-picture JPEG from phone cameras
+    "PNG": "image/png",
+    "GIF": "image/gif",
+    "WEBP": "image/webp",
+    "BMP": "image/bmp",
+    "TIFF": "image/tiff",
+    "ICO": "image/x-icon",
+    "AVIF": "image/avif",
+}
+COLOUR_MAX_PIXELS = 25_000_000  # the dominant colour is only worth it when decoding is cheap
+
+
+def normalise_type(value: Any) -> str:
+    """A lowercase ``type/subtype`` (aliases such as image/jpg folded in); VALIDATION_ERROR otherwise."""
+    text = value.strip().lower() if isinstance(value, str) else ""
+    if not MIME_RE.match(text):
+        raise ValidationError.for_fields({"mimeType": "must be a MIME type such as image/png"})
+    return ALIASES.get(text, text)
+
+
+def is_allowed(mime_type: str) -> bool:
+    """Listed exactly, or under a ``type/*`` wildcard. SVG can carry scripts, so only an explicit entry allows it."""
+    for entry in emdash_settings.MEDIA_ALLOWED_TYPES:
+        pattern = str(entry).strip().lower()
+        if pattern == mime_type:
+            return True
+        if pattern.endswith("/*") and mime_type.startswith(pattern[:-1]) and mime_type != SVG:
+            return True
+    return False
+
+
+def check_allowed(mime_type: str) -> None:
+    if not is_allowed(mime_type):
+        allowed = ", ".join(map(str, emdash_settings.MEDIA_ALLOWED_TYPES))
+        raise ValidationError.for_fields({"mimeType": f"{mime_type} is not an allowed media type (allowed: {allowed})"})
+
+
+def _formats() -> list[str]:
+    Image.init()
+    return [name for name in FORMAT_MIME if name in Image.OPEN]
+
+
+def decodable_types() -> set[str]:
+    """Image types Pillow can check here: a file declared as one of them must really be one."""
+    return {FORMAT_MIME[name] for name in _formats()}
+
+
+@dataclass(frozen=True)
+class Inspection:
+    mime_type: str
+    width: int | None = None
+    height: int | None = None
+    dominant_color: str = ""
+
+
+def inspect(handle: IO[bytes], declared: str | None) -> Inspection:
+    """Check the bytes against the declared type (None: take what the bytes say). Raises VALIDATION_ERROR for
+    a mismatch, a file that is not what it claims, or an image too large to decode safely."""
+    head = handle.read(4096)
+    handle.seek(0)
+    found = _open_image(handle)
+    if found is not None:
+        if declared is not None and declared != found.mime_type:
+            raise ValidationError.for_fields(
+                {"file": f"the content is {found.mime_type}, not {declared} as declared"}, prefix="Invalid file"
+            )
+        return found
+    if declared is None:
+        raise ValidationError.for_fields(
+            {"mimeType": "the file type could not be detected; send it with a Content-Type"}, prefix="Invalid file"
+        )
+    if declared in decodable_types():
+        problem = f"is not a valid {declared} image"
+    elif declared == "application/pdf" and not head.startswith(b"%PDF-"):
+        problem = "is not a PDF document"
+    elif declared == SVG and b"<svg" not in head.lower():
+        problem = "is not an SVG document"
+    else:
+        return Inspection(declared)
+    raise ValidationError.for_fields({"file": problem}, prefix="Invalid file")
+
+
+def _open_image(handle: IO[bytes]) -> Inspection | None:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(handle, formats=_formats()) as image:
+                width, height = image.size
+                mime_type = FORMAT_MIME[str(image.format)]
+                colour = dominant_colour(image) if width * height <= COLOUR_MAX_PIXELS else ""
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        raise ValidationError.for_fields(
+            {"file": "the image has too many pixels to process"}, prefix="Invalid file"
+        ) from None
+    except Exception:  # Pillow raises many types for files that are not (valid) images
+        return None
+    return Inspection(mime_type, width, height, colour)
+
+
+def dominant_colour(image: Image.Image) -> str:
+    """The most common colour (5 bits a channel, opaque pixels only) of a 64x64 thumbnail, as ``#rrggbb``."""
+    try:
+        image.draft("RGB", (128, 128))  # JPEG: decode at a reduced scale
+        image.thumbnail((64, 64))
+        raw = image.convert("RGBA").tobytes()
+    except Exception:  # a truncated or exotic image still gets its dimensions
+        return ""
+    pixels = [(raw[i], raw[i + 1], raw[i + 2]) for i in range(0, len(raw) - 3, 4) if raw[i + 3] >= 128]
+    if not pixels:
+        return ""
+    buckets = Counter((r >> 3, g >> 3, b >> 3) for r, g, b in pixels)
+    top = buckets.most_common(1)[0][0]
+    chosen = [p for p in pixels if (p[0] >> 3, p[1] >> 3, p[2] >> 3) == top]
+    r, g, b = (sum(p[i] for p in chosen) // len(chosen) for i in range(3))
+    return f"#{r:02x}{g:02x}{b:02x}"

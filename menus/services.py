@@ -1,0 +1,269 @@
+"""Menu writes. Every function takes an ``actor`` and checks the permission table first.
+
+``menu_set_items`` replaces a menu's items in one transaction: the whole list is checked first (every
+problem reported at once, keyed ``items.<index>.<key>``) and nothing changes unless all of it is valid.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+
+from content import rows, schema
+from content.schema import CollectionSpec
+from emdash.actor import Actor
+from emdash.errors import Conflict, NotFound, ValidationError
+from emdash.permissions import Perm, require
+from menus.models import Menu, MenuItem
+from menus.safe_urls import url_problem
+from taxonomy.models import TaxonomyDefinition
+from taxonomy.services import find_term
+
+NAME_RE = re.compile(r"^[a-z][a-z0-9_]*\Z")
+NAME_MAX_LENGTH = 63
+LABEL_MAX_LENGTH = 200
+MAX_ITEMS = 500
+CSS_CLASSES_RE = re.compile(r"^[A-Za-z0-9_ -]*\Z")
+ITEM_KEYS = (
+    "label",
+    "type",
+    "customUrl",
+    "referenceCollection",
+    "referenceId",
+    "titleAttr",
+    "target",
+    "cssClasses",
+    "parentIndex",
+)
+DEFAULT_COLLECTION = {"page": "pages", "post": "posts"}  # when a page/post item names no collection
+
+
+def get_menu(name: Any, *, for_update: bool = False) -> Menu:
+    if not isinstance(name, str) or not NAME_RE.match(name) or len(name) > NAME_MAX_LENGTH:
+        raise NotFound(f"Menu '{name}' not found")
+    qs = Menu.objects.all()
+    if for_update and connection.features.has_select_for_update:
+        qs = qs.select_for_update()
+    menu = qs.filter(name=name).first()
+    if menu is None:
+        raise NotFound(f"Menu '{name}' not found")
+    return menu
+
+
+def _check_label(value: Any, key: str, problems: dict[str, str]) -> str:
+    if not isinstance(value, str) or not value.strip() or len(value) > LABEL_MAX_LENGTH:
+        problems[key] = f"must be a non-empty string of at most {LABEL_MAX_LENGTH} characters"
+        return ""
+    return value
+
+
+def menu_create(*, actor: Actor, name: Any, label: Any) -> Menu:
+    require(actor, Perm.MENU_MANAGE)
+    problems: dict[str, str] = {}
+    if not isinstance(name, str) or not NAME_RE.match(name) or len(name) > NAME_MAX_LENGTH:
+        problems["name"] = (
+            f"must be 1-{NAME_MAX_LENGTH} lowercase letters, digits or '_', starting with a letter (e.g. primary)"
+        )
+    label = _check_label(label, "label", problems)
+    if problems:
+        raise ValidationError.for_fields(problems)
+    if Menu.objects.filter(name=name).exists():
+        raise Conflict(f"A menu named '{name}' already exists")
+    now = timezone.now()
+    try:
+        with transaction.atomic():
+            return Menu.objects.create(name=name, label=label, created_at=now, updated_at=now)
+    except IntegrityError:
+        raise Conflict(f"A menu named '{name}' already exists") from None
+
+
+def menu_update(*, actor: Actor, name: Any, label: Any) -> Menu:
+    """Relabel a menu. Its name is immutable: templates look menus up by name."""
+    require(actor, Perm.MENU_MANAGE)
+    with transaction.atomic():
+        menu = get_menu(name, for_update=True)
+        problems: dict[str, str] = {}
+        label = _check_label(label, "label", problems)
+        if problems:
+            raise ValidationError.for_fields(problems)
+        menu.label = label
+        menu.updated_at = timezone.now()
+        menu.save(update_fields=["label", "updated_at"])
+    return menu
+
+
+def menu_delete(*, actor: Actor, name: Any) -> None:
+    require(actor, Perm.MENU_MANAGE)
+    with transaction.atomic():
+        menu = get_menu(name, for_update=True)
+        MenuItem.objects.filter(menu=menu).delete()
+        menu.delete()
+
+
+# --------------------------------------------------------------------------------------------- items
+
+
+def _optional_text(item: dict[str, Any], key: str, at: str, problems: dict[str, str], maximum: int) -> str:
+    value = item.get(key)
+    if value is None:
+        return ""
+    if not isinstance(value, str) or len(value) > maximum:
+        problems[f"{at}.{key}"] = f"must be a string of at most {maximum} characters"
+        return ""
+    return value
+
+
+def _refuse(item: dict[str, Any], keys: tuple[str, ...], kind: str, at: str, problems: dict[str, str]) -> None:
+    for key in keys:
+        if item.get(key) is not None:
+            problems[f"{at}.{key}"] = f"not allowed on '{kind}' items"
+
+
+@dataclass
+class _Lookups:
+    """What checking a list of items reads once: the schema snapshot and the taxonomy definitions."""
+
+    collections: dict[str, CollectionSpec] = field(default_factory=lambda: dict(schema.current().collections))
+    taxonomies: dict[str, TaxonomyDefinition] = field(
+        default_factory=lambda: {d.name: d for d in TaxonomyDefinition.objects.all()}
+    )
+
+
+def _reference_entry(
+    item: dict[str, Any], kind: str, at: str, problems: dict[str, str], lookups: _Lookups
+) -> tuple[str, str]:
+    """A page/post item: the collection (default pages/posts) and the ULID of an existing, non-trashed entry."""
+    collection = item.get("referenceCollection") or DEFAULT_COLLECTION[kind]
+    ident = item.get("referenceId")
+    spec = lookups.collections.get(collection) if isinstance(collection, str) else None
+    if spec is None:
+        problems[f"{at}.referenceCollection"] = f"no collection '{collection}'"
+        return "", ""
+    if not isinstance(ident, str) or not ident:
+        problems[f"{at}.referenceId"] = f"is required for '{kind}' items: the ID or slug of an item in '{collection}'"
+        return "", ""
+    try:
+        row = rows.find(spec, ident)
+    except NotFound:
+        problems[f"{at}.referenceId"] = f"no item '{ident}' in collection '{collection}'"
+        return "", ""
+    return spec.slug, row.id
+
+
+def _reference_term(item: dict[str, Any], at: str, problems: dict[str, str], lookups: _Lookups) -> tuple[str, str]:
+    name, ident = item.get("referenceCollection"), item.get("referenceId")
+    definition = lookups.taxonomies.get(name) if isinstance(name, str) else None
+    if definition is None:
+        problems[f"{at}.referenceCollection"] = "must name a taxonomy (e.g. category) for 'taxonomy' items"
+        return "", ""
+    term = find_term(definition, ident)
+    if term is None:
+        problems[f"{at}.referenceId"] = f"no term '{ident}' in taxonomy '{name}'"
+        return "", ""
+    return definition.name, term.id
+
+
+def _check_item(item: Any, index: int, problems: dict[str, str], lookups: _Lookups) -> dict[str, Any] | None:
+    """The model fields of item ``index``; problems are added under ``items.<index>``."""
+    at = f"items.{index}"
+    if not isinstance(item, dict):
+        problems[at] = "must be an object"
+        return None
+    unknown = sorted(k for k in item if k not in ITEM_KEYS)
+    for key in unknown:
+        problems[f"{at}.{key}"] = f"unknown key (accepted: {', '.join(ITEM_KEYS)})"
+    before = len(problems)
+    label = _check_label(item.get("label"), f"{at}.label", problems)
+    parent_index = item.get("parentIndex")
+    if parent_index is not None and (
+        isinstance(parent_index, bool) or not isinstance(parent_index, int) or not 0 <= parent_index < index
+    ):
+        problems[f"{at}.parentIndex"] = (
+            "the first item cannot have a parent"
+            if index == 0
+            else f"must point to an earlier item (0 to {index - 1}); item {index} names {parent_index!r}"
+        )
+    target = item.get("target")
+    if target is not None and target not in MenuItem.TARGETS:
+        problems[f"{at}.target"] = "must be _self or _blank"
+    css = _optional_text(item, "cssClasses", at, problems, 200)
+    if css and not CSS_CLASSES_RE.match(css):
+        problems[f"{at}.cssClasses"] = "must be class names (letters, digits, '-', '_') separated by spaces"
+    fields: dict[str, Any] = {
+        "label": label,
+        "title_attr": _optional_text(item, "titleAttr", at, problems, 200),
+        "target": target or "",
+        "css_classes": css,
+        "parent_index": parent_index,
+        "custom_url": "",
+        "reference_collection": "",
+        "reference_id": "",
+    }
+    kind = item.get("type")
+    if kind == "custom":
+        _refuse(item, ("referenceCollection", "referenceId"), kind, at, problems)
+        problem = url_problem(item.get("customUrl"))
+        if problem:
+            problems[f"{at}.customUrl"] = problem
+        else:
+            fields["custom_url"] = item["customUrl"]
+    elif kind in ("page", "post"):
+        _refuse(item, ("customUrl",), kind, at, problems)
+        fields["reference_collection"], fields["reference_id"] = _reference_entry(item, kind, at, problems, lookups)
+    elif kind == "taxonomy":
+        _refuse(item, ("customUrl",), kind, at, problems)
+        fields["reference_collection"], fields["reference_id"] = _reference_term(item, at, problems, lookups)
+    elif kind == "collection":
+        _refuse(item, ("customUrl", "referenceId"), kind, at, problems)
+        collection = item.get("referenceCollection")
+        if not isinstance(collection, str) or collection not in lookups.collections:
+            problems[f"{at}.referenceCollection"] = f"must name an existing collection (got {collection!r})"
+        else:
+            fields["reference_collection"] = collection
+    else:
+        problems[f"{at}.type"] = f"must be one of: {', '.join(MenuItem.TYPES)}"
+    fields["type"] = kind
+    return fields if len(problems) == before and not unknown else None
+
+
+def menu_set_items(*, actor: Actor, name: Any, items: Any) -> int:
+    """Replace every item of menu ``name`` with ``items`` (ordered; ``parentIndex`` points to an earlier
+    item). All or nothing. Returns the new item count."""
+    require(actor, Perm.MENU_MANAGE)
+    with transaction.atomic():
+        menu = get_menu(name, for_update=True)
+        if not isinstance(items, list):
+            raise ValidationError.for_fields({"items": "must be a list of menu items"})
+        if len(items) > MAX_ITEMS:
+            raise ValidationError.for_fields({"items": f"at most {MAX_ITEMS} items per menu"})
+        problems: dict[str, str] = {}
+        lookups = _Lookups()
+        checked = [_check_item(item, index, problems, lookups) for index, item in enumerate(items)]
+        if problems:
+            raise ValidationError.for_fields(problems, prefix="Invalid menu items")
+        now = timezone.now()
+        ids: list[str] = []
+        new_items: list[MenuItem] = []
+        for position, fields in enumerate(checked):
+            assert fields is not None  # no problems means every item was checked
+            parent_index = fields.pop("parent_index")
+            ids.append(rows.new_id())
+            new_items.append(
+                MenuItem(
+                    id=ids[-1],
+                    menu=menu,
+                    parent_id=ids[parent_index] if parent_index is not None else None,
+                    position=position,
+                    created_at=now,
+                    **fields,
+                )
+            )
+        MenuItem.objects.filter(menu=menu).delete()
+        MenuItem.objects.bulk_create(new_items)
+        menu.updated_at = now
+        menu.save(update_fields=["updated_at"])
+    return len(new_items)

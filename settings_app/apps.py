@@ -1,0 +1,5 @@
+from django.apps import AppConfig
+
+
+class SettingsAppConfig(AppConfig):
+    name = "settings_app"

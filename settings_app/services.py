@@ -1,0 +1,59 @@
+"""Changing site settings (admins, settings:manage): partial, validated as a whole, merged, written once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from emdash.actor import Actor
+from emdash.errors import ValidationError
+from emdash.permissions import Perm, require
+from media.models import MediaItem
+from settings_app import validation
+from settings_app.models import SiteSettings
+from settings_app.selectors import resolve, settings_get
+
+__all__ = ["settings_get", "settings_update"]
+
+
+def settings_update(*, actor: Actor, changes: Any) -> dict[str, Any]:
+    """Apply a partial update and return the full settings. ``null`` (or ``""`` for text) unsets a key;
+    ``social`` and ``seo`` merge key by key. Every problem is reported in one VALIDATION_ERROR and then
+    nothing is written."""
+    require(actor, Perm.SETTINGS_MANAGE)
+    problems: dict[str, str] = {}
+    cleaned = validation.clean(changes, problems)
+    refs = {
+        path: media_id for path, media_id in validation.media_ids(cleaned).items() if f"{path}.mediaId" not in problems
+    }
+    if refs:
+        found = set(MediaItem.objects.filter(id__in=set(refs.values())).values_list("id", flat=True))
+        for path, media_id in refs.items():
+            if media_id not in found:
+                problems[f"{path}.mediaId"] = f"no media item '{media_id}'"
+    if problems:
+        raise ValidationError.for_fields(problems, prefix="Invalid settings")
+    with transaction.atomic():
+        row, _ = SiteSettings.objects.select_for_update().get_or_create(id=1)
+        data = dict(row.data) if isinstance(row.data, dict) else {}
+        for key, value in cleaned.items():
+            if key in validation.NESTED and value is not None:
+                value = _merge(data.get(key), value)
+            if value is None:
+                data.pop(key, None)
+            else:
+                data[key] = value
+        SiteSettings.objects.filter(id=1).update(data=data, updated_at=timezone.now())
+    return resolve(data)
+
+
+def _merge(current: Any, changes: dict[str, Any]) -> dict[str, Any] | None:
+    merged = dict(current) if isinstance(current, dict) else {}
+    for key, value in changes.items():
+        if value is None:
+            merged.pop(key, None)
+        else:
+            merged[key] = value
+    return merged or None

@@ -1,0 +1,12 @@
+from django.apps import AppConfig
+from django.db.models.signals import post_migrate
+
+
+class TaxonomyConfig(AppConfig):
+    name = "taxonomy"
+
+    def ready(self) -> None:
+        from taxonomy import receivers  # noqa: F401  (entry and collection deletions drop assignments)
+        from taxonomy.defaults import seed_when_empty
+
+        post_migrate.connect(seed_when_empty, sender=self, dispatch_uid="taxonomy.seed_when_empty")

@@ -1,0 +1,62 @@
+"""Taxonomy definitions (category, tag, ...), their terms, and which entries carry which terms."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.utils import timezone
+
+
+class TaxonomyDefinition(models.Model):
+    name = models.CharField(max_length=63, unique=True)
+    label = models.CharField(max_length=200)
+    label_singular = models.CharField(max_length=200, blank=True)
+    hierarchical = models.BooleanField(default=False)
+    collections = models.JSONField(default=list, blank=True)  # collection slugs the taxonomy applies to
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def applies_to(self, collection: str) -> bool:
+        return collection in (self.collections or [])
+
+
+class Term(models.Model):
+    id = models.CharField(max_length=26, primary_key=True)  # ULID
+    taxonomy = models.ForeignKey(TaxonomyDefinition, on_delete=models.CASCADE, related_name="terms")
+    slug = models.CharField(max_length=200)
+    label = models.CharField(max_length=200)
+    description = models.TextField(blank=True)
+    # RESTRICT: a term with children cannot be deleted alone, but a whole taxonomy can go at once.
+    parent = models.ForeignKey("self", null=True, blank=True, on_delete=models.RESTRICT, related_name="children")
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["taxonomy", "slug"], name="taxonomy_term_unique_slug")]
+        indexes = [models.Index(fields=["taxonomy", "label", "id"], name="taxonomy_term_list_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.taxonomy_id}:{self.slug}"
+
+
+class TermAssignment(models.Model):
+    """An entry (``collection`` slug + entry ULID) carries a term. Entries live in dynamic tables, so no FK."""
+
+    term = models.ForeignKey(Term, on_delete=models.CASCADE, related_name="assignments")
+    collection = models.CharField(max_length=63)
+    entry_id = models.CharField(max_length=26)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["term", "collection", "entry_id"], name="taxonomy_assignment_unique")
+        ]
+        indexes = [models.Index(fields=["collection", "entry_id"], name="taxonomy_assignment_entry_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.collection}/{self.entry_id} -> {self.term_id}"

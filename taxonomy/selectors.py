@@ -1,0 +1,118 @@
+"""Taxonomy reads: definitions, terms (paged, or as a tree), and the terms an entry carries.
+
+Taxonomies and terms are public (published content is tagged with them); an entry's terms are shown
+only to those who may see the entry.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q
+
+from content import cursors, rows, schema
+from content.selectors import Page, sees_unpublished
+from emdash.actor import Actor
+from emdash.errors import ValidationError
+from emdash.permissions import Perm, require
+from taxonomy import presenters
+from taxonomy.links import term_path
+from taxonomy.models import TaxonomyDefinition, Term, TermAssignment
+from taxonomy.services import get_definition, get_term
+
+
+def taxonomy_list(*, actor: Actor) -> list[dict[str, Any]]:
+    require(actor, Perm.TAXONOMY_READ)
+    return [presenters.definition(d) for d in TaxonomyDefinition.objects.order_by("name")]
+
+
+def taxonomy_get(*, actor: Actor, name: Any) -> dict[str, Any]:
+    require(actor, Perm.TAXONOMY_READ)
+    return presenters.definition(get_definition(name))
+
+
+def _check_limit(limit: Any, maximum: int = 100) -> int:
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= maximum:
+        raise ValidationError.for_fields({"limit": f"must be an integer from 1 to {maximum}"})
+    return limit
+
+
+def term_list(*, actor: Actor, taxonomy: Any, limit: Any = 50, cursor: Any = None) -> Page:
+    """Terms ordered by (label, id): a total order, so pages never repeat or skip a term that stays put."""
+    require(actor, Perm.TAXONOMY_READ)
+    limit = _check_limit(limit)
+    definition = get_definition(taxonomy)
+    query_key = f"terms:{definition.name}"
+    qs = Term.objects.filter(taxonomy=definition).order_by("label", "id")
+    if cursor is not None:
+        position = cursors.decode(cursor, query_key)
+        if len(position) != 2 or not all(isinstance(p, str) for p in position):
+            raise cursors.InvalidCursor("Invalid cursor: pass the nextCursor value from the previous page unchanged")
+        label, last_id = position
+        qs = qs.filter(Q(label__gt=label) | Q(label=label, id__gt=last_id))
+    page = list(qs[: limit + 1])
+    more = len(page) > limit
+    page = page[:limit]
+    next_cursor = cursors.encode(query_key, [page[-1].label, page[-1].id]) if more and page else None
+    return Page([presenters.term(t, definition.name) for t in page], next_cursor)
+
+
+def term_get(*, actor: Actor, taxonomy: Any, term: Any) -> dict[str, Any]:
+    require(actor, Perm.TAXONOMY_READ)
+    definition = get_definition(taxonomy)
+    return presenters.term(get_term(definition, term), definition.name)
+
+
+def term_tree(*, actor: Actor, taxonomy: Any) -> list[dict[str, Any]]:
+    """The whole taxonomy as nested ``{id, slug, label, description, path, children}``, each level by label."""
+    require(actor, Perm.TAXONOMY_READ)
+    definition = get_definition(taxonomy)
+    nodes: dict[str, dict[str, Any]] = {}
+    parents: dict[str, str | None] = {}
+    for t in Term.objects.filter(taxonomy=definition).order_by("label", "id"):
+        nodes[t.id] = {
+            **presenters.term_ref(t),
+            "description": t.description,
+            "path": term_path(definition.name, t.slug),
+            "children": [],
+        }
+        parents[t.id] = t.parent_id
+    roots: list[dict[str, Any]] = []
+    for term_id, node in nodes.items():  # insertion order = label order, so children lists come out sorted
+        parent = parents[term_id]
+        (nodes[parent]["children"] if parent in nodes else roots).append(node)
+    return roots
+
+
+def assigned_terms(*, collection: str, entry_id: str) -> dict[str, list[dict[str, Any]]]:
+    """``{taxonomy: [{id, slug, label}]}`` for an entry the caller has already been allowed to read or write
+    (one query, no permission check of its own: a write's result must not fail on a read scope).
+
+    Terms come in the order they were assigned."""
+    result: dict[str, list[dict[str, Any]]] = {}
+    qs = (
+        TermAssignment.objects.filter(collection=collection, entry_id=entry_id)
+        .select_related("term__taxonomy")
+        .order_by("term__taxonomy__name", "id")
+    )
+    for a in qs:
+        result.setdefault(a.term.taxonomy.name, []).append(presenters.term_ref(a.term))
+    return result
+
+
+def entry_terms(*, actor: Actor, collection: str, id: Any, locale: Any = None) -> dict[str, list[dict[str, Any]]]:
+    """An entry's terms; readers who may not see the entry get NOT_FOUND, as for the entry itself."""
+    require(actor, Perm.CONTENT_READ)
+    spec = schema.get_collection(collection)
+    row = rows.find(spec, id, locale=locale)
+    if row.status != "published" and not sees_unpublished(actor):
+        raise rows.not_found(spec, id)
+    return assigned_terms(collection=spec.slug, entry_id=row.id)
+
+
+def term_paths(term_ids: list[str]) -> dict[str, str]:
+    """Archive paths of terms by ID, in one query (for menus)."""
+    if not term_ids:
+        return {}
+    qs = Term.objects.filter(id__in=term_ids).values_list("id", "slug", "taxonomy__name")
+    return {term_id: term_path(taxonomy, slug) for term_id, slug, taxonomy in qs}

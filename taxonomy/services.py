@@ -1,0 +1,349 @@
+"""Term writes and term assignments. Public functions take an ``actor`` and check the permission table first.
+
+Hierarchy rules (SPEC 6.5): a parent belongs to the same taxonomy, the taxonomy is hierarchical, no term is
+its own ancestor, and a term has at most ``MAX_DEPTH`` ancestors. Writes that change the hierarchy lock the
+taxonomy's definition row, so two concurrent moves cannot build a cycle between them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from content import rows, schema, slugs
+from emdash.actor import Actor
+from emdash.errors import Conflict, NotFound, SlugConflict, ValidationError
+from emdash.permissions import Perm, require, require_owner_or
+from taxonomy.models import TaxonomyDefinition, Term, TermAssignment
+
+MAX_DEPTH = 100  # ancestors a term may have: a chain root -> ... -> term holds at most 101 terms
+MAX_TERMS_PER_ENTRY = 100  # per taxonomy
+LABEL_MAX_LENGTH = 200
+DESCRIPTION_MAX_LENGTH = 5000
+UNSET: Any = object()  # "argument not given", as opposed to None ("detach")
+
+
+# --------------------------------------------------------------------------------------------- lookups
+
+
+def get_definition(name: Any, *, for_update: bool = False) -> TaxonomyDefinition:
+    if not isinstance(name, str) or not name or len(name) > 63:
+        raise NotFound(f"Taxonomy '{name}' not found")
+    qs = TaxonomyDefinition.objects.all()
+    if for_update and connection.features.has_select_for_update:
+        qs = qs.select_for_update()
+    definition = qs.filter(name=name).first()
+    if definition is None:
+        raise NotFound(f"Taxonomy '{name}' not found")
+    return definition
+
+
+def _valid_ident(ident: Any) -> bool:
+    return isinstance(ident, str) and 0 < len(ident) <= 200 and "\x00" not in ident
+
+
+def find_term(definition: TaxonomyDefinition, ident: Any, *, prefer: str = "slug") -> Term | None:
+    """A term of ``definition`` by slug or ID (``prefer`` says which wins when both match), or None."""
+    if not _valid_ident(ident):
+        return None
+    return _terms_by_ident(definition, [ident], prefer=prefer).get(ident)
+
+
+def get_term(definition: TaxonomyDefinition, ident: Any, *, for_update: bool = False) -> Term:
+    term = find_term(definition, ident)
+    if term is None:
+        raise NotFound(f"No term '{ident}' in taxonomy '{definition.name}'")
+    if for_update and connection.features.has_select_for_update:
+        term = Term.objects.select_for_update().get(pk=term.pk)
+    return term
+
+
+# --------------------------------------------------------------------------------------------- checks
+
+
+def _check_label(value: Any, problems: dict[str, str], *, required: bool) -> str | None:
+    if value is None and not required:
+        return None
+    if not isinstance(value, str) or not value.strip() or len(value) > LABEL_MAX_LENGTH:
+        problems["label"] = f"must be a non-empty string of at most {LABEL_MAX_LENGTH} characters"
+        return None
+    return value
+
+
+def _check_description(value: Any, problems: dict[str, str]) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or len(value) > DESCRIPTION_MAX_LENGTH:
+        problems["description"] = f"must be a string of at most {DESCRIPTION_MAX_LENGTH} characters"
+        return None
+    return value
+
+
+def _parent_map(definition: TaxonomyDefinition) -> dict[str, str | None]:
+    """Every term of the taxonomy -> its parent, in one query (hierarchies are small next to their posts)."""
+    return dict(Term.objects.filter(taxonomy=definition).values_list("id", "parent_id"))
+
+
+def _ancestors(parents: dict[str, str | None], term_id: str, *, stop: int) -> list[str]:
+    """The ancestor IDs of ``term_id``, nearest first; stops after ``stop`` of them (the caller only needs to
+    know the chain is too long) or when the chain loops (which the checks here never let happen)."""
+    chain: list[str] = []
+    current = parents.get(term_id)
+    while current is not None and len(chain) < stop and current not in chain:
+        chain.append(current)
+        current = parents.get(current)
+    return chain
+
+
+def _subtree_height(parents: dict[str, str | None], term_id: str) -> int:
+    """How many levels hang below ``term_id`` (0 for a leaf)."""
+    children: dict[str, list[str]] = {}
+    for child, parent in parents.items():
+        if parent is not None:
+            children.setdefault(parent, []).append(child)
+    height, level, seen = 0, [term_id], {term_id}
+    while True:
+        level = [c for t in level for c in children.get(t, ()) if c not in seen]
+        if not level:
+            return height
+        seen.update(level)
+        height += 1
+
+
+def _resolve_parent(definition: TaxonomyDefinition, parent_id: Any, problems: dict[str, str]) -> Term | None:
+    if parent_id is None:
+        return None
+    if not definition.hierarchical:
+        problems["parentId"] = f"taxonomy '{definition.name}' is flat: its terms cannot have a parent"
+        return None
+    parent = find_term(definition, parent_id, prefer="id")
+    if parent is None:
+        elsewhere = _valid_ident(parent_id) and Term.objects.filter(pk=str(parent_id).upper()).exists()
+        problems["parentId"] = (
+            f"the parent must be a term of taxonomy '{definition.name}'"
+            if elsewhere
+            else f"no term '{parent_id}' in taxonomy '{definition.name}'"
+        )
+    return parent
+
+
+def _check_placement(
+    definition: TaxonomyDefinition, parent: Term, problems: dict[str, str], *, moving: Term | None = None
+) -> None:
+    """A parent for a new term (``moving`` None) or for an existing one: no self-parent, no cycle, depth cap."""
+    if moving is not None and parent.pk == moving.pk:
+        problems["parentId"] = "a term cannot be its own parent"
+        return
+    parents = _parent_map(definition)
+    above = _ancestors(parents, parent.pk, stop=MAX_DEPTH + 1)
+    if moving is not None and moving.pk in above:
+        problems["parentId"] = f"'{parent.slug}' is below '{moving.slug}': the move would create a cycle"
+        return
+    below = _subtree_height(parents, moving.pk) if moving is not None else 0
+    depth = len(above) + 1 + below  # ancestors of the deepest term the write would place
+    if depth > MAX_DEPTH:
+        problems["parentId"] = f"too deep: a term may have at most {MAX_DEPTH} ancestors (this would make {depth})"
+
+
+def _save(term: Term, definition: TaxonomyDefinition, *, insert: bool) -> None:
+    try:
+        with transaction.atomic():
+            term.save(force_insert=insert)
+    except IntegrityError:
+        raise SlugConflict(f"Slug '{term.slug}' is already used in taxonomy '{definition.name}'") from None
+
+
+# --------------------------------------------------------------------------------------------- terms
+
+
+def term_create(
+    *,
+    actor: Actor,
+    taxonomy: Any,
+    slug: Any,
+    label: Any,
+    parent_id: Any = None,
+    description: Any = None,
+) -> Term:
+    require(actor, Perm.TAXONOMY_MANAGE)
+    slug = slugs.check_slug(slug)
+    with transaction.atomic():
+        definition = get_definition(taxonomy, for_update=parent_id is not None)
+        problems: dict[str, str] = {}
+        label = _check_label(label, problems, required=True)
+        description = _check_description(description, problems)
+        parent = _resolve_parent(definition, parent_id, problems)
+        if parent is not None:
+            _check_placement(definition, parent, problems)
+        if problems:
+            raise ValidationError.for_fields(problems)
+        if Term.objects.filter(taxonomy=definition, slug=slug).exists():
+            raise SlugConflict(f"Slug '{slug}' is already used in taxonomy '{definition.name}'")
+        now = timezone.now()
+        term = Term(
+            id=rows.new_id(),
+            taxonomy=definition,
+            slug=slug,
+            label=label,
+            description=description or "",
+            parent=parent,
+            created_at=now,
+            updated_at=now,
+        )
+        _save(term, definition, insert=True)
+    return term
+
+
+def term_update(
+    *,
+    actor: Actor,
+    taxonomy: Any,
+    term: Any,
+    slug: Any = None,
+    label: Any = None,
+    parent_id: Any = UNSET,
+    description: Any = None,
+) -> Term:
+    """Change a term. ``parent_id`` None detaches it (makes it a root); leave it UNSET to keep the parent."""
+    require(actor, Perm.TAXONOMY_MANAGE)
+    if slug is not None:
+        slug = slugs.check_slug(slug)
+    with transaction.atomic():
+        definition = get_definition(taxonomy, for_update=parent_id is not UNSET)
+        row = get_term(definition, term, for_update=True)
+        problems: dict[str, str] = {}
+        label = _check_label(label, problems, required=False)
+        description = _check_description(description, problems)
+        if parent_id is not UNSET:
+            parent = _resolve_parent(definition, parent_id, problems)
+            if parent is not None:
+                _check_placement(definition, parent, problems, moving=row)
+        if problems:
+            raise ValidationError.for_fields(problems)
+        if slug is not None and slug != row.slug:
+            if Term.objects.filter(taxonomy=definition, slug=slug).exclude(pk=row.pk).exists():
+                raise SlugConflict(f"Slug '{slug}' is already used in taxonomy '{definition.name}'")
+            row.slug = slug
+        if label is not None:
+            row.label = label
+        if description is not None:
+            row.description = description
+        if parent_id is not UNSET:
+            row.parent = parent
+        row.updated_at = timezone.now()
+        _save(row, definition, insert=False)
+    return row
+
+
+def term_delete(*, actor: Actor, taxonomy: Any, term: Any) -> None:
+    """Delete a term and its assignments. A term with children is refused: move or delete them first."""
+    require(actor, Perm.TAXONOMY_MANAGE)
+    with transaction.atomic():
+        definition = get_definition(taxonomy, for_update=True)
+        row = get_term(definition, term, for_update=True)
+        children = list(Term.objects.filter(parent=row).order_by("slug").values_list("slug", flat=True)[:6])
+        if children:
+            listed = ", ".join(children[:5]) + (", ..." if len(children) > 5 else "")
+            raise Conflict(
+                f"Term '{row.slug}' has child terms ({listed}); delete them or move them to another parent first"
+            )
+        TermAssignment.objects.filter(term=row).delete()
+        row.delete()
+
+
+# --------------------------------------------------------------------------------------------- assignments
+
+
+def _resolve_assignments(collection: str, terms: Any) -> list[tuple[TaxonomyDefinition, list[Term]]]:
+    """Check ``{taxonomy: [term slug or ID, ...]}`` for ``collection``; every problem in one VALIDATION_ERROR."""
+    if not isinstance(terms, dict):
+        raise ValidationError.for_fields({"terms": "must be an object mapping taxonomy names to lists of term slugs"})
+    problems: dict[str, str] = {}
+    names = [n for n in terms if isinstance(n, str) and n]
+    definitions = {d.name: d for d in TaxonomyDefinition.objects.filter(name__in=names)} if names else {}
+    resolved: list[tuple[TaxonomyDefinition, list[Term]]] = []
+    for name, idents in terms.items():
+        key = f"terms.{name}"
+        definition = definitions.get(name)
+        if definition is None:
+            known = ", ".join(TaxonomyDefinition.objects.order_by("name").values_list("name", flat=True)) or "none"
+            problems[key] = f"unknown taxonomy (known: {known})"
+            continue
+        if not definition.applies_to(collection):
+            problems[key] = f"taxonomy '{name}' does not apply to collection '{collection}'"
+            continue
+        if not isinstance(idents, list) or not all(_valid_ident(i) for i in idents):
+            problems[key] = "must be a list of term slugs"
+            continue
+        if len(idents) > MAX_TERMS_PER_ENTRY:
+            problems[key] = f"at most {MAX_TERMS_PER_ENTRY} terms per taxonomy"
+            continue
+        wanted = list(dict.fromkeys(idents))
+        found = _terms_by_ident(definition, wanted)
+        missing = [i for i in wanted if i not in found]
+        if missing:
+            problems[key] = f"no such term(s) in '{name}': {', '.join(missing[:10])}"
+            continue
+        resolved.append((definition, list({found[i].pk: found[i] for i in wanted}.values())))
+    if problems:
+        raise ValidationError.for_fields(problems, prefix="Invalid terms")
+    return resolved
+
+
+def _terms_by_ident(definition: TaxonomyDefinition, idents: list[str], *, prefer: str = "slug") -> dict[str, Term]:
+    """Terms of ``definition`` keyed by each given slug or ID that matches one, in one query."""
+    ids = [i.upper() for i in idents if rows.ULID_RE.match(i)]
+    by_slug: dict[str, Term] = {}
+    by_id: dict[str, Term] = {}
+    for t in Term.objects.filter(taxonomy=definition).filter(Q(slug__in=idents) | Q(id__in=ids)):
+        by_slug[t.slug] = t
+        by_id[t.id] = t
+    found: dict[str, Term] = {}
+    for ident in idents:
+        slug_match, id_match = by_slug.get(ident), by_id.get(ident.upper())
+        term = (slug_match or id_match) if prefer == "slug" else (id_match or slug_match)
+        if term is not None:
+            found[ident] = term
+    return found
+
+
+def replace_entry_terms(*, collection: str, entry_id: str, terms: Any) -> None:
+    """Replace the assignments of each taxonomy named in ``terms`` (others are left alone).
+
+    No permission check: the caller (a content write that already checked its own) passes an entry it
+    holds. Runs in the caller's transaction; raises VALIDATION_ERROR before writing anything."""
+    resolved = _resolve_assignments(collection, terms)
+    with transaction.atomic():
+        for definition, chosen in resolved:
+            TermAssignment.objects.filter(collection=collection, entry_id=entry_id, term__taxonomy=definition).delete()
+            now = timezone.now()
+            TermAssignment.objects.bulk_create(
+                [TermAssignment(term=t, collection=collection, entry_id=entry_id, created_at=now) for t in chosen]
+            )
+
+
+def entry_terms_set(*, actor: Actor, collection: str, id: Any, taxonomy: Any, terms: Any) -> None:
+    """Set an entry's terms of one taxonomy (replacing them). Needs the right to edit the entry."""
+    require(actor, Perm.CONTENT_EDIT_OWN)
+    spec = schema.get_collection(collection)
+    with transaction.atomic():
+        row = rows.find(spec, id, for_update=True)
+        require_owner_or(actor, row.author_id, Perm.CONTENT_EDIT_OWN, Perm.CONTENT_EDIT_ANY)
+        if not isinstance(taxonomy, str):
+            raise ValidationError.for_fields({"taxonomy": "must be a taxonomy name"})
+        replace_entry_terms(collection=spec.slug, entry_id=row.id, terms={taxonomy: terms})
+
+
+def remove_entry_assignments(*, collection: str, entry_id: str) -> None:
+    TermAssignment.objects.filter(collection=collection, entry_id=entry_id).delete()
+
+
+def remove_orphaned_assignments() -> int:
+    """Drop assignments of collections that no longer exist (one statement)."""
+    from content.models import Collection
+
+    deleted, _ = TermAssignment.objects.exclude(collection__in=Collection.objects.values("slug")).delete()
+    return deleted

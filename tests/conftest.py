@@ -1,0 +1,78 @@
+"""Suite-wide fixtures. Tests that change the schema need real commits (``transactional_db``): SQLite's
+schema editor cannot run inside the per-test transaction. Dynamic ``ec_*`` tables are dropped after
+each such test, because Django's flush only knows its own models."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from django.db import connection
+
+from content import schema
+
+_skipped_postgres: list[str] = []
+
+
+def _drop_entry_tables() -> None:
+    tables = [t for t in connection.introspection.table_names() if t.startswith("ec_")]
+    if tables:
+        with connection.cursor() as cursor:
+            for table in tables:
+                cursor.execute(f"DROP TABLE {connection.ops.quote_name(table)}")
+    schema.invalidate()
+
+
+@pytest.fixture
+def cms(transactional_db: None) -> Iterator[None]:
+    """A database where schema changes commit; entry tables are dropped afterwards."""
+    schema.invalidate()
+    yield
+    _drop_entry_tables()
+
+
+@pytest.fixture
+def posts(cms: None):
+    """The demo-like ``posts`` collection (title, excerpt, body) with drafts, revisions and scheduling."""
+    from tests.factories import make_collection
+
+    return make_collection("posts")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    from django.conf import settings
+
+    # Real hashing costs ~0.3 s per user; the suite makes hundreds of users.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    from django.conf import settings
+
+    if settings.DATABASES["default"]["ENGINE"].endswith("postgresql"):
+        return
+    skip = pytest.mark.skip(reason="needs PostgreSQL: set DATABASE_URL=postgres://... to run")
+    for item in items:
+        if "postgres" in item.keywords:
+            item.add_marker(skip)
+            _skipped_postgres.append(item.nodeid)
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    from django.conf import settings
+
+    db = settings.DATABASES["default"]
+    import django
+
+    return f"emdash: database {db['ENGINE'].rsplit('.', 1)[-1]} ({db.get('NAME')}), Django {django.get_version()}"
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    if _skipped_postgres:
+        terminalreporter.section("PostgreSQL tests skipped", sep="!", yellow=True, bold=True)
+        terminalreporter.write_line(
+            f"{len(_skipped_postgres)} test(s) need PostgreSQL and did NOT run on SQLite. "
+            "Run `DATABASE_URL=postgres://postgres@127.0.0.1:5432/test make test` (CI does).",
+            yellow=True,
+            bold=True,
+        )

@@ -1,0 +1,63 @@
+"""Builders for users, actors, collections and entries used across the suite."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from content import schema_services, services
+from content.entry import Entry
+from content.schema import CollectionSpec
+from emdash.actor import Actor
+from emdash.models import User
+from emdash.roles import Role
+
+_seq = itertools.count(1)
+SYSTEM = Actor.system()
+
+
+def make_user(role: Role | str = Role.EDITOR, *, email: str | None = None, password: str = "correct-horse-9") -> User:
+    role = Role.from_name(role) if isinstance(role, str) else role
+    email = email or f"{role.label}{next(_seq)}@example.com"
+    return User.objects.create_user(email=email, password=password, role=role)
+
+
+def actor(user: User | None = None, scopes: Any = None, role: Role | str | None = None) -> Actor:
+    if user is None:
+        user = make_user(role or Role.EDITOR)
+    return Actor.for_user(user, scopes)
+
+
+POST_FIELDS: list[dict[str, Any]] = [
+    {"slug": "title", "label": "Title", "type": "string", "required": True},
+    {"slug": "excerpt", "label": "Excerpt", "type": "text"},
+    {"slug": "body", "label": "Body", "type": "portableText"},
+]
+
+
+def make_collection(
+    slug: str = "posts",
+    fields: list[dict[str, Any]] | None = None,
+    supports: list[str] | None = None,
+    **extra: Any,
+) -> CollectionSpec:
+    """A collection with real table and columns, created through the schema services."""
+    if supports is None:
+        supports = ["drafts", "revisions", "scheduling", "search"]
+    schema_services.collection_create(
+        actor=SYSTEM, slug=slug, label=extra.pop("label", slug.title()), supports=supports, **extra
+    )
+    for field in POST_FIELDS if fields is None else fields:
+        definition = dict(field)
+        if "defaultValue" in definition:
+            definition["default_value"] = definition.pop("defaultValue")
+        schema_services.field_create(actor=SYSTEM, collection=slug, **definition)
+    return schema_services.collection_get(actor=SYSTEM, slug=slug)
+
+
+def make_entry(
+    collection: str = "posts", *, by: Actor = SYSTEM, data: dict[str, Any] | None = None, **kwargs: Any
+) -> Entry:
+    if data is None:
+        data = {"title": f"Item {next(_seq)}"}
+    return services.entry_create(actor=by, collection=collection, data=data, **kwargs)

@@ -1,0 +1,394 @@
+"""End to end with the official ``mcp`` SDK client against the real endpoint on a live HTTP server.
+
+Every test runs in both client modes: ``auto`` (``server/discover``, adopting 2026-07-28) and
+``legacy`` (the ``initialize`` handshake at 2025-11-25). The database is touched only outside the
+event loop (setup before ``asyncio.run``, checks after it); everything in between goes over HTTP.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from mcp import Client, MCPError
+from mcp.client.streamable_http import create_mcp_http_client, streamable_http_client
+
+from content import rows, schema
+from content.models import Collection
+from emdash.models import AuditLog
+from emdash.roles import Role
+from emdash.tokens import token_create, token_revoke
+from mcp_endpoint.registry import REGISTRY, load_tools
+from tests.mcp_e2e.conftest import new_user, token_for
+
+load_tools()
+
+MODES = [
+    pytest.param("auto", "2026-07-28", id="auto"),
+    pytest.param("legacy", "2025-11-25", id="legacy"),
+]
+STRUCTURED_VERSIONS = {"2025-06-18", "2025-11-25", "2026-07-28"}  # structuredContent exists from 2025-06-18 on
+INVALID_REQUEST = -32600
+UNAUTHORIZED = -32001
+
+FIELDS: list[dict[str, Any]] = [
+    {"slug": "title", "label": "Title", "type": "string", "required": True},
+    {
+        "slug": "category",
+        "label": "Category",
+        "type": "select",
+        "validation": {"options": ["news", "review", "opinion"]},
+    },
+    {"slug": "rating", "label": "Rating", "type": "integer", "validation": {"min": 1, "max": 5}},
+    {"slug": "featured", "label": "Featured", "type": "boolean", "defaultValue": False},
+    {"slug": "body", "label": "Body", "type": "portableText"},
+    {"slug": "scratch", "label": "Scratch", "type": "text"},
+]
+BODY = [{"_type": "block", "style": "normal", "children": [{"_type": "span", "text": "Written over MCP."}]}]
+
+
+@asynccontextmanager
+async def connect(url: str, token: str, mode: str) -> AsyncIterator[Client]:
+    async with (
+        create_mcp_http_client(headers={"Authorization": f"Bearer {token}"}) as http,
+        Client(streamable_http_client(url, http_client=http), mode=mode) as client,
+    ):
+        yield client
+
+
+class Session:
+    """A connected client plus the checks every call needs; remembers which tools it called."""
+
+    def __init__(self, client: Client, version: str) -> None:
+        assert client.protocol_version == version
+        self.client = client
+        self.version = version
+        self.called: set[str] = set()
+
+    async def ok(self, name: str, arguments: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Call a tool that must succeed; the payload, from structuredContent and the text (which must agree)."""
+        result = await self.client.call_tool(name, arguments or {})
+        text = result.content[0].text
+        assert not result.is_error, f"{name} failed: {text}"
+        self.called.add(name)
+        body = json.loads(text)
+        assert isinstance(body, dict)
+        if self.version in STRUCTURED_VERSIONS:
+            assert result.structured_content == body, f"{name}: structuredContent differs from the text"
+        else:
+            assert result.structured_content is None
+        assert result.meta and result.meta.get("traceId"), "every result carries _meta.traceId"
+        return body
+
+    async def tool_error(self, name: str, arguments: dict[str, Any]) -> tuple[str, str]:
+        """Call a tool that must answer with a tool error; (code, message)."""
+        result = await self.client.call_tool(name, arguments)
+        assert result.is_error is True, f"{name} unexpectedly succeeded: {result.content}"
+        assert result.meta is not None and result.meta.get("traceId")
+        self.called.add(name)
+        return result.meta["code"], result.content[0].text
+
+    async def rpc_error(self, name: str, arguments: dict[str, Any]) -> MCPError:
+        with pytest.raises(MCPError) as info:
+            await self.client.call_tool(name, arguments)
+        return info.value
+
+
+def future(days: int = 3) -> str:
+    return (datetime.now(UTC) + timedelta(days=days)).isoformat().replace("+00:00", "Z")
+
+
+def ids(page: dict[str, Any]) -> list[str]:
+    return [i["id"] for i in page["items"]]
+
+
+# --- the whole tool set in one realistic session --------------------------------------------------
+
+
+async def every_tool(url: str, token: str, admin_id: int, mode: str, version: str) -> set[str]:
+    async with connect(url, token, mode) as client:
+        s = Session(client, version)
+        assert client.server_info is not None and client.server_info.name == "emdash"
+        listed = await client.list_tools()
+        assert {t.name for t in listed.tools} == set(REGISTRY), "tools/list must hold every registered tool"
+        for definition in listed.tools:
+            assert definition.input_schema["type"] == "object"
+            assert definition.meta and definition.meta["emdash/scope"] == REGISTRY[definition.name].scope
+
+        # --- schema: a collection with several field types ---
+        col = await s.ok(
+            "schema_create_collection",
+            {
+                "slug": "articles",
+                "label": "Articles",
+                "labelSingular": "Article",
+                "supports": ["drafts", "revisions", "scheduling"],
+            },
+        )
+        assert (col["slug"], col["label"], col["labelSingular"]) == ("articles", "Articles", "Article")
+        assert sorted(col["supports"]) == ["drafts", "revisions", "scheduling"]
+        for field in FIELDS:
+            made = await s.ok("schema_create_field", {"collection": "articles", **field})
+            assert (made["slug"], made["type"]) == (field["slug"], field["type"])
+        assert "articles" in [c["slug"] for c in (await s.ok("schema_list_collections"))["items"]]
+        got = await s.ok("schema_get_collection", {"slug": "articles"})
+        assert {f["slug"]: f["type"] for f in got["fields"]} == {f["slug"]: f["type"] for f in FIELDS}
+        select = next(f for f in got["fields"] if f["slug"] == "category")
+        assert select["validation"]["options"] == ["news", "review", "opinion"]
+
+        # --- create, read, list, update with _rev ---
+        data = {"title": "Hello MCP", "category": "news", "rating": 4, "featured": True, "body": BODY}
+        code, message = await s.tool_error(
+            "content_create", {"collection": "articles", "data": {**data, "category": "gossip"}}
+        )
+        assert code == "VALIDATION_ERROR" and "category" in message
+        created = await s.ok("content_create", {"collection": "articles", "data": data})
+        item = created["item"]
+        item_id, rev = item["id"], created["_rev"]
+        target = {"collection": "articles", "id": item_id}
+        assert (item["status"], item["slug"], item["locale"]) == ("draft", "hello-mcp", "en")
+        assert item["data"]["category"] == "news" and item["data"]["rating"] == 4 and item["data"]["body"] == BODY
+        fetched = await s.ok("content_get", {"collection": "articles", "id": "hello-mcp"})
+        assert fetched["item"]["id"] == item_id and fetched["_rev"] == rev
+        listed = await s.ok("content_list", {"collection": "articles"})
+        assert ids(listed) == [item_id]
+        summary = listed["items"][0]["data"]
+        assert summary == {"title": "Hello MCP", "category": "news", "rating": 4, "featured": True}, (
+            "summaries leave out long text and rich text"
+        )
+        updated = await s.ok("content_update", {**target, "data": {"title": "Hello MCP v2", "rating": 5}, "_rev": rev})
+        assert updated["item"]["data"]["title"] == "Hello MCP v2" and updated["item"]["data"]["rating"] == 5
+        assert updated["item"]["data"]["category"] == "news", "a partial update keeps the other fields"
+        assert updated["_rev"] != rev
+
+        # --- compare, publish, unpublish, schedule, unschedule ---
+        compared = await s.ok("content_compare", target)
+        assert compared["hasChanges"] is True and compared["live"] is None
+        assert compared["draft"]["title"] == "Hello MCP v2"
+        published = (await s.ok("content_publish", target))["item"]
+        assert published["status"] == "published" and published["publishedAt"]
+        compared = await s.ok("content_compare", target)
+        assert compared["hasChanges"] is False and compared["live"]["title"] == "Hello MCP v2"
+        unpublished = (await s.ok("content_unpublish", target))["item"]
+        assert unpublished["status"] == "draft" and unpublished["publishedAt"] is None
+        when = future()
+        scheduled = (await s.ok("content_schedule", {**target, "scheduledAt": when}))["item"]
+        assert scheduled["status"] == "scheduled"
+        assert datetime.fromisoformat(scheduled["scheduledAt"]) == datetime.fromisoformat(when)
+        unscheduled = (await s.ok("content_unschedule", target))["item"]
+        assert unscheduled["status"] == "draft" and unscheduled["scheduledAt"] is None
+
+        # --- duplicate, translations, revisions ---
+        copy = (await s.ok("content_duplicate", target))["item"]
+        assert copy["id"] != item_id and copy["slug"] != item["slug"] and copy["status"] == "draft"
+        assert copy["data"]["title"] == "Hello MCP v2 (Copy)" and copy["data"]["category"] == "news"
+        french = {"title": "Bonjour MCP", "category": "review"}
+        fr = await s.ok(
+            "content_create", {"collection": "articles", "data": french, "locale": "fr", "translationOf": item_id}
+        )
+        fr_id = fr["item"]["id"]
+        assert fr["item"]["locale"] == "fr" and fr["item"]["translationGroup"] == item["translationGroup"]
+        translations = await s.ok("content_translations", target)
+        assert translations["translationGroup"] == item["translationGroup"]
+        assert [(t["id"], t["locale"]) for t in translations["translations"]] == [(item_id, "en"), (fr_id, "fr")]
+        history = await s.ok("revision_list", target)
+        assert history["total"] >= 3 and len(history["items"]) == history["total"]
+        assert {r["authorId"] for r in history["items"]} == {admin_id}
+        stamps = [r["createdAt"] for r in history["items"]]
+        assert stamps == sorted(stamps, reverse=True), "revisions come newest first"
+        first = history["items"][-1]
+        assert first["data"]["title"] == "Hello MCP"
+        restored = await s.ok("revision_restore", {"revisionId": first["id"]})
+        assert restored["item"]["id"] == item_id and restored["item"]["data"]["title"] == "Hello MCP"
+        assert restored["item"]["status"] == "draft", "restoring a revision does not publish"
+
+        # --- discard a draft made after publishing ---
+        await s.ok("content_publish", target)
+        edited = (await s.ok("content_update", {**target, "data": {"title": "Unpublished edit"}}))["item"]
+        assert edited["hasDraft"] is True and edited["data"]["title"] == "Unpublished edit"
+        assert edited["liveData"]["title"] == "Hello MCP"
+        discarded = (await s.ok("content_discard_draft", target))["item"]
+        assert discarded["hasDraft"] is False and discarded["data"]["title"] == "Hello MCP"
+        assert discarded["status"] == "published" and "liveData" not in discarded
+
+        # --- trash, restore, permanent delete ---
+        assert await s.ok("content_delete", target) == {"deleted": True}
+        code, _ = await s.tool_error("content_get", target)
+        assert code == "NOT_FOUND", "trashed items are invisible to get"
+        assert ids(await s.ok("content_list_trashed", {"collection": "articles"})) == [item_id]
+        back = await s.ok("content_restore", target)
+        assert back["restored"] is True and back["item"]["id"] == item_id and back["item"]["status"] == "published"
+        assert await s.ok("content_delete", {"collection": "articles", "id": copy["id"]}) == {"deleted": True}
+        gone = await s.ok("content_permanent_delete", {"collection": "articles", "id": copy["id"]})
+        assert gone == {"deleted": True}
+        assert ids(await s.ok("content_list_trashed", {"collection": "articles"})) == []
+        assert sorted(ids(await s.ok("content_list", {"collection": "articles"}))) == sorted([item_id, fr_id])
+        assert ids(await s.ok("content_list", {"collection": "articles", "locale": "fr"})) == [fr_id]
+
+        # --- schema teardown ---
+        dropped = await s.ok("schema_delete_field", {"collection": "articles", "fieldSlug": "scratch"})
+        assert dropped == {"deleted": "scratch", "collection": "articles"}
+        got = await s.ok("schema_get_collection", {"slug": "articles"})
+        assert "scratch" not in {f["slug"] for f in got["fields"]}
+        code, message = await s.tool_error("schema_delete_collection", {"slug": "articles"})
+        assert code == "COLLECTION_HAS_CONTENT" and "force" in message
+        assert await s.ok("schema_delete_collection", {"slug": "articles", "force": True}) == {"deleted": "articles"}
+        assert "articles" not in [c["slug"] for c in (await s.ok("schema_list_collections"))["items"]]
+        return s.called
+
+
+@pytest.mark.parametrize(("mode", "version"), MODES)
+def test_every_tool_through_the_sdk(cms, mcp_url, settings, mode, version):
+    settings.EMDASH = {**settings.EMDASH, "LOCALES": ["en", "fr"]}  # i18n on, for translations
+    admin = new_user(Role.ADMIN)
+    token = token_create(user=admin, name="sdk e2e", scopes=["admin"])
+    called = asyncio.run(every_tool(mcp_url, token.raw, admin.pk, mode, version))
+    assert called == set(REGISTRY), f"not called: {sorted(set(REGISTRY) - called)}"
+    assert len(REGISTRY) == 24
+    # The calls really went through the server: the registry is clean and each was audited.
+    schema.invalidate()
+    assert not Collection.objects.filter(slug="articles").exists()
+    assert "articles" not in schema.current().collections
+    audited = AuditLog.objects.filter(source="mcp", token_ref=f"pat:{token.token.pk}")
+    assert set(audited.values_list("action", flat=True)) == set(REGISTRY)
+    assert {a.user_id for a in audited} == {admin.pk}
+
+
+# --- documented errors ------------------------------------------------------------------------
+
+
+def _rpc_data(error: MCPError) -> dict[str, Any]:
+    assert error.code == INVALID_REQUEST, (error.code, error.message)
+    assert isinstance(error.data, dict), error.data
+    return error.data
+
+
+async def permission_errors(url: str, tokens: dict[str, str], mode: str, version: str) -> str:
+    target = {"collection": "posts"}
+    async with connect(url, tokens["author_a"], mode) as client:
+        mine = await Session(client, version).ok("content_create", {**target, "data": {"title": "By author A"}})
+    item_id = mine["item"]["id"]
+
+    # A token without the scope: an editor whose token only reads.
+    async with connect(url, tokens["reader"], mode) as client:
+        s = Session(client, version)
+        assert (await s.ok("content_get", {**target, "id": item_id}))["item"]["id"] == item_id
+        error = await s.rpc_error("content_create", {**target, "data": {"title": "Nope"}})
+        assert _rpc_data(error) == {"code": "INSUFFICIENT_SCOPE", "requiredScope": "content:write"}
+        assert error.message == "Insufficient scope: requires content:write"
+        error = await s.rpc_error("schema_create_collection", {"slug": "nope", "label": "Nope"})
+        assert _rpc_data(error) == {"code": "INSUFFICIENT_SCOPE", "requiredScope": "schema:write"}
+
+    # A role too low for the tool, whatever the token grants.
+    async with connect(url, tokens["contributor"], mode) as client:
+        s = Session(client, version)
+        error = await s.rpc_error("content_create", {**target, "data": {"title": "Nope"}})
+        assert _rpc_data(error) == {"code": "INSUFFICIENT_PERMISSIONS"}
+        assert error.message.startswith("Insufficient permissions: ") and "author" in error.message
+        compared = await s.ok("content_compare", {**target, "id": item_id})  # contributors may read drafts
+        assert compared["draft"]["title"] == "By author A"
+
+    # Not the owner: author B may edit their own item but not author A's.
+    async with connect(url, tokens["author_b"], mode) as client:
+        s = Session(client, version)
+        theirs = await s.ok("content_create", {**target, "data": {"title": "By author B"}})
+        await s.ok("content_update", {**target, "id": theirs["item"]["id"], "data": {"title": "B again"}})
+        for name, extra in [
+            ("content_update", {"data": {"title": "Hijacked"}}),
+            ("content_publish", {}),
+            ("content_delete", {}),
+        ]:
+            error = await s.rpc_error(name, {**target, "id": item_id, **extra})
+            assert _rpc_data(error) == {"code": "INSUFFICIENT_PERMISSIONS"}, name
+            assert "editor" in error.message
+            assert str(tokens["author_a_id"]) not in error.message, "errors never name authors"
+    return item_id
+
+
+@pytest.mark.parametrize(("mode", "version"), MODES)
+def test_permission_errors_through_the_sdk(posts, mcp_url, mode, version):
+    author_a, author_b = new_user(Role.AUTHOR), new_user(Role.AUTHOR)
+    tokens: dict[str, Any] = {
+        "author_a": token_for(author_a, ["content:read", "content:write"]),
+        "author_a_id": author_a.pk,
+        "author_b": token_for(author_b, ["content:read", "content:write"]),
+        "reader": token_for(new_user(Role.EDITOR), ["content:read", "schema:read"]),
+        "contributor": token_for(new_user(Role.CONTRIBUTOR), ["content:read", "content:write"]),
+    }
+    item_id = asyncio.run(permission_errors(mcp_url, tokens, mode, version))
+    spec = schema.get_collection("posts")
+    row = spec.model.objects.get(pk=item_id)
+    assert (row.status, row.version, row.deleted_at, row.author_id) == ("draft", 1, None, author_a.pk)
+    assert rows.current_values(spec, row)["title"] == "By author A", "the refused calls changed the item"
+    assert spec.model.objects.count() == 2  # A's item and B's own; nothing from the refused creates
+    assert not Collection.objects.filter(slug="nope").exists()
+
+
+def _flatten(exc: BaseException) -> list[BaseException]:
+    if isinstance(exc, BaseExceptionGroup):
+        return [leaf for inner in exc.exceptions for leaf in _flatten(inner)]
+    return [exc]
+
+
+async def connect_only(url: str, token: str, mode: str) -> None:
+    async with connect(url, token, mode) as client:
+        await client.list_tools()
+
+
+@pytest.mark.parametrize(("mode", "version"), MODES)
+def test_bad_tokens_fail_to_connect(mcp_url, mode, version):
+    user = new_user(Role.ADMIN)
+    revoked = token_create(user=user, name="revoked", scopes=["admin"])
+    token_revoke(user=user, token_id=revoked.token.pk)
+    good = token_for(user, ["admin"])
+    for bad in ["ec_pat_" + "x" * 43, good[:-2] + "zz", revoked.raw, "not-a-token"]:
+        with pytest.raises(Exception) as info:
+            asyncio.run(connect_only(mcp_url, bad, mode))
+        errors = [e for e in _flatten(info.value) if isinstance(e, MCPError)]
+        assert errors, f"expected an MCPError inside {info.value!r}"
+        assert all(e.code == UNAUTHORIZED for e in errors), [(e.code, e.message) for e in errors]
+        assert "Unauthorized" in errors[0].message
+    asyncio.run(connect_only(mcp_url, good, mode))  # the same server accepts a good token
+
+
+# --- optimistic concurrency -------------------------------------------------------------------
+
+
+async def stale_rev(url: str, token: str, mode: str, version: str) -> str:
+    async with connect(url, token, mode) as client:
+        s = Session(client, version)
+        created = await s.ok("content_create", {"collection": "posts", "data": {"title": "Original"}})
+        item_id, old_rev = created["item"]["id"], created["_rev"]
+        first = await s.ok(
+            "content_update", {"collection": "posts", "id": item_id, "data": {"title": "First writer"}, "_rev": old_rev}
+        )
+        assert first["_rev"] != old_rev
+        result = await client.call_tool(
+            "content_update",
+            {"collection": "posts", "id": item_id, "data": {"title": "Second writer"}, "_rev": old_rev},
+        )
+        assert result.is_error is True
+        assert result.meta is not None and result.meta["code"] == "CONFLICT"
+        assert "_rev" in result.content[0].text
+        assert result.structured_content is None
+        current = await s.ok("content_get", {"collection": "posts", "id": item_id})
+        assert current["item"]["data"]["title"] == "First writer" and current["_rev"] == first["_rev"]
+        again = await s.ok(
+            "content_update",
+            {"collection": "posts", "id": item_id, "data": {"title": "Second writer"}, "_rev": current["_rev"]},
+        )
+        assert again["item"]["data"]["title"] == "Second writer"
+        return item_id
+
+
+@pytest.mark.parametrize(("mode", "version"), MODES)
+def test_stale_rev_is_a_conflict_tool_error(posts, mcp_url, mode, version):
+    token = token_for(new_user(Role.AUTHOR), ["content:read", "content:write"])
+    item_id = asyncio.run(stale_rev(mcp_url, token, mode, version))
+    row = schema.get_collection("posts").model.objects.get(pk=item_id)
+    assert row.version == 3, "the conflicting write wrote nothing"

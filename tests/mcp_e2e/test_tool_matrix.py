@@ -1,0 +1,446 @@
+"""A generated permission matrix over the MCP endpoint.
+
+Every registered tool (``mcp_endpoint.registry.REGISTRY``) x every role (``emdash.roles.Role``) x a few
+token scope sets x, for tools that target an item, an item of the caller's own or of another author
+(and, for reads that hide unpublished items, a draft or a published item). The expected outcome of
+each cell comes from the same tables the server uses (``RULES``, ``IMPLIES``, ``Role``) plus the
+ownership rule: author own / editor any (from the ``*_OWN`` -> ``*_ANY`` pairs), and readers who may
+not see unpublished items get NOT_FOUND for them. Calls go through Django's test client as JSON-RPC
+``tools/call`` POSTs with a real bearer token.
+
+* allowed: a non-error result whose payload validates against the tool's outputSchema; read-only
+  tools change nothing, the others change something;
+* missing scope: JSON-RPC -32600 with ``data: {code: INSUFFICIENT_SCOPE, requiredScope}``;
+* role too low or not the owner: JSON-RPC -32600 with ``data: {code: INSUFFICIENT_PERMISSIONS}``;
+* hidden item: a NOT_FOUND tool error.
+
+Refused calls change nothing: entry rows (id, version, status, deleted_at) of every collection, the
+revision count and the schema registry are compared before and after. Each tool gets valid arguments
+from a small builder table, so only permissions decide. One test per tool (one ``posts`` collection
+each, because schema changes need committed transactions); all failing cells are reported together.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.db import connection, transaction
+from django.test import Client
+from django.utils import timezone
+from jsonschema import Draft202012Validator
+
+from content import schema, schema_services, services
+from content.models import Collection, Field, Revision
+from emdash.models import User
+from emdash.permissions import RULES, Perm
+from emdash.roles import Role
+from emdash.scopes import IMPLIES, Scope
+from mcp_endpoint.registry import REGISTRY, Tool, load_tools
+from tests.factories import SYSTEM, make_entry
+from tests.mcp_e2e.conftest import MCP_PATH, new_user, token_for
+
+load_tools()
+
+OK, SCOPE, PERMS, NOT_FOUND = "ok", "INSUFFICIENT_SCOPE", "INSUFFICIENT_PERMISSIONS", "NOT_FOUND"
+INVALID_REQUEST = -32600
+PROTOCOL_VERSION = "2025-11-25"  # structuredContent and outputSchema exist at this version
+OWN_TO_ANY = {Perm.CONTENT_EDIT_OWN: Perm.CONTENT_EDIT_ANY, Perm.MEDIA_EDIT_OWN: Perm.MEDIA_EDIT_ANY}
+OWNERS = ("own", "other")
+VISIBILITY_STATES = ("draft", "published")
+
+
+# --- deriving the matrix from the tables -----------------------------------------------------------
+
+
+def effective(granted: frozenset[Scope]) -> frozenset[Scope]:
+    """Granted scopes plus what they imply (one hop, as IMPLIES says)."""
+    result = set(granted)
+    for scope in granted:
+        result |= IMPLIES.get(scope, frozenset())
+    return frozenset(result)
+
+
+def targets_item(tool: Tool) -> bool:
+    properties = tool.input_schema.get("properties", {})
+    return "id" in properties or "revisionId" in properties
+
+
+def hides_unpublished(tool: Tool) -> bool:
+    """Item reads open to roles that may not see unpublished items: those items are NOT_FOUND for them."""
+    return targets_item(tool) and RULES[tool.perm].min_role < RULES[Perm.CONTENT_READ_UNPUBLISHED].min_role
+
+
+def scope_sets(tool: Tool) -> list[tuple[str, frozenset[Scope]]]:
+    """The tool's scope alone; every scope that does not grant it; admin; each scope implying it; and
+    content:write (which implies only its one hop)."""
+    needed = RULES[tool.perm].scope
+    candidates = [
+        ("exact", frozenset({needed})),
+        ("without", frozenset(s for s in Scope if needed not in effective(frozenset({s})))),
+        ("admin", frozenset({Scope.ADMIN})),
+        *[(f"implied-by-{s.value}", frozenset({s})) for s in IMPLIES if s is not Scope.ADMIN and needed in IMPLIES[s]],
+        ("content:write", frozenset({Scope.CONTENT_WRITE})),
+    ]
+    unique: dict[frozenset[Scope], str] = {}
+    for name, scopes in candidates:
+        unique.setdefault(scopes, name)
+    return [(name, scopes) for scopes, name in unique.items()]
+
+
+@dataclass(frozen=True)
+class Cell:
+    role: Role
+    scopes_name: str
+    scopes: frozenset[Scope]
+    owner: str | None = None  # "own" / "other" for tools that target an item
+    state: str | None = None  # "draft" / "published" for reads that hide unpublished items
+
+    def __str__(self) -> str:
+        parts = [self.role.label, f"scopes={self.scopes_name}"]
+        parts += [f"owner={self.owner}"] if self.owner else []
+        parts += [f"state={self.state}"] if self.state else []
+        return " ".join(parts)
+
+
+def cells(tool: Tool) -> list[Cell]:
+    owners: tuple[str | None, ...] = OWNERS if targets_item(tool) else (None,)
+    states: tuple[str | None, ...] = VISIBILITY_STATES if hides_unpublished(tool) else (None,)
+    return [
+        Cell(role, name, scopes, owner, state)
+        for role in Role
+        for name, scopes in scope_sets(tool)
+        for owner in owners
+        for state in states
+    ]
+
+
+def expected(tool: Tool, cell: Cell) -> tuple[str, Perm | None]:
+    """The outcome and, for refusals, the permission that refuses: scope before role, tool before owner."""
+    perms = [tool.perm]
+    if cell.owner == "other" and tool.perm in OWN_TO_ANY:
+        perms.append(OWN_TO_ANY[tool.perm])
+    granted = effective(cell.scopes)
+    for perm in perms:
+        rule = RULES[perm]
+        if rule.scope not in granted:
+            return SCOPE, perm
+        if cell.role < rule.min_role:
+            return PERMS, perm
+    if cell.state == "draft" and cell.role < RULES[Perm.CONTENT_READ_UNPUBLISHED].min_role:
+        return NOT_FOUND, None
+    return OK, None
+
+
+# --- the world each test builds ----------------------------------------------------------------------
+
+
+def _future() -> str:
+    return (timezone.now() + timedelta(days=2)).isoformat()
+
+
+@dataclass
+class Item:
+    id: str
+    revision_ids: list[str]  # oldest first
+
+
+class World:
+    """Users of every role, tokens on demand, and fresh items in ``posts`` in a chosen state."""
+
+    def __init__(self) -> None:
+        self.client = Client()
+        self.seq = itertools.count(1)
+        self._tokens: dict[tuple[Role, frozenset[Scope]], str] = {}
+        with transaction.atomic():
+            self.users: dict[Role, User] = {role: new_user(role) for role in Role}
+            self.other = new_user(Role.AUTHOR)
+            # Background items, so lists and the trash have something in them for every caller.
+            make_entry(data={"title": "Background published"}, status="published")
+            make_entry(data={"title": "Background draft"})
+            trash = make_entry(data={"title": "Background trash"})
+            services.entry_trash(actor=SYSTEM, collection="posts", id=trash.id)
+
+    def token(self, role: Role, scopes: frozenset[Scope]) -> str:
+        key = (role, scopes)
+        if key not in self._tokens:
+            self._tokens[key] = token_for(
+                self.users[role], sorted(s.value for s in scopes), name=f"matrix {role.label}"
+            )
+        return self._tokens[key]
+
+    def item(self, state: str, owner_id: int | None) -> Item:
+        """``draft`` (two revisions), ``published``, ``pending`` (published plus a draft), ``scheduled``,
+        ``trashed``; owned by ``owner_id``."""
+        n = next(self.seq)
+        with transaction.atomic():  # one commit per item keeps the matrix quick on PostgreSQL
+            entry = make_entry(data={"title": f"Matrix item {n}", "excerpt": "x"})
+            target = {"actor": SYSTEM, "collection": "posts", "id": entry.id}
+            if state == "draft":
+                services.entry_update(**target, data={"title": f"Matrix item {n} (edited)"})
+            if state in ("published", "pending"):
+                services.entry_publish(**target)
+            if state == "pending":
+                services.entry_update(**target, data={"title": f"Matrix item {n} (pending)"})
+            if state == "scheduled":
+                services.entry_schedule(**target, scheduled_at=_future())
+            if state == "trashed":
+                services.entry_trash(**target)
+            schema.get_collection("posts").model.objects.filter(pk=entry.id).update(author_id=owner_id)
+        revision_ids = list(
+            Revision.objects.filter(collection="posts", entry_id=entry.id)
+            .order_by("created_at", "id")
+            .values_list("id", flat=True)
+        )
+        return Item(entry.id, revision_ids)
+
+    def call(self, token: str, name: str, arguments: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        response = self.client.post(
+            MCP_PATH,
+            data=json.dumps(
+                {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": name, "arguments": arguments}}
+            ),
+            content_type="application/json",
+            headers={
+                "Authorization": f"Bearer {token}",
+                "Accept": "application/json, text/event-stream",
+                "MCP-Protocol-Version": PROTOCOL_VERSION,
+            },
+        )
+        return response.status_code, response.json()
+
+
+# --- valid arguments for each tool -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The item state a tool needs (None: no item, or the cell's visibility state) and its arguments."""
+
+    state: str | None
+    build: Callable[[World, Item | None], dict[str, Any]]
+
+
+def _target(world: World, item: Item | None) -> dict[str, Any]:
+    assert item is not None
+    return {"collection": "posts", "id": item.id}
+
+
+def _new_collection(world: World, item: Item | None) -> dict[str, Any]:
+    slug = f"doomed_{next(world.seq)}"
+    schema_services.collection_create(actor=SYSTEM, slug=slug, label="Doomed")
+    return {"slug": slug}
+
+
+def _new_field(world: World, item: Item | None) -> dict[str, Any]:
+    slug = f"doomed_{next(world.seq)}"
+    schema_services.field_create(actor=SYSTEM, collection="posts", slug=slug, label="Doomed", type="string")
+    return {"collection": "posts", "fieldSlug": slug}
+
+
+def _first_revision(world: World, item: Item | None) -> dict[str, Any]:
+    assert item is not None and len(item.revision_ids) >= 2
+    return {"revisionId": item.revision_ids[0]}
+
+
+PLANS: dict[str, Plan] = {
+    "content_list": Plan(None, lambda w, i: {"collection": "posts", "limit": 100}),
+    "content_get": Plan(None, _target),
+    "content_create": Plan(None, lambda w, i: {"collection": "posts", "data": {"title": f"Created {next(w.seq)}"}}),
+    "content_update": Plan("draft", lambda w, i: {**_target(w, i), "data": {"title": "Changed by the matrix"}}),
+    "content_delete": Plan("draft", _target),
+    "content_restore": Plan("trashed", _target),
+    "content_permanent_delete": Plan("trashed", _target),
+    "content_publish": Plan("draft", _target),
+    "content_unpublish": Plan("published", _target),
+    "content_schedule": Plan("draft", lambda w, i: {**_target(w, i), "scheduledAt": _future()}),
+    "content_unschedule": Plan("scheduled", _target),
+    "content_compare": Plan("pending", _target),
+    "content_discard_draft": Plan("pending", _target),
+    "content_list_trashed": Plan(None, lambda w, i: {"collection": "posts"}),
+    "content_duplicate": Plan("draft", _target),
+    "content_translations": Plan(None, _target),
+    "revision_list": Plan("draft", _target),
+    "revision_restore": Plan("draft", _first_revision),
+    "schema_list_collections": Plan(None, lambda w, i: {}),
+    "schema_get_collection": Plan(None, lambda w, i: {"slug": "posts"}),
+    "schema_create_collection": Plan(None, lambda w, i: {"slug": f"made_{next(w.seq)}", "label": "Made"}),
+    "schema_delete_collection": Plan(None, _new_collection),
+    "schema_create_field": Plan(
+        None, lambda w, i: {"collection": "posts", "slug": f"made_{next(w.seq)}", "label": "Made", "type": "string"}
+    ),
+    "schema_delete_field": Plan(None, _new_field),
+}
+
+
+# --- state snapshots -----------------------------------------------------------------------------
+
+
+def snapshot() -> dict[str, Any]:
+    """Entry rows of every collection, the revision count and the schema registry."""
+    tables = dict(Collection.objects.values_list("slug", "table_name"))
+    entries = {}
+    with connection.cursor() as cursor:
+        for slug, table in sorted(tables.items()):
+            cursor.execute(
+                f"SELECT id, version, status, deleted_at FROM {connection.ops.quote_name(table)} ORDER BY id"
+            )
+            entries[slug] = [tuple(row) for row in cursor.fetchall()]
+    return {
+        "entries": entries,
+        "revisions": Revision.objects.count(),
+        "collections": list(Collection.objects.order_by("slug").values_list("slug", "label", "supports", "updated_at")),
+        "fields": list(
+            Field.objects.order_by("collection__slug", "slug").values_list(
+                "collection__slug", "slug", "type", "required", "validation", "options"
+            )
+        ),
+    }
+
+
+def _statuses(value: Any) -> list[str]:
+    """Every ``status`` of an item-like object in a payload."""
+    if isinstance(value, dict):
+        found = [value["status"]] if isinstance(value.get("status"), str) and "id" in value else []
+        return found + [s for v in value.values() for s in _statuses(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _statuses(v)]
+    return []
+
+
+# --- checking one cell -------------------------------------------------------------------------------
+
+
+def check_cell(world: World, tool: Tool, cell: Cell) -> None:
+    plan = PLANS[tool.name]
+    caller = world.users[cell.role]
+    item = None
+    if targets_item(tool):
+        state = cell.state or plan.state
+        assert state is not None
+        item = world.item(state, caller.pk if cell.owner == "own" else world.other.pk)
+    arguments = plan.build(world, item)
+    token = world.token(cell.role, cell.scopes)
+    want, perm = expected(tool, cell)
+    before = snapshot()
+    status, body = world.call(token, tool.name, arguments)
+    after = snapshot()
+    assert status == 200, f"HTTP {status}: {body}"
+    assert body.get("id") == 1 and body.get("jsonrpc") == "2.0"
+
+    if want in (SCOPE, PERMS):
+        assert "error" in body, f"expected {want}, got a result: {str(body.get('result'))[:300]}"
+        error = body["error"]
+        assert error["code"] == INVALID_REQUEST, error
+        assert perm is not None
+        rule = RULES[perm]
+        if want == SCOPE:
+            assert error["data"] == {"code": SCOPE, "requiredScope": rule.scope.value}, error
+            assert error["message"] == f"Insufficient scope: requires {rule.scope.value}", error
+        else:
+            assert error["data"] == {"code": PERMS}, error
+            assert error["message"] == f"Insufficient permissions: {rule.needs}", error
+        assert after == before, "a refused call changed something"
+        _assert_discreet(error["message"], [caller, world.other])
+        return
+
+    assert "result" in body, f"expected {want}, got JSON-RPC error {body.get('error')}"
+    result = body["result"]
+    text = result["content"][0]["text"]
+    if want == NOT_FOUND:
+        assert result["isError"] is True and result["_meta"]["code"] == NOT_FOUND, f"expected NOT_FOUND: {text}"
+        assert after == before, "a hidden-item call changed something"
+        _assert_discreet(text, [caller, world.other])
+        return
+
+    assert result["isError"] is False, f"expected success, got {result.get('_meta', {}).get('code')}: {text}"
+    payload = json.loads(text)
+    assert result["structuredContent"] == payload
+    problems = [e.message for e in Draft202012Validator(tool.output_schema or {}).iter_errors(payload)]
+    assert not problems, f"payload does not match the outputSchema: {problems}"
+    if tool.read_only:
+        assert after == before, "a read-only tool changed something"
+    else:
+        assert after != before, "an allowed write changed nothing"
+    if cell.role < RULES[Perm.CONTENT_READ_UNPUBLISHED].min_role:
+        assert set(_statuses(payload)) <= {"published"}, "a reader without draft rights saw unpublished items"
+
+
+def _assert_discreet(text: str, users: list[User]) -> None:
+    for user in users:
+        assert user.email not in text, f"email leaked: {text}"
+        assert not re.search(rf"(?<![\w-]){user.pk}(?![\w-])", text), f"user id leaked: {text}"
+
+
+# --- the tests -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", [pytest.param(name, id=name) for name in sorted(REGISTRY)])
+def test_tool_permission_matrix(posts, name):
+    """One tool, every role x scope set x owner (x visibility); all failing cells reported together."""
+    tool = REGISTRY[name]
+    world = World()
+    failures = []
+    all_cells = cells(tool)
+    for cell in all_cells:
+        try:
+            check_cell(world, tool, cell)
+        except AssertionError as exc:
+            failures.append(f"{name} [{cell}]: {exc}")
+    assert not failures, f"{len(failures)} of {len(all_cells)} cells failed:\n" + "\n".join(failures)
+
+
+def test_matrix_covers_every_tool_role_and_outcome():
+    assert set(PLANS) == set(REGISTRY), "every registered tool needs an argument builder in PLANS"
+    outcomes = {expected(REGISTRY[n], c)[0] for n in REGISTRY for c in cells(REGISTRY[n])}
+    assert outcomes == {OK, SCOPE, PERMS, NOT_FOUND}
+    for name, tool in REGISTRY.items():
+        grid = cells(tool)
+        assert {c.role for c in grid} == set(Role), name
+        assert {expected(tool, c)[0] for c in grid} >= {OK, SCOPE}, f"{name}: someone must be allowed and refused"
+        if RULES[tool.perm].min_role > min(Role):
+            assert PERMS in {expected(tool, c)[0] for c in grid}, name
+        if targets_item(tool) and tool.perm in OWN_TO_ANY:
+            assert any(
+                c.owner == "other" and expected(tool, c)[0] == PERMS and c.role >= RULES[tool.perm].min_role
+                for c in grid
+            ), f"{name}: the ownership rule is never exercised"
+
+
+def _cell(role: Role, scopes: set[Scope], owner: str | None = None, state: str | None = None) -> Cell:
+    return Cell(role, "spot", frozenset(scopes), owner, state)
+
+
+@pytest.mark.parametrize(
+    ("name", "cell", "outcome"),
+    [
+        ("content_update", _cell(Role.AUTHOR, {Scope.CONTENT_WRITE}, "own"), OK),
+        ("content_update", _cell(Role.AUTHOR, {Scope.CONTENT_WRITE}, "other"), PERMS),
+        ("content_update", _cell(Role.EDITOR, {Scope.CONTENT_WRITE}, "other"), OK),
+        ("content_update", _cell(Role.EDITOR, {Scope.CONTENT_READ}, "own"), SCOPE),
+        ("content_update", _cell(Role.CONTRIBUTOR, {Scope.ADMIN}, "own"), PERMS),
+        ("content_permanent_delete", _cell(Role.EDITOR, {Scope.ADMIN}, "own"), PERMS),
+        ("content_permanent_delete", _cell(Role.ADMIN, {Scope.CONTENT_WRITE}, "other"), OK),
+        ("content_get", _cell(Role.SUBSCRIBER, {Scope.CONTENT_READ}, "own", "draft"), NOT_FOUND),
+        ("content_get", _cell(Role.SUBSCRIBER, {Scope.CONTENT_READ}, "other", "published"), OK),
+        ("content_get", _cell(Role.CONTRIBUTOR, {Scope.CONTENT_READ}, "other", "draft"), OK),
+        ("content_get", _cell(Role.ADMIN, {Scope.CONTENT_WRITE}, "own", "published"), SCOPE),
+        ("content_compare", _cell(Role.SUBSCRIBER, {Scope.CONTENT_READ}, "own"), PERMS),
+        ("content_duplicate", _cell(Role.AUTHOR, {Scope.CONTENT_WRITE}, "other"), OK),
+        ("content_create", _cell(Role.CONTRIBUTOR, {Scope.CONTENT_WRITE}), PERMS),
+        ("revision_restore", _cell(Role.AUTHOR, {Scope.CONTENT_WRITE}, "other"), PERMS),
+        ("schema_get_collection", _cell(Role.AUTHOR, {Scope.SCHEMA_READ}), PERMS),
+        ("schema_get_collection", _cell(Role.EDITOR, {Scope.SCHEMA_WRITE}), SCOPE),
+        ("schema_create_field", _cell(Role.EDITOR, {Scope.SCHEMA_WRITE}), PERMS),
+        ("schema_delete_collection", _cell(Role.ADMIN, {Scope.ADMIN}), OK),
+    ],
+)
+def test_expectations_match_spec_section_3(name, cell, outcome):
+    """Spot checks of the derivation against SPEC 3 and 7 as written."""
+    assert expected(REGISTRY[name], cell)[0] == outcome
