@@ -11,6 +11,8 @@ from django.db import connection
 
 from content import schema
 
+pytest_plugins = ["tests.browser"]
+
 _skipped_postgres: list[str] = []
 
 

@@ -1,0 +1,62 @@
+"""Headless Chromium for browser tests: Playwright driving Debian's ``/usr/bin/chromium``.
+
+Never a downloaded browser build. Without the system chromium (or the ``playwright`` package) the browser
+tests skip with a reason that says so. Use the ``page`` fixture with pytest-django's ``live_server``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path(os.environ.get("EMDASH_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+SCREENSHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+
+
+def _skip_reason() -> str | None:
+    if not CHROMIUM.exists():
+        return f"browser test needs Debian's chromium at {CHROMIUM} (apt-get install chromium); .ci/run installs it"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "browser test needs the playwright package (make install)"
+    return None
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    reason = _skip_reason()
+    if reason:
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API runs an event loop in this thread; the Django ORM calls the tests make between
+    # browser steps are still plain synchronous calls, so Django's async-safety guard must stand aside.
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_playwright() as driver:
+        chromium = driver.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A fresh browser context (no cookies) and page; 10 s default timeout so failures are quick."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(10_000)
+    tab = context.new_page()
+    yield tab
+    context.close()
+
+
+def screenshot(page: Any, name: str) -> Path:
+    """Save a full-page PNG under ``docs/screenshots/<name>.png`` (the docs show the test run's pictures)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
