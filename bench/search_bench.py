@@ -17,7 +17,9 @@ Steps:
    the most common words (in 90%+ of the items: the worst case), plus two-word queries (common AND medium);
 5. each query runs through the search selector (the same call the MCP tool makes: validation, ranking,
    published re-check, excerpts), limit 20, once to warm up and then ``--runs`` times; p50/p95 per class are
-   printed as a Markdown table (and saved as JSON with ``--output``).
+   printed as a Markdown table (and saved as JSON with ``--output``);
+6. the peer, in the same run on the same table: a substring scan without an index (``icontains`` on the
+   searchable columns, newest first, limit 20), ``--peer-runs`` times per query; the table gives peer / ours.
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--docs", type=int, default=100_000)
     parser.add_argument("--runs", type=int, default=30, help="timed runs per query")
     parser.add_argument("--terms", type=int, default=5, help="queries per frequency class")
+    parser.add_argument("--peer-runs", type=int, default=3, help="timed runs per query of the peer scan")
     parser.add_argument("--words", type=int, default=120, help="body words per document")
     parser.add_argument("--vocabulary", type=int, default=50_000)
     parser.add_argument("--seed", type=int, default=7)
@@ -276,6 +279,34 @@ def run_queries(queries: dict[str, list[str]], frequencies: Counter[str], runs: 
     return results
 
 
+def run_peer(queries: dict[str, list[str]], runs: int) -> dict[str, float]:
+    """The peer, timed on the same table in the same run: what a CMS without a search index does, a
+    case-insensitive substring scan of the searchable columns (published items, newest first, limit 20).
+    It finds substrings rather than words and does not rank, so it is a lower bound on real work."""
+    from django.db.models import Q
+
+    from content import schema
+    from content.dynamic import field_attname
+
+    model = schema.get_collection("articles").model
+    live = model.objects.filter(status="published", deleted_at__isnull=True).order_by("-published_at")
+    title, body = field_attname("title"), field_attname("body")
+    p50s: dict[str, float] = {}
+    for label, terms in queries.items():
+        samples: list[float] = []
+        for query in terms:
+            match = Q()
+            for word in query.split():
+                match &= Q(**{f"{title}__icontains": word}) | Q(**{f"{body}__icontains": word})
+            list(live.filter(match).values_list("id", flat=True)[:20])  # warm-up
+            for _ in range(runs):
+                began = time.perf_counter()
+                list(live.filter(match).values_list("id", flat=True)[:20])
+                samples.append((time.perf_counter() - began) * 1000)
+        p50s[label] = round(statistics.median(samples), 2)
+    return p50s
+
+
 def main() -> None:
     args = parse_args()
     sys.path.insert(0, str(ROOT))
@@ -294,6 +325,10 @@ def main() -> None:
         queries = pick_queries(frequencies, args.docs, args.terms, random.Random(args.seed + 1))
         log("timing queries")
         results = run_queries(queries, frequencies, args.runs)
+        log("timing the peer (substring scan without an index)")
+        peer = run_peer(queries, args.peer_runs)
+        for row in results:
+            row["peer_p50_ms"] = peer[row["class"]]
         with connection.cursor() as cursor:
             if connection.vendor == "postgresql":
                 cursor.execute("SELECT version()")
@@ -308,10 +343,14 @@ def main() -> None:
         f"load: insert {timings['insert']:.1f}s, index {timings['index']:.1f}s ({docs_per_s:,.0f} docs/s), "
         f"optimize {timings['optimize']:.1f}s\n"
     )
-    print("| terms | items matching | p50 (ms) | p95 (ms) |")
-    print("|---|---|---|---|")
+    print("| terms | items matching | p50 (ms) | p95 (ms) | peer scan p50 (ms) | peer / ours |")
+    print("|---|---|---:|---:|---:|---:|")
     for row in results:
-        print(f"| {row['class']} | {row['matching_docs']} | {row['p50_ms']} | {row['p95_ms']} |")
+        ratio = row["peer_p50_ms"] / row["p50_ms"] if row["p50_ms"] else 0
+        print(
+            f"| {row['class']} | {row['matching_docs']} | {row['p50_ms']} | {row['p95_ms']} "
+            f"| {row['peer_p50_ms']} | {ratio:.1f}x |"
+        )
     if args.output:
         payload = {"backend": args.backend, "server": server, "docs": args.docs, "timings": timings, "results": results}
         args.output.write_text(json.dumps(payload, indent=2))

@@ -28,20 +28,29 @@ def _skip_reason() -> str | None:
     return None
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """One Chromium per test module: Playwright's sync API keeps an event loop running in this thread while
+    it is open, which would break later tests that call ``asyncio.run`` (the MCP SDK tests)."""
     reason = _skip_reason()
     if reason:
         pytest.skip(reason)
     from playwright.sync_api import sync_playwright
 
-    # Playwright's sync API runs an event loop in this thread; the Django ORM calls the tests make between
-    # browser steps are still plain synchronous calls, so Django's async-safety guard must stand aside.
-    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as driver:
-        chromium = driver.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+    # The Django ORM calls the tests make between browser steps are plain synchronous calls, made while that
+    # loop runs, so Django's async-safety guard must stand aside until the browser is gone.
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as driver:
+            chromium = driver.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+            yield chromium
+            chromium.close()
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
 @pytest.fixture

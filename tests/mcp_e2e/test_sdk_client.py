@@ -25,6 +25,7 @@ from emdash.roles import Role
 from emdash.tokens import token_create, token_revoke
 from mcp_endpoint.registry import REGISTRY, load_tools
 from tests.mcp_e2e.conftest import new_user, token_for
+from tests.media.helpers import image_bytes, place
 
 load_tools()
 
@@ -37,7 +38,7 @@ INVALID_REQUEST = -32600
 UNAUTHORIZED = -32001
 
 FIELDS: list[dict[str, Any]] = [
-    {"slug": "title", "label": "Title", "type": "string", "required": True},
+    {"slug": "title", "label": "Title", "type": "string", "required": True, "searchable": True},
     {
         "slug": "category",
         "label": "Category",
@@ -110,7 +111,73 @@ def ids(page: dict[str, Any]) -> list[str]:
 # --- the whole tool set in one realistic session --------------------------------------------------
 
 
-async def every_tool(url: str, token: str, admin_id: int, mode: str, version: str) -> set[str]:
+async def domain_tools(s: Session, storage_key: str, post_id: str) -> None:
+    """Media, settings, taxonomies, menus and search around the published article ``post_id``."""
+    made = (
+        await s.ok(
+            "media_create",
+            {"filename": "cover.png", "mimeType": "image/png", "storageKey": storage_key, "alt": "Cover"},
+        )
+    )["item"]
+    media_id = made["id"]
+    assert (made["width"], made["height"], made["mimeType"]) == (40, 20, "image/png") and made["url"]
+    assert [m["id"] for m in (await s.ok("media_list", {"mimeType": "image/"}))["items"]] == [media_id]
+    assert (await s.ok("media_get", {"id": media_id}))["item"]["alt"] == "Cover"
+    updated = (await s.ok("media_update", {"id": media_id, "caption": "On the cover"}))["item"]
+    assert (updated["alt"], updated["caption"]) == ("Cover", "On the cover")
+
+    site = await s.ok("settings_update", {"title": "SDK site", "logo": {"mediaId": media_id}, "postsPerPage": 5})
+    assert site["title"] == "SDK site" and site["logo"]["url"] == made["url"] and site["postsPerPage"] == 5
+    assert await s.ok("settings_get") == site
+    code, message = await s.tool_error("settings_update", {"url": "javascript:alert(1)"})
+    assert code == "VALIDATION_ERROR" and "url" in message
+
+    assert {"category", "tag"} <= {t["name"] for t in (await s.ok("taxonomy_list"))["taxonomies"]}
+    news = (await s.ok("taxonomy_create_term", {"taxonomy": "category", "slug": "news", "label": "News"}))["term"]
+    world = {"taxonomy": "category", "slug": "world", "label": "World", "parentId": news["id"]}
+    assert (await s.ok("taxonomy_create_term", world))["term"]["parentId"] == news["id"]
+    renamed = await s.ok("taxonomy_update_term", {"taxonomy": "category", "termSlug": "world", "label": "World news"})
+    assert renamed["term"]["label"] == "World news"
+    terms = (await s.ok("taxonomy_list_terms", {"taxonomy": "category"}))["items"]
+    assert {t["slug"] for t in terms} == {"news", "world"}
+    cycle = {"taxonomy": "category", "termSlug": "news", "parentId": news["id"]}
+    code, message = await s.tool_error("taxonomy_update_term", cycle)
+    assert code == "VALIDATION_ERROR" and "parentId" in message, "a term cannot be its own parent"
+    code, message = await s.tool_error("taxonomy_delete_term", {"taxonomy": "category", "termSlug": "news"})
+    assert code == "CONFLICT" and "world" in message, "a term with children is not deleted"
+    assert await s.ok("taxonomy_delete_term", {"taxonomy": "category", "termSlug": "world"}) == {"deleted": True}
+
+    created = await s.ok("menu_create", {"name": "primary", "label": "Primary"})
+    assert (created["name"], created["itemCount"]) == ("primary", 0)
+    assert (await s.ok("menu_update", {"name": "primary", "label": "Main menu"}))["label"] == "Main menu"
+    entries = [
+        {"label": "Home", "type": "custom", "customUrl": "/"},
+        {"label": "Hello", "type": "post", "referenceCollection": "articles", "referenceId": post_id, "parentIndex": 0},
+        {"label": "News", "type": "taxonomy", "referenceCollection": "category", "referenceId": "news"},
+    ]
+    assert await s.ok("menu_set_items", {"name": "primary", "items": entries}) == {"name": "primary", "itemCount": 3}
+    menu = await s.ok("menu_get", {"name": "primary"})
+    assert [i["label"] for i in menu["items"]] == ["Home", "Hello", "News"]
+    home, hello, _ = menu["items"]
+    assert hello["parentId"] == home["id"] and hello["url"] == "/articles/hello-mcp/"
+    listed = (await s.ok("menu_list"))["items"]
+    assert [(m["name"], m["itemCount"]) for m in listed] == [("primary", 3)]
+    code, _ = await s.tool_error("menu_set_items", {"name": "primary", "items": [{**entries[1], "parentIndex": 1}]})
+    assert code == "VALIDATION_ERROR"
+    assert (await s.ok("menu_get", {"name": "primary"}))["itemCount"] == 3, "a refused replace changes nothing"
+
+    found = (await s.ok("search", {"query": "hello", "collections": ["articles"]}))["items"]
+    assert [(f["collection"], f["id"]) for f in found] == [("articles", post_id)]
+    assert "<mark>" in found[0]["snippet"]
+    assert (await s.ok("search", {"query": '"unbalanced AND (', "collections": ["articles"]}))["items"] == []
+
+    assert await s.ok("menu_delete", {"name": "primary"}) == {"deleted": True}
+    assert await s.ok("media_delete", {"id": media_id}) == {"deleted": True}
+    code, _ = await s.tool_error("media_get", {"id": media_id})
+    assert code == "NOT_FOUND"
+
+
+async def every_tool(url: str, token: str, admin_id: int, mode: str, version: str, storage_key: str) -> set[str]:
     async with connect(url, token, mode) as client:
         s = Session(client, version)
         assert client.server_info is not None and client.server_info.name == "emdash"
@@ -127,11 +194,11 @@ async def every_tool(url: str, token: str, admin_id: int, mode: str, version: st
                 "slug": "articles",
                 "label": "Articles",
                 "labelSingular": "Article",
-                "supports": ["drafts", "revisions", "scheduling"],
+                "supports": ["drafts", "revisions", "scheduling", "search"],
             },
         )
         assert (col["slug"], col["label"], col["labelSingular"]) == ("articles", "Articles", "Article")
-        assert sorted(col["supports"]) == ["drafts", "revisions", "scheduling"]
+        assert sorted(col["supports"]) == ["drafts", "revisions", "scheduling", "search"]
         for field in FIELDS:
             made = await s.ok("schema_create_field", {"collection": "articles", **field})
             assert (made["slug"], made["type"]) == (field["slug"], field["type"])
@@ -230,6 +297,8 @@ async def every_tool(url: str, token: str, admin_id: int, mode: str, version: st
         assert sorted(ids(await s.ok("content_list", {"collection": "articles"}))) == sorted([item_id, fr_id])
         assert ids(await s.ok("content_list", {"collection": "articles", "locale": "fr"})) == [fr_id]
 
+        await domain_tools(s, storage_key, item_id)
+
         # --- schema teardown ---
         dropped = await s.ok("schema_delete_field", {"collection": "articles", "fieldSlug": "scratch"})
         assert dropped == {"deleted": "scratch", "collection": "articles"}
@@ -243,13 +312,16 @@ async def every_tool(url: str, token: str, admin_id: int, mode: str, version: st
 
 
 @pytest.mark.parametrize(("mode", "version"), MODES)
-def test_every_tool_through_the_sdk(cms, mcp_url, settings, mode, version):
+def test_every_tool_through_the_sdk(cms, mcp_url, settings, tmp_path, mode, version):
     settings.EMDASH = {**settings.EMDASH, "LOCALES": ["en", "fr"]}  # i18n on, for translations
+    settings.MEDIA_ROOT = str(tmp_path)
+    storage_key = place(image_bytes())
     admin = new_user(Role.ADMIN)
     token = token_create(user=admin, name="sdk e2e", scopes=["admin"])
-    called = asyncio.run(every_tool(mcp_url, token.raw, admin.pk, mode, version))
+    called = asyncio.run(every_tool(mcp_url, token.raw, admin.pk, mode, version, storage_key))
     assert called == set(REGISTRY), f"not called: {sorted(set(REGISTRY) - called)}"
-    assert len(REGISTRY) == 24
+    assert len(REGISTRY) == 43
+    assert not (tmp_path / storage_key).exists(), "media_delete removed the file"
     # The calls really went through the server: the registry is clean and each was audited.
     schema.invalidate()
     assert not Collection.objects.filter(slug="articles").exists()

@@ -43,8 +43,15 @@ from emdash.permissions import RULES, Perm
 from emdash.roles import Role
 from emdash.scopes import IMPLIES, Scope
 from mcp_endpoint.registry import REGISTRY, Tool, load_tools
+from media.models import MediaItem
+from menus import services as menu_services
+from menus.models import Menu, MenuItem
+from settings_app.models import SiteSettings
+from taxonomy import services as taxonomy_services
+from taxonomy.models import Term
 from tests.factories import SYSTEM, make_entry
 from tests.mcp_e2e.conftest import MCP_PATH, new_user, token_for
+from tests.media.helpers import image_bytes, make_media, place
 
 load_tools()
 
@@ -54,6 +61,7 @@ PROTOCOL_VERSION = "2025-11-25"  # structuredContent and outputSchema exist at t
 OWN_TO_ANY = {Perm.CONTENT_EDIT_OWN: Perm.CONTENT_EDIT_ANY, Perm.MEDIA_EDIT_OWN: Perm.MEDIA_EDIT_ANY}
 OWNERS = ("own", "other")
 VISIBILITY_STATES = ("draft", "published")
+ENTRY_CATEGORIES = ("content", "revision")
 
 
 # --- deriving the matrix from the tables -----------------------------------------------------------
@@ -72,9 +80,14 @@ def targets_item(tool: Tool) -> bool:
     return "id" in properties or "revisionId" in properties
 
 
+def targets_entry(tool: Tool) -> bool:
+    """Content items (by id or revision); media tools target media items, which have no drafts."""
+    return targets_item(tool) and tool.category in ENTRY_CATEGORIES
+
+
 def hides_unpublished(tool: Tool) -> bool:
-    """Item reads open to roles that may not see unpublished items: those items are NOT_FOUND for them."""
-    return targets_item(tool) and RULES[tool.perm].min_role < RULES[Perm.CONTENT_READ_UNPUBLISHED].min_role
+    """Entry reads open to roles that may not see unpublished items: those items are NOT_FOUND for them."""
+    return targets_entry(tool) and RULES[tool.perm].min_role < RULES[Perm.CONTENT_READ_UNPUBLISHED].min_role
 
 
 def scope_sets(tool: Tool) -> list[tuple[str, frozenset[Scope]]]:
@@ -166,6 +179,10 @@ class World:
             make_entry(data={"title": "Background draft"})
             trash = make_entry(data={"title": "Background trash"})
             services.entry_trash(actor=SYSTEM, collection="posts", id=trash.id)
+            # Something in every other domain, so its reads have something to return.
+            self.term()
+            menu_services.menu_create(actor=SYSTEM, name="main", label="Main")
+            make_media(SYSTEM)
 
     def token(self, role: Role, scopes: frozenset[Scope]) -> str:
         key = (role, scopes)
@@ -174,6 +191,24 @@ class World:
                 self.users[role], sorted(s.value for s in scopes), name=f"matrix {role.label}"
             )
         return self._tokens[key]
+
+    def media(self, owner_id: int | None) -> Item:
+        """A registered image owned by ``owner_id``."""
+        item = make_media(SYSTEM)
+        MediaItem.objects.filter(pk=item.pk).update(author_id=owner_id)
+        return Item(item.pk, [])
+
+    def term(self) -> str:
+        """A fresh tag; its slug."""
+        slug = f"tag-{next(self.seq)}"
+        taxonomy_services.term_create(actor=SYSTEM, taxonomy="tag", slug=slug, label=slug.title())
+        return slug
+
+    def menu(self) -> str:
+        """A fresh menu; its name."""
+        name = f"menu_{next(self.seq)}"
+        menu_services.menu_create(actor=SYSTEM, name=name, label=name.title())
+        return name
 
     def item(self, state: str, owner_id: int | None) -> Item:
         """``draft`` (two revisions), ``published``, ``pending`` (published plus a draft), ``scheduled``,
@@ -249,6 +284,15 @@ def _first_revision(world: World, item: Item | None) -> dict[str, Any]:
     return {"revisionId": item.revision_ids[0]}
 
 
+def _media_target(world: World, item: Item | None) -> dict[str, Any]:
+    assert item is not None
+    return {"id": item.id}
+
+
+def _media_file(world: World, item: Item | None) -> dict[str, Any]:
+    return {"filename": "matrix.png", "mimeType": "image/png", "storageKey": place(image_bytes())}
+
+
 PLANS: dict[str, Plan] = {
     "content_list": Plan(None, lambda w, i: {"collection": "posts", "limit": 100}),
     "content_get": Plan(None, _target),
@@ -276,6 +320,30 @@ PLANS: dict[str, Plan] = {
         None, lambda w, i: {"collection": "posts", "slug": f"made_{next(w.seq)}", "label": "Made", "type": "string"}
     ),
     "schema_delete_field": Plan(None, _new_field),
+    "media_list": Plan(None, lambda w, i: {"mimeType": "image/"}),
+    "media_get": Plan(None, _media_target),
+    "media_create": Plan(None, _media_file),
+    "media_update": Plan(None, lambda w, i: {**_media_target(w, i), "alt": f"Alt {next(w.seq)}"}),
+    "media_delete": Plan(None, _media_target),
+    "search": Plan(None, lambda w, i: {"query": "matrix"}),
+    "taxonomy_list": Plan(None, lambda w, i: {}),
+    "taxonomy_list_terms": Plan(None, lambda w, i: {"taxonomy": "tag"}),
+    "taxonomy_create_term": Plan(
+        None, lambda w, i: {"taxonomy": "tag", "slug": f"made-{next(w.seq)}", "label": "Made"}
+    ),
+    "taxonomy_update_term": Plan(None, lambda w, i: {"taxonomy": "tag", "termSlug": w.term(), "label": "Changed"}),
+    "taxonomy_delete_term": Plan(None, lambda w, i: {"taxonomy": "tag", "termSlug": w.term()}),
+    "menu_list": Plan(None, lambda w, i: {}),
+    "menu_get": Plan(None, lambda w, i: {"name": "main"}),
+    "menu_create": Plan(None, lambda w, i: {"name": f"made_{next(w.seq)}", "label": "Made"}),
+    "menu_update": Plan(None, lambda w, i: {"name": w.menu(), "label": "Changed"}),
+    "menu_delete": Plan(None, lambda w, i: {"name": w.menu()}),
+    "menu_set_items": Plan(
+        None,
+        lambda w, i: {"name": "main", "items": [{"label": f"Home {next(w.seq)}", "type": "custom", "customUrl": "/"}]},
+    ),
+    "settings_get": Plan(None, lambda w, i: {}),
+    "settings_update": Plan(None, lambda w, i: {"tagline": f"Tagline {next(w.seq)}"}),
 }
 
 
@@ -293,6 +361,11 @@ def snapshot() -> dict[str, Any]:
             )
             entries[slug] = [tuple(row) for row in cursor.fetchall()]
     return {
+        "media": list(MediaItem.objects.order_by("id").values_list("id", "alt", "caption", "author_id")),
+        "terms": list(Term.objects.order_by("id").values_list("id", "slug", "label", "parent_id", "description")),
+        "menus": list(Menu.objects.order_by("name").values_list("name", "label")),
+        "menu_items": list(MenuItem.objects.order_by("id").values_list("id", "label", "menu__name")),
+        "settings": list(SiteSettings.objects.values_list("data", flat=True)),
         "entries": entries,
         "revisions": Revision.objects.count(),
         "collections": list(Collection.objects.order_by("slug").values_list("slug", "label", "supports", "updated_at")),
@@ -321,10 +394,13 @@ def check_cell(world: World, tool: Tool, cell: Cell) -> None:
     plan = PLANS[tool.name]
     caller = world.users[cell.role]
     item = None
-    if targets_item(tool):
+    owner_id = caller.pk if cell.owner == "own" else world.other.pk
+    if targets_entry(tool):
         state = cell.state or plan.state
         assert state is not None
-        item = world.item(state, caller.pk if cell.owner == "own" else world.other.pk)
+        item = world.item(state, owner_id)
+    elif targets_item(tool):
+        item = world.media(owner_id)
     arguments = plan.build(world, item)
     token = world.token(cell.role, cell.scopes)
     want, perm = expected(tool, cell)
@@ -382,8 +458,9 @@ def _assert_discreet(text: str, users: list[User]) -> None:
 
 
 @pytest.mark.parametrize("name", [pytest.param(name, id=name) for name in sorted(REGISTRY)])
-def test_tool_permission_matrix(posts, name):
+def test_tool_permission_matrix(posts, name, tmp_path, settings):
     """One tool, every role x scope set x owner (x visibility); all failing cells reported together."""
+    settings.MEDIA_ROOT = str(tmp_path)
     tool = REGISTRY[name]
     world = World()
     failures = []
@@ -439,6 +516,19 @@ def _cell(role: Role, scopes: set[Scope], owner: str | None = None, state: str |
         ("schema_get_collection", _cell(Role.EDITOR, {Scope.SCHEMA_WRITE}), SCOPE),
         ("schema_create_field", _cell(Role.EDITOR, {Scope.SCHEMA_WRITE}), PERMS),
         ("schema_delete_collection", _cell(Role.ADMIN, {Scope.ADMIN}), OK),
+        ("media_create", _cell(Role.AUTHOR, {Scope.MEDIA_WRITE}), OK),
+        ("media_create", _cell(Role.CONTRIBUTOR, {Scope.MEDIA_WRITE}), PERMS),
+        ("media_update", _cell(Role.AUTHOR, {Scope.MEDIA_WRITE}, "other"), PERMS),
+        ("media_delete", _cell(Role.EDITOR, {Scope.MEDIA_WRITE}, "other"), OK),
+        ("media_get", _cell(Role.SUBSCRIBER, {Scope.CONTENT_READ}, "other"), SCOPE),
+        ("taxonomy_create_term", _cell(Role.EDITOR, {Scope.CONTENT_WRITE}), OK),
+        ("taxonomy_create_term", _cell(Role.AUTHOR, {Scope.TAXONOMIES_MANAGE}), PERMS),
+        ("menu_set_items", _cell(Role.EDITOR, {Scope.CONTENT_WRITE}), OK),
+        ("menu_list", _cell(Role.SUBSCRIBER, {Scope.CONTENT_READ}), OK),
+        ("settings_get", _cell(Role.AUTHOR, {Scope.SETTINGS_READ}), PERMS),
+        ("settings_update", _cell(Role.EDITOR, {Scope.SETTINGS_MANAGE}), PERMS),
+        ("settings_update", _cell(Role.ADMIN, {Scope.SETTINGS_READ}), SCOPE),
+        ("search", _cell(Role.SUBSCRIBER, {Scope.CONTENT_READ}), OK),
     ],
 )
 def test_expectations_match_spec_section_3(name, cell, outcome):
