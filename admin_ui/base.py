@@ -81,3 +81,13 @@ def attempt(request: HttpRequest, action: str, call: Callable[[], Any], success:
     if success:
         messages.success(request, success)
     return Outcome(True, result=result)
+
+
+ERROR_STATUS = {"CONFLICT": 409, "INSUFFICIENT_PERMISSIONS": 403, "INSUFFICIENT_SCOPE": 403, "NOT_FOUND": 404}
+
+
+def status_for(outcome: Outcome | None, problems: dict[str, str] | None = None) -> int:
+    """The HTTP status of a re-rendered form: 200 when nothing failed."""
+    if outcome is not None and not outcome.ok:
+        return ERROR_STATUS.get(outcome.code, 500 if outcome.code == "INTERNAL_ERROR" else 400)
+    return 400 if problems else 200

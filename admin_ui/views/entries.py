@@ -12,7 +12,7 @@ from django.views.decorators.http import require_http_methods
 
 from admin_ui import terms as entry_terms
 from admin_ui import widgets
-from admin_ui.base import actor_for, admin_page, attempt
+from admin_ui.base import actor_for, admin_page, attempt, status_for
 from content import schema, selectors, services
 from content.schema import CollectionSpec
 from emdash.actor import Actor
@@ -129,6 +129,7 @@ def entry_new(request: HttpRequest, collection: str) -> HttpResponse:
     actor = actor_for(request)
     values = widgets.initial(spec, {f.slug: f.default_value for f in spec.fields})
     problems: dict[str, str] = {}
+    outcome = None
     if request.method == "POST":
         data, problems = widgets.parse(spec, request.POST, {})
         values = widgets.posted(spec, request.POST)
@@ -153,7 +154,7 @@ def entry_new(request: HttpRequest, collection: str) -> HttpResponse:
             problems = outcome.problems
     context = _form_context(request, spec, actor, values, problems)
     context["slug"] = request.POST.get("slug", "")
-    return render(request, "admin_ui/entries/new.html", context, status=400 if problems else 200)
+    return render(request, "admin_ui/entries/new.html", context, status=status_for(outcome, problems))
 
 
 def load_entry(actor: Actor, spec: CollectionSpec, id: str) -> Any:
@@ -163,13 +164,13 @@ def load_entry(actor: Actor, spec: CollectionSpec, id: str) -> Any:
         raise Http404("No such item") from None
 
 
-def _save(request: HttpRequest, spec: CollectionSpec, actor: Actor, entry: Any) -> tuple[Any, dict[str, str], bool]:
-    """Apply the posted form; returns (outcome or None, problems, conflict)."""
+def _save(request: HttpRequest, spec: CollectionSpec, actor: Actor, entry: Any) -> tuple[Any, dict[str, str]]:
+    """Apply the posted form; returns (outcome, or None when the form could not be read, problems)."""
     current = entry.to_dict()["data"]
     data, problems = widgets.parse(spec, request.POST, current)
     if problems:
         messages.error(request, "Some fields need attention (VALIDATION_ERROR)")
-        return None, problems, False
+        return None, problems
     changed = {k: v for k, v in data.items() if v != current.get(k)}
     rev = None if request.POST.get("overwrite") == "1" else request.POST.get("_rev") or None
     slug = request.POST.get("slug") or None
@@ -182,7 +183,7 @@ def _save(request: HttpRequest, spec: CollectionSpec, actor: Actor, entry: Any) 
         ),
         "Saved.",
     )
-    return outcome, outcome.problems, outcome.code == "CONFLICT"
+    return outcome, outcome.problems
 
 
 @admin_page(Perm.CONTENT_READ_UNPUBLISHED)
@@ -192,14 +193,15 @@ def entry_edit(request: HttpRequest, collection: str, id: str) -> HttpResponse:
     actor = actor_for(request)
     entry = load_entry(actor, spec, id)
     problems: dict[str, str] = {}
-    conflict = False
+    outcome = None
     values = widgets.initial(spec, entry.to_dict()["data"])
     if request.method == "POST":
-        outcome, problems, conflict = _save(request, spec, actor, entry)
+        outcome, problems = _save(request, spec, actor, entry)
         if outcome is not None and outcome.ok:
             return redirect("admin_ui:entry_edit", spec.slug, entry.id)
         values = widgets.posted(spec, request.POST)
     item = entry.to_dict()
+    conflict = outcome is not None and outcome.code == "CONFLICT"
     context = _form_context(request, spec, actor, values, problems)
     context.update(
         {
@@ -213,7 +215,7 @@ def entry_edit(request: HttpRequest, collection: str, id: str) -> HttpResponse:
             "public_url": reverse("entry", args=[spec.slug, item["slug"]]) if item["status"] == "published" else "",
         }
     )
-    return render(request, "admin_ui/entries/edit.html", context, status=409 if conflict else 400 if problems else 200)
+    return render(request, "admin_ui/entries/edit.html", context, status=status_for(outcome, problems))
 
 
 def _entry_perms(actor: Actor, entry: Any) -> dict[str, bool]:

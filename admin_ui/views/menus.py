@@ -9,7 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from admin_ui.base import actor_for, admin_page, attempt
+from admin_ui.base import actor_for, admin_page, attempt, status_for
 from content import schema
 from emdash.errors import NotFound, ValidationError
 from emdash.permissions import Perm
@@ -21,6 +21,7 @@ from menus.models import MenuItem
 @require_http_methods(["GET", "POST"])
 def menu_list(request: HttpRequest) -> HttpResponse:
     actor = actor_for(request)
+    outcome = None
     if request.method == "POST":
         post = request.POST
         outcome = attempt(
@@ -32,7 +33,7 @@ def menu_list(request: HttpRequest) -> HttpResponse:
         if outcome.ok:
             return redirect("admin_ui:menu_edit", outcome.result.name)
     context = {"menus": selectors.menu_list(actor=actor), "form": request.POST, "nav_key": "menus"}
-    return render(request, "admin_ui/menus/list.html", context)
+    return render(request, "admin_ui/menus/list.html", context, status=status_for(outcome))
 
 
 def items_with_parents(raw: str) -> list[Any]:
@@ -90,6 +91,7 @@ def menu_edit(request: HttpRequest, name: str) -> HttpResponse:
     except NotFound:
         raise Http404("No such menu") from None
     raw_items = None
+    outcome = None
     if request.method == "POST":
         raw_items = request.POST.get("items_json", "[]")
         outcome = attempt(
@@ -107,7 +109,7 @@ def menu_edit(request: HttpRequest, name: str) -> HttpResponse:
         "collections": sorted(schema.current().collections),
         "nav_key": "menus",
     }
-    return render(request, "admin_ui/menus/edit.html", context, status=400 if raw_items is not None else 200)
+    return render(request, "admin_ui/menus/edit.html", context, status=status_for(outcome))
 
 
 @admin_page(Perm.MENU_MANAGE)

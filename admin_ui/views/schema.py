@@ -8,7 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from admin_ui.base import actor_for, admin_page, attempt
+from admin_ui.base import actor_for, admin_page, attempt, status_for
 from content import schema_services
 from content.field_types import FIELD_TYPES
 from content.schema import SUPPORTS
@@ -21,6 +21,7 @@ from emdash.permissions import Perm, can
 def collections(request: HttpRequest) -> HttpResponse:
     actor = actor_for(request)
     problems: dict[str, str] = {}
+    outcome = None
     if request.method == "POST":
         post = request.POST
         outcome = attempt(
@@ -48,7 +49,7 @@ def collections(request: HttpRequest) -> HttpResponse:
         "form": request.POST,
         "nav_key": "schema",
     }
-    return render(request, "admin_ui/schema/collections.html", context, status=400 if request.method == "POST" else 200)
+    return render(request, "admin_ui/schema/collections.html", context, status=status_for(outcome))
 
 
 def _options(post: Any, kind: str) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
@@ -71,6 +72,7 @@ def collection(request: HttpRequest, slug: str) -> HttpResponse:
     except CollectionNotFound:
         raise Http404("No such collection") from None
     problems: dict[str, str] = {}
+    outcome = None
     if request.method == "POST":
         post = request.POST
         kind = post.get("type", "")
@@ -105,7 +107,7 @@ def collection(request: HttpRequest, slug: str) -> HttpResponse:
         "form": request.POST,
         "nav_key": "schema",
     }
-    return render(request, "admin_ui/schema/collection.html", context, status=400 if problems else 200)
+    return render(request, "admin_ui/schema/collection.html", context, status=status_for(outcome))
 
 
 @admin_page(Perm.SCHEMA_WRITE)

@@ -8,7 +8,7 @@ from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from admin_ui.base import actor_for, admin_page, attempt
+from admin_ui.base import actor_for, admin_page, attempt, status_for
 from emdash.permissions import Perm, can
 from media import selectors as media_selectors
 from settings_app import selectors, services
@@ -53,6 +53,7 @@ def changes_from(post: QueryDict) -> dict[str, Any]:
 def site_settings(request: HttpRequest) -> HttpResponse:
     actor = actor_for(request)
     problems: dict[str, str] = {}
+    outcome = None
     if request.method == "POST":
         outcome = attempt(
             request,
@@ -96,4 +97,4 @@ def site_settings(request: HttpRequest) -> HttpResponse:
         "can_write": can(actor, Perm.SETTINGS_MANAGE),
         "nav_key": "settings",
     }
-    return render(request, "admin_ui/settings.html", context, status=400 if problems else 200)
+    return render(request, "admin_ui/settings.html", context, status=status_for(outcome))

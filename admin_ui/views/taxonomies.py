@@ -6,7 +6,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from admin_ui.base import actor_for, admin_page, attempt
+from admin_ui.base import actor_for, admin_page, attempt, status_for
 from admin_ui.terms import flatten
 from content import slugs
 from emdash.errors import NotFound
@@ -30,6 +30,7 @@ def terms(request: HttpRequest, name: str) -> HttpResponse:
     except NotFound:
         raise Http404("No such taxonomy") from None
     problems: dict[str, str] = {}
+    outcome = None
     if request.method == "POST":
         post = request.POST
         label = post.get("label", "").strip()
@@ -51,7 +52,7 @@ def terms(request: HttpRequest, name: str) -> HttpResponse:
         problems = outcome.problems
     tree = flatten(selectors.term_tree(actor=actor, taxonomy=name))
     context = {"taxonomy": taxonomy, "terms": tree, "problems": problems, "form": request.POST, "nav_key": "taxonomies"}
-    return render(request, "admin_ui/taxonomies/terms.html", context, status=400 if problems else 200)
+    return render(request, "admin_ui/taxonomies/terms.html", context, status=status_for(outcome))
 
 
 @admin_page(Perm.TAXONOMY_MANAGE)

@@ -6,7 +6,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from admin_ui.base import admin_page, attempt
+from admin_ui.base import admin_page, attempt, status_for
 from emdash import tokens
 from emdash.scopes import DESCRIPTIONS, Scope
 
@@ -23,6 +23,7 @@ def _expiry(raw: str) -> int | str | None:
 def token_list(request: HttpRequest) -> HttpResponse:
     problems: dict[str, str] = {}
     issued = None
+    outcome = None
     if request.method == "POST":
         post = request.POST
         outcome = attempt(
@@ -45,7 +46,7 @@ def token_list(request: HttpRequest) -> HttpResponse:
         "form": request.POST if problems else {},
         "nav_key": "tokens",
     }
-    status = 400 if problems else 201 if issued else 200
+    status = 201 if issued else status_for(outcome)
     response = render(request, "admin_ui/tokens.html", context, status=status)
     response["Cache-Control"] = "no-store"  # the new token is in this page once
     return response

@@ -6,7 +6,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from admin_ui.base import actor_for, admin_page, attempt
+from admin_ui.base import actor_for, admin_page, attempt, status_for
 from emdash import users
 from emdash.permissions import Perm
 from emdash.roles import Role
@@ -17,6 +17,7 @@ from emdash.roles import Role
 def user_list(request: HttpRequest) -> HttpResponse:
     actor = actor_for(request)
     problems: dict[str, str] = {}
+    outcome = None
     if request.method == "POST":
         post = request.POST
         outcome = attempt(
@@ -41,7 +42,7 @@ def user_list(request: HttpRequest) -> HttpResponse:
         "form": request.POST,
         "nav_key": "users",
     }
-    return render(request, "admin_ui/users.html", context, status=400 if problems else 200)
+    return render(request, "admin_ui/users.html", context, status=status_for(outcome))
 
 
 @admin_page(Perm.USERS_MANAGE)
