@@ -10,6 +10,8 @@ from admin_ui.base import admin_page, attempt, status_for
 from emdash import tokens
 from emdash.scopes import DESCRIPTIONS, Scope
 
+NEW_TOKEN_KEY = "admin_ui.new_token"
+
 
 def _expiry(raw: str) -> int | str | None:
     raw = raw.strip()
@@ -36,8 +38,14 @@ def token_list(request: HttpRequest) -> HttpResponse:
                 expires_days=_expiry(post.get("expires_days", "")),  # type: ignore[arg-type]
             ),
         )
-        issued = outcome.result if outcome.ok else None
+        if outcome.ok:
+            # Post/redirect/get: the raw token rides in the session to the next page view only, so a
+            # reload neither shows it again nor creates a second token.
+            request.session[NEW_TOKEN_KEY] = {"name": outcome.result.token.name, "raw": outcome.result.raw}
+            return redirect("admin_ui:tokens")
         problems = outcome.problems
+    else:
+        issued = request.session.pop(NEW_TOKEN_KEY, None)
     context = {
         "tokens": tokens.token_list(user=request.user),  # type: ignore[arg-type]
         "scopes": [(s.value, DESCRIPTIONS[s]) for s in Scope],
@@ -46,7 +54,7 @@ def token_list(request: HttpRequest) -> HttpResponse:
         "form": request.POST if problems else {},
         "nav_key": "tokens",
     }
-    status = 201 if issued else status_for(outcome)
+    status = status_for(outcome)
     response = render(request, "admin_ui/tokens.html", context, status=status)
     response["Cache-Control"] = "no-store"  # the new token is in this page once
     return response
