@@ -6,6 +6,7 @@ services, which send ``entry_changed`` after commit. Pages listen on a websocket
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -33,7 +34,14 @@ def broadcast(sender: Any, *, collection: str, entry_id: str, action: str, actor
     message = {"type": "content.changed", "collection": collection, "id": entry_id, "action": action}
     message["by"] = _who(actor)
     try:
-        async_to_sync(layer.group_send)(GROUP, message)
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        if loop is not None:  # called from async code: async_to_sync would refuse, so schedule the send
+            loop.create_task(layer.group_send(GROUP, message))
+        else:
+            async_to_sync(layer.group_send)(GROUP, message)
     except Exception:  # a broken channel layer must never fail the write that already committed
         log.warning("live update for %s/%s not sent", collection, entry_id, exc_info=True)
 
