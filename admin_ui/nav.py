@@ -21,9 +21,9 @@ class Link:
     key: str
 
 
-# (label, url name, key, permission needed; None = any signed-in user). Role-only pages use ADMIN_ONLY.
-ADMIN_ONLY = "admin-only"
-SECTIONS: list[tuple[str, str, str, Perm | str | None]] = [
+# (label, url name, key, permission needed; None = any signed-in user, e.g. their own API tokens).
+# A slot for the OAuth work: "Connected apps" and the device-approval page join this list when it merges.
+SECTIONS: list[tuple[str, str, str, Perm | None]] = [
     ("Media", "admin_ui:media", "media", Perm.MEDIA_READ),
     ("Taxonomies", "admin_ui:taxonomies", "taxonomies", Perm.TAXONOMY_MANAGE),
     ("Menus", "admin_ui:menus", "menus", Perm.MENU_MANAGE),
@@ -35,12 +35,8 @@ SECTIONS: list[tuple[str, str, str, Perm | str | None]] = [
 ]
 
 
-def allowed(actor: Actor, need: Perm | str | None) -> bool:
-    if need is None:
-        return True
-    if need == ADMIN_ONLY:
-        return actor.role >= Role.ADMIN
-    return can(actor, Perm(need))
+def allowed(actor: Actor, need: Perm | None) -> bool:
+    return need is None or can(actor, need)
 
 
 def nav_context(request: HttpRequest) -> dict[str, Any]:

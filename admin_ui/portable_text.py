@@ -147,10 +147,7 @@ def _escape(text: str) -> str:
 def _decorate(span: dict[str, Any]) -> str:
     marks = [m for m in span.get("marks") or [] if m in DECORATORS]
     text = str(span.get("text", ""))
-    if "code" in marks:
-        out = f"`{text}`"
-    else:
-        out = _escape(text)
+    out = f"`{text}`" if "code" in marks else _escape(text)
     if "em" in marks:
         out = f"*{out}*"
     if "strong" in marks:

@@ -62,7 +62,7 @@ def _media_choices(actor: Actor, spec: FieldSpec) -> tuple[list[tuple[str, str]]
 
 
 def _reference_choices(actor: Actor, spec: FieldSpec) -> list[tuple[str, str]]:
-    target = spec.options.get("collection")
+    target = str(spec.options.get("collection") or "")
     try:
         page = selectors.entry_list(actor=actor, collection=target, limit=100, order_by="updated_at")
     except EmDashError:

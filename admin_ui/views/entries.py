@@ -64,9 +64,7 @@ def _list_context(request: HttpRequest, spec: CollectionSpec) -> dict[str, Any]:
         page = selectors.entry_list(actor=actor, collection=spec.slug, limit=PAGE_SIZE, **params)
     except EmDashError as exc:  # e.g. a stale cursor: start again from the first page
         messages.error(request, f"{exc.message} ({exc.code})")
-        page = selectors.entry_list(
-            actor=actor, collection=spec.slug, limit=PAGE_SIZE, **{**params, "cursor": None}
-        )
+        page = selectors.entry_list(actor=actor, collection=spec.slug, limit=PAGE_SIZE, **{**params, "cursor": None})
     items = [{**item, "title": title_of(item)} for item in page.items]
     next_query = request.GET.copy()
     if page.next_cursor:

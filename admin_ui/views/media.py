@@ -54,7 +54,9 @@ def upload(request: HttpRequest) -> HttpResponse:
             ),
             f"Uploaded {upload_file.name}.",
         )
-        results.append({"ok": outcome.ok, "code": outcome.code, "item": presenters.item(outcome.result) if outcome.ok else None})
+        results.append(
+            {"ok": outcome.ok, "code": outcome.code, "item": presenters.item(outcome.result) if outcome.ok else None}
+        )
     if not files:
         attempt(request, "media.upload", _no_file)
     if request.headers.get("Accept", "").startswith("application/json"):

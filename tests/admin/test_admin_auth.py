@@ -30,7 +30,8 @@ def test_login_then_logout():
     make_user("editor", email="ed@example.com", password="correct-horse-9")
     client = Client()
     response = client.post(
-        "/_emdash/admin/login/", {"email": "ED@example.com", "password": "correct-horse-9", "next": "/_emdash/admin/media/"}
+        "/_emdash/admin/login/",
+        {"email": "ED@example.com", "password": "correct-horse-9", "next": "/_emdash/admin/media/"},
     )
     assert response.status_code == 302 and response["Location"] == "/_emdash/admin/media/"
     assert client.get("/_emdash/admin/").status_code == 200

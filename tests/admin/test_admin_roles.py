@@ -42,7 +42,9 @@ def test_an_author_cannot_reach_admin_only_screens_or_post_to_them(client):
     client.force_login(make_user("author"))
     for url in ("/_emdash/admin/users/", "/_emdash/admin/schema/", "/_emdash/admin/settings/", "/_emdash/admin/audit/"):
         assert client.get(url).status_code == 403
-    response = client.post("/_emdash/admin/users/", {"email": "x@example.com", "role": "50", "password": "long-enough-1"})
+    response = client.post(
+        "/_emdash/admin/users/", {"email": "x@example.com", "role": "50", "password": "long-enough-1"}
+    )
     assert response.status_code == 403
     from emdash.models import User
 

@@ -102,13 +102,15 @@ def test_menu_editor_saves_nesting_and_order(posts, as_role):
     assert [i["label"] for i in stored] == ["Home", "Blog", "Docs", "API", "About"]
     assert [i["parentIndex"] for i in stored] == [None, None, 1, 2, None]
     page = client.get("/_emdash/admin/menus/primary/").content.decode()
-    assert '&quot;depth&quot;: 2' in page or '"depth": 2' in page
+    assert "&quot;depth&quot;: 2" in page or '"depth": 2' in page
 
 
 def test_a_bad_menu_item_saves_nothing(posts, as_role):
     client, _ = as_role("editor")
     menu_services.menu_create(actor=SYSTEM, name="footer", label="Footer")
-    menu_services.menu_set_items(actor=SYSTEM, name="footer", items=[{"label": "Keep", "type": "custom", "customUrl": "/"}])
+    menu_services.menu_set_items(
+        actor=SYSTEM, name="footer", items=[{"label": "Keep", "type": "custom", "customUrl": "/"}]
+    )
     bad = [{"label": "Evil", "type": "custom", "customUrl": "javascript:alert(1)", "depth": 0}]
     response = client.post("/_emdash/admin/menus/footer/", {"items_json": json.dumps(bad)})
     assert response.status_code == 400 and "VALIDATION_ERROR" in response.content.decode()
@@ -151,14 +153,18 @@ def test_entry_form_assigns_terms(posts, as_role):
 @pytest.mark.django_db
 def test_settings_saved_by_admins_only(as_role):
     admin, _ = as_role("admin")
-    response = admin.post("/_emdash/admin/settings/", {"title": "My site", "postsPerPage": "7", "timezone": "Europe/Paris"})
+    response = admin.post(
+        "/_emdash/admin/settings/", {"title": "My site", "postsPerPage": "7", "timezone": "Europe/Paris"}
+    )
     assert response.status_code == 302
     assert site_settings()["title"] == "My site" and site_settings()["postsPerPage"] == 7
-    response = admin.post("/_emdash/admin/settings/", {"title": "Changed", "timezone": "Mars/Base", "postsPerPage": "7"})
+    response = admin.post(
+        "/_emdash/admin/settings/", {"title": "Changed", "timezone": "Mars/Base", "postsPerPage": "7"}
+    )
     assert response.status_code == 400 and "timezone" in response.content.decode()
     assert site_settings()["title"] == "My site"
     editor, _ = as_role("editor")
-    assert 'disabled' in editor.get("/_emdash/admin/settings/").content.decode()
+    assert "disabled" in editor.get("/_emdash/admin/settings/").content.decode()
     editor.post("/_emdash/admin/settings/", {"title": "Editor was here"})
     assert site_settings()["title"] == "My site"
 

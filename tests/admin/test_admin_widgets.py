@@ -55,9 +55,7 @@ def _normalised(blocks):
         hrefs = {d["_key"]: d["href"] for d in block.get("markDefs", [])}
         if block.get("_type") == "block":
             block["markDefs"] = sorted(hrefs.values())
-            block["children"] = [
-                (c["text"], sorted(hrefs.get(m, m) for m in c["marks"])) for c in block["children"]
-            ]
+            block["children"] = [(c["text"], sorted(hrefs.get(m, m) for m in c["marks"])) for c in block["children"]]
         block.pop("_key", None)
         out.append(block)
     return out

@@ -26,11 +26,9 @@ def _expect():
     return expect
 
 
-def test_write_a_post_with_rich_text_and_a_cover_publish_it_and_read_it_on_the_site(
-    posts, live_server, page, tmp_path
-):
-    from tests.factories import make_collection  # noqa: F401  (posts fixture made the collection)
+def test_write_a_post_with_rich_text_and_a_cover_publish_it_and_read_it_on_the_site(posts, live_server, page, tmp_path):
     from content import schema_services
+    from tests.factories import make_collection  # noqa: F401  (posts fixture made the collection)
 
     schema_services.field_create(actor=SYSTEM, collection="posts", slug="cover", label="Cover image", type="image")
     make_user("editor", email="editor@example.com")
@@ -77,7 +75,11 @@ def test_write_a_post_with_rich_text_and_a_cover_publish_it_and_read_it_on_the_s
     screenshot(page, "admin-entry-edit")
     item = selectors.entry_list(actor=SYSTEM, collection="posts", status="published").items[0]
     stored = selectors.entry_get(actor=SYSTEM, collection="posts", id=item["id"]).to_dict()["data"]
-    assert stored["body"][0]["children"][1] == {**stored["body"][0]["children"][1], "text": "bold text", "marks": ["strong"]}
+    assert stored["body"][0]["children"][1] == {
+        **stored["body"][0]["children"][1],
+        "text": "bold text",
+        "marks": ["strong"],
+    }
     assert stored["body"][1]["listItem"] == "bullet"
     assert stored["cover"]["id"]
     page.goto(base + f"/posts/{item['slug']}/")
@@ -150,7 +152,12 @@ def test_build_a_nested_menu_with_the_keyboard(posts, live_server, page):
     page.get_by_role("button", name="Save menu").click()
     expect(page.get_by_text("Menu saved.")).to_be_visible()
     items = menu_selectors.menu_get(actor=SYSTEM, name="primary")["items"]
-    assert [(i["label"], i["parentIndex"]) for i in items] == [("Home", None), ("About", None), ("Docs", None), ("API", 2)]
+    assert [(i["label"], i["parentIndex"]) for i in items] == [
+        ("Home", None),
+        ("About", None),
+        ("Docs", None),
+        ("API", 2),
+    ]
 
 
 def test_create_a_token_and_see_it_only_once(cms, live_server, page):

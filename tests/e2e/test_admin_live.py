@@ -13,7 +13,6 @@ from django.test import Client
 from content import selectors
 from emdash.tokens import token_create
 from tests.browser import screenshot
-from tests.e2e.admin_helpers import daphne_server  # noqa: F401  (fixture)
 from tests.factories import SYSTEM, make_collection, make_entry, make_user
 
 pytestmark = pytest.mark.slow
