@@ -7,6 +7,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import NoReverseMatch
 from django.views.decorators.http import require_POST
 
 from admin_ui import portable_text
@@ -151,8 +152,9 @@ def revision_restore(request: HttpRequest, revision_id: str) -> HttpResponse:
         lambda: services.revision_restore(actor=actor, revision_id=revision_id),
         "Revision restored as the current draft (not published yet).",
     )
-    collection = request.POST.get("collection", "")
-    entry_id = outcome.result.id if outcome.ok else request.POST.get("id", "")
-    if collection and entry_id:
-        return redirect("admin_ui:entry_edit", collection, entry_id)
-    return redirect("admin_ui:dashboard")
+    if outcome.ok:
+        return redirect("admin_ui:entry_edit", outcome.result.spec.slug, outcome.result.id)
+    try:  # back to the item the form came from
+        return redirect("admin_ui:entry_edit", request.POST.get("collection", ""), request.POST.get("id", ""))
+    except NoReverseMatch:
+        return redirect("admin_ui:dashboard")

@@ -159,3 +159,15 @@ def test_unknown_collections_and_items_are_404(posts, as_role):
     client, _ = as_role("editor")
     assert client.get("/_emdash/admin/content/nope/").status_code == 404
     assert client.get("/_emdash/admin/content/posts/01J0000000000000000000000X/").status_code == 404
+
+
+def test_restoring_an_unknown_revision_changes_nothing(posts, as_role):
+    client, _ = as_role("editor")
+    entry = make_entry(data={"title": "Stays"})
+    response = client.post(
+        "/_emdash/admin/revisions/NOPE/restore/", {"collection": "posts", "id": entry.id}, follow=True
+    )
+    assert "NOT_FOUND" in response.content.decode()
+    assert _get(entry.id).to_dict()["data"]["title"] == "Stays"
+    response = client.post("/_emdash/admin/revisions/NOPE/restore/", {"collection": "a/b", "id": ""})
+    assert response["Location"] == "/_emdash/admin/"
