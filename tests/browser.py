@@ -28,8 +28,11 @@ def _skip_reason() -> str | None:
     return None
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """One Chromium per test module. Not per session: while Playwright's sync driver is open its event loop
+    counts as running in the main thread, and later tests that call ``asyncio.run`` (the MCP SDK client
+    tests) would fail."""
     reason = _skip_reason()
     if reason:
         pytest.skip(reason)

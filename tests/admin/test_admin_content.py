@@ -171,3 +171,22 @@ def test_restoring_an_unknown_revision_changes_nothing(posts, as_role):
     assert _get(entry.id).to_dict()["data"]["title"] == "Stays"
     response = client.post("/_emdash/admin/revisions/NOPE/restore/", {"collection": "a/b", "id": ""})
     assert response["Location"] == "/_emdash/admin/"
+
+
+def test_translations_are_listed_and_created_from_the_edit_page(posts, as_role):
+    from django.test import override_settings
+
+    client, _ = as_role("editor")
+    with override_settings(EMDASH={"LOCALES": ["en", "fr"]}):
+        entry = make_entry(data={"title": "Hello"})
+        page = client.get(f"/_emdash/admin/content/posts/{entry.id}/").content.decode()
+        assert "Translations" in page and "Create translation" in page
+        response = client.post(f"/_emdash/admin/content/posts/{entry.id}/translate/", {"locale": "fr"})
+        french_id = response["Location"].rstrip("/").split("/")[-1]
+        french = _get(french_id)
+        assert french.row.locale == "fr" and french.row.translation_group == entry.row.translation_group
+        assert french.to_dict()["data"]["title"] == "Hello"
+        response = client.post(f"/_emdash/admin/content/posts/{entry.id}/translate/", {"locale": "fr"}, follow=True)
+        assert "CONFLICT" in response.content.decode()
+        response = client.post(f"/_emdash/admin/content/posts/{entry.id}/translate/", {"locale": "xx"}, follow=True)
+        assert "VALIDATION_ERROR" in response.content.decode()
