@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db.models import F, Q, QuerySet
+from django.db.models import Count, F, Q, QuerySet
 
 from content import cursors, presenters, rows, schema
 from content.dynamic import field_attname
@@ -143,7 +143,9 @@ def entry_list(
     limit: Any = 50,
     cursor: Any = None,
     full: bool = False,
+    search: Any = None,
 ) -> Page:
+    """A page of items; ``search`` keeps items whose title (or slug) contains the text, case-insensitively."""
     spec = schema.get_collection(collection)
     require(actor, Perm.CONTENT_READ)
     limit = _check_limit(limit)
@@ -162,7 +164,9 @@ def entry_list(
         qs = qs.filter(status=status)
     if locale is not None:
         qs = qs.filter(locale=rows.resolve_locale(locale))
-    query_key = f"list:{spec.slug}:{status}:{locale}:{column}:{order}:{show_draft}"
+    if search is not None:
+        qs = qs.filter(_title_contains(spec, search))
+    query_key = f"list:{spec.slug}:{status}:{locale}:{column}:{order}:{show_draft}:{search}"
     return _page(
         spec,
         qs,
@@ -174,6 +178,15 @@ def entry_list(
         show_draft=show_draft,
         full=full,
     )
+
+
+def _title_contains(spec: CollectionSpec, search: Any) -> Q:
+    if not isinstance(search, str) or len(search) > 200 or "\x00" in search:
+        raise ValidationError.for_fields({"search": "must be text of at most 200 characters"})
+    match = Q(slug__icontains=search)
+    if spec.title_field is not None:
+        match |= Q(**{f"{field_attname(spec.title_field.slug)}__icontains": search})
+    return match
 
 
 def entry_list_trashed(*, actor: Actor, collection: str, limit: Any = 50, cursor: Any = None) -> Page:
@@ -240,3 +253,14 @@ def revision_list(*, actor: Actor, collection: str, id: Any, limit: Any = 20) ->
         for r in qs.order_by("-created_at", "-id")[:limit]
     ]
     return {"items": items, "total": qs.count()}
+
+
+def entry_status_counts(*, actor: Actor, collection: str) -> dict[str, int]:
+    """``{draft, published, scheduled, trash}`` item counts, for dashboards (contributors and up)."""
+    spec = schema.get_collection(collection)
+    require(actor, Perm.CONTENT_READ_UNPUBLISHED)
+    counts = dict.fromkeys((*rows.STATUSES, "trash"), 0)
+    for status, count in rows.live_rows(spec).values_list("status").annotate(n=Count("id")).order_by():
+        counts[status] = count
+    counts["trash"] = rows.trashed_rows(spec).count()
+    return counts

@@ -35,6 +35,8 @@ class Perm(StrEnum):
     SETTINGS_READ = "settings.read"
     SETTINGS_MANAGE = "settings.manage"
     SEARCH = "search"
+    USERS_MANAGE = "users.manage"
+    AUDIT_READ = "audit.read"
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,8 @@ RULES: dict[Perm, Rule] = {
     Perm.SETTINGS_READ: Rule(Scope.SETTINGS_READ, Role.EDITOR, "reading settings requires the editor role"),
     Perm.SETTINGS_MANAGE: Rule(Scope.SETTINGS_MANAGE, Role.ADMIN, "changing settings requires the admin role"),
     Perm.SEARCH: Rule(Scope.CONTENT_READ, Role.SUBSCRIBER, "searching requires a subscriber role", True),
+    Perm.USERS_MANAGE: Rule(Scope.ADMIN, Role.ADMIN, "managing users and roles requires the admin role"),
+    Perm.AUDIT_READ: Rule(Scope.ADMIN, Role.ADMIN, "reading the audit log requires the admin role"),
 }
 
 

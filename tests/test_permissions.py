@@ -155,6 +155,9 @@ SPEC_MINIMUM_ROLES = {
     Perm.MEDIA_CREATE: (Scope.MEDIA_WRITE, Role.AUTHOR),
     Perm.MEDIA_EDIT_OWN: (Scope.MEDIA_WRITE, Role.AUTHOR),
     Perm.MEDIA_EDIT_ANY: (Scope.MEDIA_WRITE, Role.EDITOR),
+    # SPEC 8: users and roles, and the audit log, are admin screens.
+    Perm.USERS_MANAGE: (Scope.ADMIN, Role.ADMIN),
+    Perm.AUDIT_READ: (Scope.ADMIN, Role.ADMIN),
 }
 
 

@@ -1,0 +1,23 @@
+"""Audit rows for admin actions, beside the ones MCP calls write (source "admin")."""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+from django.http import HttpRequest
+
+from emdash.models import AuditLog
+
+
+def record(request: HttpRequest, action: str, outcome: str, started: float | None = None) -> None:
+    """One row per admin write: who did what and whether it worked (``ok`` or an error code)."""
+    user = request.user if request.user.is_authenticated else None
+    AuditLog.objects.create(
+        user=user,
+        source="admin",
+        action=action[:100],
+        outcome=outcome[:40],
+        duration_ms=round((time.perf_counter() - started) * 1000, 2) if started else 0,
+        trace_id=uuid.uuid4().hex,
+    )

@@ -1,0 +1,93 @@
+"""What every admin view shares: the actor, the access decorator, and running a service as one action."""
+
+from __future__ import annotations
+
+import functools
+import logging
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+
+from admin_ui import audit
+from emdash.actor import Actor
+from emdash.errors import EmDashError
+from emdash.permissions import Perm, can
+
+log = logging.getLogger("emdash.admin")
+
+
+def actor_for(request: HttpRequest) -> Actor:
+    """Session users are limited by their role alone (no token scopes)."""
+    return Actor.for_user(request.user)  # type: ignore[arg-type]
+
+
+def admin_page(perm: Perm | None = None) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+    """Log-in required; with ``perm``, users whose role lacks it get a 403 page (services check again)."""
+
+    def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @functools.wraps(view)
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if not request.user.is_authenticated or not request.user.is_active:
+                return redirect(f"{reverse('admin_ui:login')}?next={request.path}")
+            if perm is not None and not can(actor_for(request), perm):
+                return forbidden(request)
+            return view(request, *args, **kwargs)
+
+        return wrapper
+
+    return decorate
+
+
+def forbidden(request: HttpRequest, message: str = "Your role does not allow this page.") -> HttpResponse:
+    return render(request, "admin_ui/forbidden.html", {"message": message}, status=403)
+
+
+@dataclass
+class Outcome:
+    """What a service call through :func:`attempt` produced: its result, or the error's field problems."""
+
+    ok: bool
+    result: Any = None
+    problems: dict[str, str] = field(default_factory=dict)
+    code: str = ""
+
+
+def attempt(request: HttpRequest, action: str, call: Callable[[], Any], success: str | None = None) -> Outcome:
+    """Run one service call, map domain errors to a message (with the stable code) and audit it.
+
+    Unexpected errors are logged with a trace id; the user sees only the trace id."""
+    started = time.perf_counter()
+    try:
+        result = call()
+    except EmDashError as exc:
+        audit.record(request, action, exc.code, started)
+        problems = (exc.details or {}).get("fields") or {}
+        messages.error(request, f"{exc.message} ({exc.code})")
+        return Outcome(False, problems=dict(problems), code=exc.code)
+    except Exception:
+        trace_id = uuid.uuid4().hex
+        log.exception("admin action %s failed (trace id %s)", action, trace_id)
+        audit.record(request, action, "INTERNAL_ERROR", started)
+        messages.error(request, f"Something went wrong on our side. Trace id: {trace_id} (INTERNAL_ERROR)")
+        return Outcome(False, code="INTERNAL_ERROR")
+    audit.record(request, action, "ok", started)
+    if success:
+        messages.success(request, success)
+    return Outcome(True, result=result)
+
+
+ERROR_STATUS = {"CONFLICT": 409, "INSUFFICIENT_PERMISSIONS": 403, "INSUFFICIENT_SCOPE": 403, "NOT_FOUND": 404}
+
+
+def status_for(outcome: Outcome | None, problems: dict[str, str] | None = None) -> int:
+    """The HTTP status of a re-rendered form: 200 when nothing failed."""
+    if outcome is not None and not outcome.ok:
+        return ERROR_STATUS.get(outcome.code, 500 if outcome.code == "INTERNAL_ERROR" else 400)
+    return 400 if problems else 200

@@ -1,0 +1,26 @@
+"""The websocket admin pages listen on: content change notices for signed-in contributors and up."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from admin_ui.live import GROUP
+from emdash.roles import Role
+
+
+class ContentChangesConsumer(AsyncJsonWebsocketConsumer):
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated or not user.is_active or user.role < Role.CONTRIBUTOR:
+            await self.close(code=4403)
+            return
+        await self.channel_layer.group_add(GROUP, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(GROUP, self.channel_name)
+
+    async def content_changed(self, event: dict[str, Any]) -> None:
+        await self.send_json({k: event[k] for k in ("collection", "id", "action", "by")})

@@ -1,0 +1,58 @@
+"""The navigation, derived from the permission table: a link shows only when the user's role allows it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.http import HttpRequest
+from django.urls import reverse
+
+from content import schema
+from emdash.actor import Actor
+from emdash.permissions import Perm, can
+from emdash.roles import Role
+
+
+@dataclass(frozen=True)
+class Link:
+    label: str
+    url: str
+    key: str
+
+
+# (label, url name, key, permission needed; None = any signed-in user, e.g. their own API tokens).
+# A slot for the OAuth work: "Connected apps" and the device-approval page join this list when it merges.
+SECTIONS: list[tuple[str, str, str, Perm | None]] = [
+    ("Media", "admin_ui:media", "media", Perm.MEDIA_READ),
+    ("Taxonomies", "admin_ui:taxonomies", "taxonomies", Perm.TAXONOMY_MANAGE),
+    ("Menus", "admin_ui:menus", "menus", Perm.MENU_MANAGE),
+    ("Schema", "admin_ui:schema", "schema", Perm.SCHEMA_READ),
+    ("Settings", "admin_ui:settings", "settings", Perm.SETTINGS_READ),
+    ("Users", "admin_ui:users", "users", Perm.USERS_MANAGE),
+    ("API tokens", "admin_ui:tokens", "tokens", None),
+    ("Audit log", "admin_ui:audit", "audit", Perm.AUDIT_READ),
+]
+
+
+def allowed(actor: Actor, need: Perm | None) -> bool:
+    return need is None or can(actor, need)
+
+
+def nav_context(request: HttpRequest) -> dict[str, Any]:
+    """Template context: collections the user can open and the other sections their role allows."""
+    if not request.path.startswith("/_emdash/admin/") or not request.user.is_authenticated:
+        return {}
+    actor = Actor.for_user(request.user)  # type: ignore[arg-type]
+    collections = []
+    if can(actor, Perm.CONTENT_READ_UNPUBLISHED):
+        collections = [
+            Link(spec.label, reverse("admin_ui:entries", args=[spec.slug]), f"c:{spec.slug}")
+            for spec in sorted(schema.current().collections.values(), key=lambda s: s.label.lower())
+        ]
+    sections = [Link(label, reverse(name), key) for label, name, key, need in SECTIONS if allowed(actor, need)]
+    return {
+        "nav_collections": collections,
+        "nav_sections": sections,
+        "role_label": Role(int(request.user.role)).label if request.user.role in set(Role) else "",
+    }

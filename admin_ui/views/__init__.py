@@ -1,0 +1,1 @@
+"""Admin views, one module per area of the admin."""

@@ -1,0 +1,237 @@
+"""Content lists, the trash, and the create/edit form generated from the collection's fields."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods
+
+from admin_ui import terms as entry_terms
+from admin_ui import widgets
+from admin_ui.base import actor_for, admin_page, attempt, status_for
+from content import schema, selectors, services
+from content.schema import CollectionSpec
+from emdash.actor import Actor
+from emdash.conf import emdash_settings
+from emdash.errors import CollectionNotFound, EmDashError, NotFound
+from emdash.permissions import Perm, can
+
+SORTS = [
+    ("updated_at", "Last updated"),
+    ("created_at", "Created"),
+    ("published_at", "Published"),
+    ("title", "Title"),
+    ("slug", "Slug"),
+    ("status", "Status"),
+]
+PAGE_SIZE = 20
+
+
+def collection_or_404(slug: str) -> CollectionSpec:
+    try:
+        return schema.get_collection(slug)
+    except CollectionNotFound:
+        raise Http404("No such collection") from None
+
+
+def title_of(item: dict[str, Any]) -> str:
+    data = item.get("data") or {}
+    return str(data.get("title") or data.get("name") or item["slug"])
+
+
+def _list_params(request: HttpRequest) -> dict[str, Any]:
+    status = request.GET.get("status") or None
+    sort = request.GET.get("sort") or "updated_at"
+    return {
+        "status": status if status in ("draft", "published", "scheduled") else None,
+        "order_by": sort if sort in dict(SORTS) else "updated_at",
+        "order": "asc" if request.GET.get("order") == "asc" else "desc",
+        "search": request.GET.get("q", "").strip()[:200] or None,
+        "cursor": request.GET.get("cursor") or None,
+    }
+
+
+def _list_context(request: HttpRequest, spec: CollectionSpec) -> dict[str, Any]:
+    actor = actor_for(request)
+    params = _list_params(request)
+    if params["order_by"] == "title" and spec.title_field is None:
+        params["order_by"] = "updated_at"
+    try:
+        page = selectors.entry_list(actor=actor, collection=spec.slug, limit=PAGE_SIZE, **params)
+    except EmDashError as exc:  # e.g. a stale cursor: start again from the first page
+        messages.error(request, f"{exc.message} ({exc.code})")
+        page = selectors.entry_list(actor=actor, collection=spec.slug, limit=PAGE_SIZE, **{**params, "cursor": None})
+    items = [{**item, "title": title_of(item)} for item in page.items]
+    next_query = request.GET.copy()
+    if page.next_cursor:
+        next_query["cursor"] = page.next_cursor
+    return {
+        "spec": spec,
+        "items": items,
+        "params": params,
+        "sorts": SORTS,
+        "next_query": next_query.urlencode() if page.next_cursor else "",
+        "can_create": can(actor, Perm.CONTENT_CREATE),
+        "nav_key": f"c:{spec.slug}",
+    }
+
+
+@admin_page(Perm.CONTENT_READ_UNPUBLISHED)
+def entry_list(request: HttpRequest, collection: str) -> HttpResponse:
+    spec = collection_or_404(collection)
+    return render(request, "admin_ui/entries/list.html", _list_context(request, spec))
+
+
+@admin_page(Perm.CONTENT_READ_UNPUBLISHED)
+def entry_rows(request: HttpRequest, collection: str) -> HttpResponse:
+    """Just the table body: the list page refreshes it when content changes elsewhere."""
+    spec = collection_or_404(collection)
+    return render(request, "admin_ui/entries/_rows.html", _list_context(request, spec))
+
+
+@admin_page(Perm.CONTENT_READ_UNPUBLISHED)
+def trash(request: HttpRequest, collection: str) -> HttpResponse:
+    spec = collection_or_404(collection)
+    actor = actor_for(request)
+    page = selectors.entry_list_trashed(actor=actor, collection=spec.slug, limit=100)
+    context = {
+        "spec": spec,
+        "items": [{**item, "title": title_of(item)} for item in page.items],
+        "can_delete": can(actor, Perm.CONTENT_DELETE_PERMANENT),
+        "can_restore": can(actor, Perm.CONTENT_EDIT_OWN),
+        "nav_key": f"c:{spec.slug}",
+    }
+    return render(request, "admin_ui/entries/trash.html", context)
+
+
+def _form_context(
+    request: HttpRequest, spec: CollectionSpec, actor: Actor, values: dict[str, Any], problems: dict[str, str]
+) -> dict[str, Any]:
+    return {
+        "spec": spec,
+        "widgets": widgets.bind(spec, values, actor, widgets.field_problems(problems)),
+        "nav_key": f"c:{spec.slug}",
+        "locales": emdash_settings.LOCALES,
+        "i18n": len(emdash_settings.LOCALES) > 1,
+    }
+
+
+@admin_page(Perm.CONTENT_CREATE)
+@require_http_methods(["GET", "POST"])
+def entry_new(request: HttpRequest, collection: str) -> HttpResponse:
+    spec = collection_or_404(collection)
+    actor = actor_for(request)
+    values = widgets.initial(spec, {f.slug: f.default_value for f in spec.fields})
+    problems: dict[str, str] = {}
+    outcome = None
+    if request.method == "POST":
+        data, problems = widgets.parse(spec, request.POST, {})
+        values = widgets.posted(spec, request.POST)
+        if problems:
+            messages.error(request, "Some fields need attention (VALIDATION_ERROR)")
+        else:
+            data = {k: v for k, v in data.items() if v is not None}
+            outcome = attempt(
+                request,
+                "content.create",
+                lambda: services.entry_create(
+                    actor=actor,
+                    collection=spec.slug,
+                    data=data,
+                    slug=request.POST.get("slug") or None,
+                    locale=request.POST.get("locale") or None,
+                ),
+                "Created.",
+            )
+            if outcome.ok:
+                return redirect("admin_ui:entry_edit", spec.slug, outcome.result.id)
+            problems = outcome.problems
+    context = _form_context(request, spec, actor, values, problems)
+    context["slug"] = request.POST.get("slug", "")
+    return render(request, "admin_ui/entries/new.html", context, status=status_for(outcome, problems))
+
+
+def load_entry(actor: Actor, spec: CollectionSpec, id: str) -> Any:
+    try:
+        return selectors.entry_get(actor=actor, collection=spec.slug, id=id)
+    except NotFound:
+        raise Http404("No such item") from None
+
+
+def _save(request: HttpRequest, spec: CollectionSpec, actor: Actor, entry: Any) -> tuple[Any, dict[str, str]]:
+    """Apply the posted form; returns (outcome, or None when the form could not be read, problems)."""
+    current = entry.to_dict()["data"]
+    data, problems = widgets.parse(spec, request.POST, current)
+    if problems:
+        messages.error(request, "Some fields need attention (VALIDATION_ERROR)")
+        return None, problems
+    changed = {k: v for k, v in data.items() if v != current.get(k)}
+    rev = None if request.POST.get("overwrite") == "1" else request.POST.get("_rev") or None
+    slug = request.POST.get("slug") or None
+    terms = entry_terms.posted(spec, request.POST)
+    outcome = attempt(
+        request,
+        "content.update",
+        lambda: services.entry_update(
+            actor=actor, collection=spec.slug, id=entry.id, data=changed, slug=slug, rev=rev, terms=terms
+        ),
+        "Saved.",
+    )
+    return outcome, outcome.problems
+
+
+@admin_page(Perm.CONTENT_READ_UNPUBLISHED)
+@require_http_methods(["GET", "POST"])
+def entry_edit(request: HttpRequest, collection: str, id: str) -> HttpResponse:
+    spec = collection_or_404(collection)
+    actor = actor_for(request)
+    entry = load_entry(actor, spec, id)
+    problems: dict[str, str] = {}
+    outcome = None
+    values = widgets.initial(spec, entry.to_dict()["data"])
+    if request.method == "POST":
+        outcome, problems = _save(request, spec, actor, entry)
+        if outcome is not None and outcome.ok:
+            return redirect("admin_ui:entry_edit", spec.slug, entry.id)
+        values = widgets.posted(spec, request.POST)
+    item = entry.to_dict()
+    conflict = outcome is not None and outcome.code == "CONFLICT"
+    context = _form_context(request, spec, actor, values, problems)
+    context.update(
+        {
+            "item": item,
+            "title": title_of(item),
+            "rev": request.POST.get("_rev", entry.rev) if conflict else entry.rev,
+            "conflict": conflict,
+            "perms": _entry_perms(actor, entry),
+            "term_groups": entry_terms.groups(actor, spec, entry.id),
+            "translations": _translations(actor, spec, entry.id),
+            "public_url": reverse("entry", args=[spec.slug, item["slug"]]) if item["status"] == "published" else "",
+        }
+    )
+    return render(request, "admin_ui/entries/edit.html", context, status=status_for(outcome, problems))
+
+
+def _entry_perms(actor: Actor, entry: Any) -> dict[str, bool]:
+    owner = entry.row.author_id
+    own = actor.user_id is not None and owner == actor.user_id
+    edit = can(actor, Perm.CONTENT_EDIT_ANY) or (own and can(actor, Perm.CONTENT_EDIT_OWN))
+    return {"edit": edit, "create": can(actor, Perm.CONTENT_CREATE)}
+
+
+def _translations(actor: Actor, spec: CollectionSpec, id: str) -> dict[str, Any]:
+    group = selectors.entry_translations(actor=actor, collection=spec.slug, id=id)["translations"]
+    have = {t["locale"] for t in group}
+    return {"items": group, "missing": [loc for loc in emdash_settings.LOCALES if loc not in have]}
+
+
+@admin_page(Perm.CONTENT_READ_UNPUBLISHED)
+def entry_state(request: HttpRequest, collection: str, id: str) -> JsonResponse:
+    """The item's current ``_rev`` and status, for the edit page's stale-version warning."""
+    spec = collection_or_404(collection)
+    entry = load_entry(actor_for(request), spec, id)
+    return JsonResponse({"rev": entry.rev, "status": entry.row.status, "updatedAt": entry.to_dict()["updatedAt"]})

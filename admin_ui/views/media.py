@@ -1,0 +1,93 @@
+"""The media library: a grid, uploads (drag and drop or the file picker), alt text/caption, delete."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from admin_ui.base import actor_for, admin_page, attempt
+from emdash.permissions import Perm, can
+from media import presenters, selectors, services
+
+
+@admin_page(Perm.MEDIA_READ)
+def library(request: HttpRequest) -> HttpResponse:
+    actor = actor_for(request)
+    kind = request.GET.get("type", "")
+    cursor = request.GET.get("cursor") or None
+    outcome = attempt(
+        request,
+        "media.list",
+        lambda: selectors.media_list(actor=actor, mime_type=kind or None, limit=60, cursor=cursor),
+    )
+    page = outcome.result if outcome.ok else selectors.media_list(actor=actor, limit=60)
+    context = {
+        "items": page.items,
+        "next_cursor": page.next_cursor,
+        "type": kind,
+        "can_upload": can(actor, Perm.MEDIA_CREATE),
+        "can_edit_any": can(actor, Perm.MEDIA_EDIT_ANY),
+        "user_id": actor.user_id,
+        "nav_key": "media",
+    }
+    return render(request, "admin_ui/media/library.html", context)
+
+
+@admin_page(Perm.MEDIA_CREATE)
+@require_POST
+def upload(request: HttpRequest) -> HttpResponse:
+    """Multipart upload of one or more files. Answers JSON to the drag-and-drop script, else redirects."""
+    actor = actor_for(request)
+    results = []
+    files = request.FILES.getlist("file")
+    for upload_file in files:
+        outcome = attempt(
+            request,
+            "media.upload",
+            lambda f=upload_file: services.media_upload(  # type: ignore[misc]
+                actor=actor,
+                file=f,
+                filename=f.name,
+                content_type=f.content_type,
+                alt=request.POST.get("alt") or None,
+            ),
+            f"Uploaded {upload_file.name}.",
+        )
+        results.append(
+            {"ok": outcome.ok, "code": outcome.code, "item": presenters.item(outcome.result) if outcome.ok else None}
+        )
+    if not files:
+        attempt(request, "media.upload", _no_file)
+    if request.headers.get("Accept", "").startswith("application/json"):
+        return JsonResponse({"results": results}, status=200 if results and all(r["ok"] for r in results) else 400)
+    return redirect("admin_ui:media")
+
+
+def _no_file() -> None:
+    from emdash.errors import ValidationError
+
+    raise ValidationError.for_fields({"file": "choose a file to upload"})
+
+
+@admin_page(Perm.MEDIA_EDIT_OWN)
+@require_POST
+def edit(request: HttpRequest, id: str) -> HttpResponse:
+    actor = actor_for(request)
+    attempt(
+        request,
+        "media.update",
+        lambda: services.media_update(
+            actor=actor, id=id, alt=request.POST.get("alt", ""), caption=request.POST.get("caption", "")
+        ),
+        "Media details saved.",
+    )
+    return redirect(f"{request.build_absolute_uri('/_emdash/admin/media/')}#m-{id}")
+
+
+@admin_page(Perm.MEDIA_EDIT_OWN)
+@require_POST
+def delete(request: HttpRequest, id: str) -> HttpResponse:
+    actor = actor_for(request)
+    attempt(request, "media.delete", lambda: services.media_delete(actor=actor, id=id), "Media deleted.")
+    return redirect("admin_ui:media")

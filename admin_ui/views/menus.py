@@ -1,0 +1,120 @@
+"""Menus: list, create and delete; the editor posts the whole ordered, nested item list at once."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+
+from admin_ui.base import actor_for, admin_page, attempt, status_for
+from content import schema
+from emdash.errors import NotFound, ValidationError
+from emdash.permissions import Perm
+from menus import selectors, services
+from menus.models import MenuItem
+
+
+@admin_page(Perm.MENU_MANAGE)
+@require_http_methods(["GET", "POST"])
+def menu_list(request: HttpRequest) -> HttpResponse:
+    actor = actor_for(request)
+    outcome = None
+    if request.method == "POST":
+        post = request.POST
+        outcome = attempt(
+            request,
+            "menu.create",
+            lambda: services.menu_create(actor=actor, name=post.get("name", "").strip(), label=post.get("label", "")),
+            "Menu created.",
+        )
+        if outcome.ok:
+            return redirect("admin_ui:menu_edit", outcome.result.name)
+    context = {"menus": selectors.menu_list(actor=actor), "form": request.POST, "nav_key": "menus"}
+    return render(request, "admin_ui/menus/list.html", context, status=status_for(outcome))
+
+
+def items_with_parents(raw: str) -> list[Any]:
+    """The editor sends items in order with a nesting ``depth``; the service wants ``parentIndex``."""
+    try:
+        items = json.loads(raw or "[]")
+    except ValueError:
+        raise ValidationError.for_fields({"items": "could not be read; reload the page and try again"}) from None
+    if not isinstance(items, list):
+        raise ValidationError.for_fields({"items": "must be a list"})
+    last_at_depth: list[int] = []
+    out: list[Any] = []
+    for index, item in enumerate(items):
+        if not isinstance(item, dict):
+            out.append(item)
+            continue
+        depth = item.pop("depth", 0)
+        depth = depth if isinstance(depth, int) and not isinstance(depth, bool) else 0
+        depth = max(0, min(depth, len(last_at_depth)))
+        del last_at_depth[depth:]
+        item = {k: v for k, v in item.items() if v not in ("", None)}
+        if depth:
+            item["parentIndex"] = last_at_depth[depth - 1]
+        last_at_depth.append(index)
+        out.append(item)
+    return out
+
+
+def _editor_items(menu: dict[str, Any]) -> list[dict[str, Any]]:
+    depth_of: dict[str, int] = {}
+    items = []
+    for item in menu["items"]:
+        depth = depth_of[item["parentId"]] + 1 if item["parentId"] in depth_of else 0
+        depth_of[item["id"]] = depth
+        items.append(
+            {
+                "label": item["label"],
+                "type": item["type"],
+                "customUrl": item["customUrl"] or "",
+                "referenceCollection": item["referenceCollection"] or "",
+                "referenceId": item["referenceId"] or "",
+                "target": item["target"] or "",
+                "depth": depth,
+            }
+        )
+    return items
+
+
+@admin_page(Perm.MENU_MANAGE)
+@require_http_methods(["GET", "POST"])
+def menu_edit(request: HttpRequest, name: str) -> HttpResponse:
+    actor = actor_for(request)
+    try:
+        menu = selectors.menu_get(actor=actor, name=name)
+    except NotFound:
+        raise Http404("No such menu") from None
+    raw_items = None
+    outcome = None
+    if request.method == "POST":
+        raw_items = request.POST.get("items_json", "[]")
+        outcome = attempt(
+            request,
+            "menu.set_items",
+            lambda: services.menu_set_items(actor=actor, name=name, items=items_with_parents(raw_items)),
+            "Menu saved.",
+        )
+        if outcome.ok:
+            return redirect("admin_ui:menu_edit", name)
+    context = {
+        "menu": menu,
+        "items_json": raw_items if raw_items is not None else json.dumps(_editor_items(menu)),
+        "types": MenuItem.TYPES,
+        "collections": sorted(schema.current().collections),
+        "nav_key": "menus",
+    }
+    return render(request, "admin_ui/menus/edit.html", context, status=status_for(outcome))
+
+
+@admin_page(Perm.MENU_MANAGE)
+@require_POST
+def menu_delete(request: HttpRequest, name: str) -> HttpResponse:
+    actor = actor_for(request)
+    attempt(request, "menu.delete", lambda: services.menu_delete(actor=actor, name=name), "Menu deleted.")
+    return redirect("admin_ui:menus")

@@ -1,0 +1,72 @@
+"""Personal access tokens of the signed-in user: create (shown once), list, revoke."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+
+from admin_ui.base import admin_page, attempt, status_for
+from emdash import tokens
+from emdash.scopes import DESCRIPTIONS, Scope
+
+NEW_TOKEN_KEY = "admin_ui.new_token"
+
+
+def _expiry(raw: str) -> int | str | None:
+    raw = raw.strip()
+    if not raw:
+        return None
+    return int(raw) if raw.isdigit() else raw
+
+
+@admin_page()
+@require_http_methods(["GET", "POST"])
+def token_list(request: HttpRequest) -> HttpResponse:
+    problems: dict[str, str] = {}
+    issued = None
+    outcome = None
+    if request.method == "POST":
+        post = request.POST
+        outcome = attempt(
+            request,
+            "tokens.create",
+            lambda: tokens.token_create(
+                user=request.user,  # type: ignore[arg-type]
+                name=post.get("name", ""),
+                scopes=post.getlist("scopes"),
+                expires_days=_expiry(post.get("expires_days", "")),  # type: ignore[arg-type]
+            ),
+        )
+        if outcome.ok:
+            # Post/redirect/get: the raw token rides in the session to the next page view only, so a
+            # reload neither shows it again nor creates a second token.
+            request.session[NEW_TOKEN_KEY] = {"name": outcome.result.token.name, "raw": outcome.result.raw}
+            return redirect("admin_ui:tokens")
+        problems = outcome.problems
+    else:
+        issued = request.session.pop(NEW_TOKEN_KEY, None)
+    context = {
+        "tokens": tokens.token_list(user=request.user),  # type: ignore[arg-type]
+        "scopes": [(s.value, DESCRIPTIONS[s]) for s in Scope],
+        "issued": issued,
+        "problems": problems,
+        "form": request.POST if problems else {},
+        "nav_key": "tokens",
+    }
+    status = status_for(outcome)
+    response = render(request, "admin_ui/tokens.html", context, status=status)
+    response["Cache-Control"] = "no-store"  # the new token is in this page once
+    return response
+
+
+@admin_page()
+@require_POST
+def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+    attempt(
+        request,
+        "tokens.revoke",
+        lambda: tokens.token_revoke(user=request.user, token_id=token_id),  # type: ignore[arg-type]
+        "Token revoked.",
+    )
+    return redirect("admin_ui:tokens")

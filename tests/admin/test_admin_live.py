@@ -1,0 +1,82 @@
+"""Live updates: committed content changes reach the admin websocket; only signed-in contributors+ listen."""
+
+from __future__ import annotations
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from channels.testing import WebsocketCommunicator
+
+from admin_ui.live import GROUP
+from content import services
+from emdash.asgi import application
+from tests.factories import actor, make_entry
+
+
+def _listen():
+    layer = get_channel_layer()
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(GROUP, channel)
+    return layer, channel
+
+
+def test_a_content_change_is_broadcast_after_commit(posts):
+    layer, channel = _listen()
+    by = actor(role="editor")
+    entry = make_entry(by=by)
+    message = async_to_sync(layer.receive)(channel)
+    assert message == {
+        "type": "content.changed",
+        "collection": "posts",
+        "id": entry.id,
+        "action": "created",
+        "by": by.user.email,
+    }
+    services.entry_publish(actor=by, collection="posts", id=entry.id)
+    assert async_to_sync(layer.receive)(channel)["action"] == "published"
+
+
+def _cookie_for(user) -> list[tuple[bytes, bytes]]:
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    session = client.cookies["sessionid"].value
+    return [(b"cookie", f"sessionid={session}".encode()), (b"origin", b"http://127.0.0.1")]
+
+
+async def _connect(headers):
+    communicator = WebsocketCommunicator(application, "/_emdash/admin/ws/changes/", headers=headers)
+    connected, code = await communicator.connect()
+    return communicator, connected, code
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_websocket_delivers_changes_to_signed_in_editors():
+    editor = actor(role="editor").user
+    headers = _cookie_for(editor)
+
+    async def scenario():
+        communicator, connected, _ = await _connect(headers)
+        assert connected
+        await get_channel_layer().group_send(
+            GROUP, {"type": "content.changed", "collection": "posts", "id": "X", "action": "updated", "by": "bot"}
+        )
+        received = await communicator.receive_json_from(timeout=2)
+        await communicator.disconnect()
+        return received
+
+    assert async_to_sync(scenario)() == {"collection": "posts", "id": "X", "action": "updated", "by": "bot"}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_websocket_refuses_anonymous_visitors_and_subscribers():
+    subscriber = actor(role="subscriber").user
+
+    async def scenario(headers):
+        communicator, connected, code = await _connect(headers)
+        await communicator.disconnect()
+        return connected, code
+
+    assert async_to_sync(scenario)([(b"origin", b"http://127.0.0.1")]) == (False, 4403)
+    assert async_to_sync(scenario)(_cookie_for(subscriber)) == (False, 4403)
