@@ -56,6 +56,10 @@ INSTALLED_APPS = [
     "menus",
     "settings_app",
     "mcp_endpoint",
+    "api",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "public_site",
 ]
 
 MIDDLEWARE = [
@@ -165,6 +169,25 @@ EMDASH = {
     "SITE_URL": os.environ.get("EMDASH_SITE_URL", ""),
     "LOCALES": env_list("EMDASH_LOCALES", "en"),
     "ALLOWED_ORIGINS": env_list("EMDASH_ALLOWED_ORIGINS"),
+}
+
+# The REST API (api/): JSON only; its views set authentication, the route rules and the error handler.
+REST_FRAMEWORK = {
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "EmDash REST API",
+    "DESCRIPTION": "Content, schema, media, taxonomies, menus, settings, search and API tokens. "
+    'Errors: {"error": {"code", "message", "details"}} with the same codes as the MCP tools.',
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "SCHEMA_PATH_PREFIX": "/_emdash/api",
+    "PREPROCESSING_HOOKS": ["api.openapi.only_rest_routes"],
 }
 
 LOGGING = {

@@ -79,3 +79,8 @@ def resolve_pat(raw: str) -> Actor | None:
     if token.last_used_at is None or now - token.last_used_at > LAST_USED_RESOLUTION:
         PersonalAccessToken.objects.filter(pk=token.pk).update(last_used_at=now)
     return Actor.for_user(token.user, token.scopes, token_id=f"pat:{token.pk}")
+
+
+def token_list(*, user: User) -> list[PersonalAccessToken]:
+    """The user's own tokens, newest first (revoked ones included, so the list explains itself)."""
+    return list(PersonalAccessToken.objects.filter(user=user).order_by("-created_at", "-pk"))

@@ -11,6 +11,7 @@ urlpatterns = [
     ),
     path("", include("mcp_endpoint.urls")),
     path("", include("media.urls")),
+    path("", include("api.urls")),
     path("", views.home, name="home"),
     path("<slug:collection>/<str:slug>/", views.entry, name="entry"),
 ]
