@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import django_filters
+from django import forms
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework.request import Request
@@ -57,7 +58,9 @@ class RevisionFilter(django_filters.FilterSet):
 
 def parse(filterset: type[django_filters.FilterSet], request: Request) -> dict[str, Any]:
     """The cleaned parameters that were given (absent ones left out); VALIDATION_ERROR for bad ones."""
-    form = filterset(data=request.query_params).form
+    # Only the filters' form fields are used: the selectors do the querying, so no queryset is needed.
+    fields = {name: declared.field for name, declared in filterset.base_filters.items()}
+    form = type(f"{filterset.__name__}Form", (forms.Form,), fields)(data=request.query_params)
     if not form.is_valid():
         problems = {name: " ".join(str(m) for m in messages) for name, messages in form.errors.items()}
         raise ValidationError.for_fields(problems, prefix="Invalid query parameter")
