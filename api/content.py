@@ -83,7 +83,9 @@ class ContentDetailView(ApiView):
         "DELETE": rule(Perm.CONTENT_EDIT_OWN),
     }
 
-    @doc("Get an item (by ID or slug) with its _rev", params=filters.openapi_parameters(filters.LocaleFilter), tags=TAGS)
+    @doc(
+        "Get an item (by ID or slug) with its _rev", params=filters.openapi_parameters(filters.LocaleFilter), tags=TAGS
+    )
     def get(self, request: Request, collection: str, id: str) -> Response:
         q = filters.parse(filters.LocaleFilter, request)
         entry = selectors.entry_get(actor=self.actor(request), collection=collection, id=id, locale=q.get("locale"))
@@ -220,8 +222,8 @@ class ContentTermsView(ApiView):
         if not isinstance(a["terms"], list):
             raise ValidationError.for_fields({"terms": "must be a list of term slugs or IDs"})
         actor = self.actor(request)
-        taxonomy_services.entry_terms_set(actor=actor, collection=collection, id=id, taxonomy=taxonomy, terms=a["terms"])
+        taxonomy_services.entry_terms_set(
+            actor=actor, collection=collection, id=id, taxonomy=taxonomy, terms=a["terms"]
+        )
         terms = taxonomy_selectors.entry_terms(actor=actor, collection=collection, id=id)
         return Response({"taxonomy": taxonomy, "terms": terms.get(taxonomy, [])})
-
-

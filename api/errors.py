@@ -34,7 +34,9 @@ DRF_CODES: list[tuple[type[exceptions.APIException], str]] = [
 ]
 
 
-def envelope(code: str, message: str, status: int, details: Any = None, headers: dict[str, str] | None = None) -> Response:
+def envelope(
+    code: str, message: str, status: int, details: Any = None, headers: dict[str, str] | None = None
+) -> Response:
     body: dict[str, Any] = {"code": code, "message": message}
     if details:
         body["details"] = details

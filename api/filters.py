@@ -30,7 +30,7 @@ class ContentFilter(PageFilter):
     status = django_filters.ChoiceFilter(
         choices=[(s, s) for s in ("draft", "published", "scheduled")], help_text="Only items with this status"
     )
-    orderBy = django_filters.ChoiceFilter(  # noqa: N815 - the public parameter name
+    orderBy = django_filters.ChoiceFilter(
         choices=[(name, name) for name in sorted(ORDER_FIELDS)], help_text="Sort field"
     )
     order = django_filters.ChoiceFilter(choices=[("asc", "asc"), ("desc", "desc")], help_text="Default desc")
@@ -38,7 +38,7 @@ class ContentFilter(PageFilter):
 
 
 class MediaFilter(PageFilter):
-    mimeType = django_filters.CharFilter(max_length=100, help_text="MIME type prefix, e.g. image/")  # noqa: N815
+    mimeType = django_filters.CharFilter(max_length=100, help_text="MIME type prefix, e.g. image/")
 
 
 class SearchFilter(django_filters.FilterSet):

@@ -138,7 +138,12 @@ class UploadUrlView(ApiView):
 class ConfirmView(ApiView):
     rules = {"POST": rule(Perm.MEDIA_CREATE)}
 
-    @doc("Register a file PUT to a signed URL ({storageKey, filename, mimeType, alt?, caption?})", ok=201, body=OBJECT, tags=TAGS)
+    @doc(
+        "Register a file PUT to a signed URL ({storageKey, filename, mimeType, alt?, caption?})",
+        ok=201,
+        body=OBJECT,
+        tags=TAGS,
+    )
     def post(self, request: Request) -> Response:
         a = body(request, {"storageKey", "filename", "mimeType", "alt", "caption"})
         item = uploads.confirm(

@@ -38,7 +38,9 @@ class MenuDetailView(ApiView):
     @doc("Rename a menu's label (the name is immutable)", body=OBJECT, tags=TAGS)
     def put(self, request: Request, name: str) -> Response:
         a = body(request, {"label"}, required=("label",))
-        return Response(selectors.menu_detail(services.menu_update(actor=self.actor(request), name=name, label=a["label"])))
+        return Response(
+            selectors.menu_detail(services.menu_update(actor=self.actor(request), name=name, label=a["label"]))
+        )
 
     @doc("Delete a menu and its items", tags=TAGS)
     def delete(self, request: Request, name: str) -> Response:

@@ -13,7 +13,16 @@ from emdash.permissions import Perm
 
 TAGS = ["schema"]
 FIELD_KEYS = {
-    "slug", "label", "type", "required", "unique", "defaultValue", "validation", "options", "searchable", "translatable"
+    "slug",
+    "label",
+    "type",
+    "required",
+    "unique",
+    "defaultValue",
+    "validation",
+    "options",
+    "searchable",
+    "translatable",
 }
 
 

@@ -22,13 +22,16 @@ ERROR = {
     },
     "required": ["error"],
 }
-_ERRORS = {status: OpenApiResponse(ERROR, description=text) for status, text in [
-    (400, "Invalid input (VALIDATION_ERROR, INVALID_CURSOR, ...)"),
-    (401, "Missing or invalid credentials"),
-    (403, "Insufficient scope or role, or CSRF failure"),
-    (404, "Not found (also for unpublished items the caller may not see)"),
-    (409, "Conflict (stale _rev, duplicate slug, ...)"),
-]}
+_ERRORS = {
+    status: OpenApiResponse(ERROR, description=text)
+    for status, text in [
+        (400, "Invalid input (VALIDATION_ERROR, INVALID_CURSOR, ...)"),
+        (401, "Missing or invalid credentials"),
+        (403, "Insufficient scope or role, or CSRF failure"),
+        (404, "Not found (also for unpublished items the caller may not see)"),
+        (409, "Conflict (stale _rev, duplicate slug, ...)"),
+    ]
+}
 
 
 def doc(summary: str, *, ok: int = 200, body: Any = None, params: Any = None, tags: list[str] | None = None) -> Any:

@@ -16,7 +16,11 @@ from emdash.permissions import Perm
 class SearchView(ApiView):
     rules = {"GET": rule(Perm.SEARCH)}
 
-    @doc("Full-text search of published content", params=filters.openapi_parameters(filters.SearchFilter), tags=["search"])
+    @doc(
+        "Full-text search of published content",
+        params=filters.openapi_parameters(filters.SearchFilter),
+        tags=["search"],
+    )
     def get(self, request: Request) -> Response:
         q = filters.parse(filters.SearchFilter, request)
         collections = [c.strip() for c in q["collections"].split(",") if c.strip()] if "collections" in q else None

@@ -38,7 +38,12 @@ class TokenListView(ApiView):
     def get(self, request: Request) -> Response:
         return Response({"items": [_token(row) for row in tokens.token_list(user=request.user)]})
 
-    @doc("Create an API token ({name, scopes, expiresDays?}); the secret is in the answer only", ok=201, body=OBJECT, tags=TAGS)
+    @doc(
+        "Create an API token ({name, scopes, expiresDays?}); the secret is in the answer only",
+        ok=201,
+        body=OBJECT,
+        tags=TAGS,
+    )
     def post(self, request: Request) -> Response:
         a = body(request, {"name", "scopes", "expiresDays"}, required=("name", "scopes"))
         scopes = a["scopes"]

@@ -1,7 +1,7 @@
 """REST API routes under /_emdash/api/ (paths follow the reference), plus the OpenAPI document and docs."""
 
 from django.urls import path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerView
 
 from api import content, media, menus, schema, search, site_settings, taxonomies, tokens
 
@@ -35,7 +35,9 @@ urlpatterns = [
         name="api-revision-restore",
     ),
     path("_emdash/api/schema/collections", schema.CollectionListView.as_view(), name="api-schema-collections"),
-    path("_emdash/api/schema/collections/<str:slug>", schema.CollectionDetailView.as_view(), name="api-schema-collection"),
+    path(
+        "_emdash/api/schema/collections/<str:slug>", schema.CollectionDetailView.as_view(), name="api-schema-collection"
+    ),
     path("_emdash/api/schema/collections/<str:slug>/fields", schema.FieldListView.as_view(), name="api-schema-fields"),
     path(
         "_emdash/api/schema/collections/<str:slug>/fields/<str:field_slug>",
@@ -58,6 +60,6 @@ urlpatterns = [
     path("_emdash/api/search", search.SearchView.as_view(), name="api-search"),
     path("_emdash/api/tokens", tokens.TokenListView.as_view(), name="api-tokens"),
     path("_emdash/api/tokens/<str:token_id>", tokens.TokenDetailView.as_view(), name="api-token"),
-    path("_emdash/api/openapi.json", SpectacularAPIView.as_view(), name="api-openapi"),
+    path("_emdash/api/openapi.json", SpectacularJSONAPIView.as_view(), name="api-openapi"),
     path("_emdash/api/docs/", SpectacularSwaggerView.as_view(url_name="api-openapi"), name="api-docs"),
 ]
