@@ -13,8 +13,11 @@ from api.rules import rule
 from api.schema_doc import OBJECT, doc
 from content import selectors, services
 from content.entry import Entry
+from emdash.auth import site_origin
+from emdash.dates import iso
 from emdash.errors import ValidationError
 from emdash.permissions import Perm
+from public_site import preview
 from taxonomy import selectors as taxonomy_selectors
 from taxonomy import services as taxonomy_services
 from taxonomy.selectors import assigned_terms
@@ -227,3 +230,14 @@ class ContentTermsView(ApiView):
         )
         terms = taxonomy_selectors.entry_terms(actor=actor, collection=collection, id=id)
         return Response({"taxonomy": taxonomy, "terms": terms.get(taxonomy, [])})
+
+
+class ContentPreviewUrlView(ApiView):
+    """A signed, expiring link to the item's draft on the public site (for signed-in editors)."""
+
+    rules = {"GET": rule(Perm.CONTENT_READ_UNPUBLISHED)}
+
+    @doc("A signed, expiring preview link to the item's draft", tags=TAGS)
+    def get(self, request: Request, collection: str, id: str) -> Response:
+        link = preview.preview_link(actor=self.actor(request), collection=collection, id=id)
+        return Response({"url": site_origin(request._request) + link.path, "expiresAt": iso(link.expires_at)})

@@ -28,6 +28,7 @@ urlpatterns = [
     path(f"{ITEM}/compare", content.ContentCompareView.as_view(), name="api-content-compare"),
     path(f"{ITEM}/revisions", content.ContentRevisionsView.as_view(), name="api-content-revisions"),
     path(f"{ITEM}/translations", content.ContentTranslationsView.as_view(), name="api-content-translations"),
+    path(f"{ITEM}/preview-url", content.ContentPreviewUrlView.as_view(), name="api-content-preview-url"),
     path(f"{ITEM}/terms/<str:taxonomy>", content.ContentTermsView.as_view(), name="api-content-terms"),
     path(
         "_emdash/api/revisions/<str:revision_id>/restore",
