@@ -41,16 +41,22 @@ def safe_href(href: Any) -> str | None:
     return href if url_problem(href) is None else None
 
 
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
 def _span(span: Any, mark_defs: dict[str, dict[str, Any]]) -> str:
     if not isinstance(span, dict):
         return ""
     text = escape(span.get("text") if isinstance(span.get("text"), str) else "").replace("\n", "<br>")
     marks = span.get("marks") if isinstance(span.get("marks"), list) else []
     for mark in reversed(marks):
+        if not isinstance(mark, str):
+            continue
         if mark in DECORATORS:
             tag = DECORATORS[mark]
             text = f"<{tag}>{text}</{tag}>"
-        elif isinstance(mark, str) and mark in mark_defs:
+        elif mark in mark_defs:
             href = safe_href(mark_defs[mark].get("href"))
             if href is not None:
                 external = href.startswith(("http://", "https://"))
@@ -85,7 +91,7 @@ def _image(block: dict[str, Any], resolve: ImageResolver | None) -> str:
 def _block(block: dict[str, Any], resolve: ImageResolver | None) -> str:
     kind = block.get("_type")
     if kind == "block":
-        tag = STYLES.get(block.get("style") or "normal", "p")
+        tag = STYLES.get(_text(block.get("style")) or "normal", "p")
         return f"<{tag}>{_inline(block)}</{tag}>"
     if kind == "image":
         return _image(block, resolve)
@@ -103,14 +109,13 @@ def render(blocks: Any, *, resolve_image: ImageResolver | None = None) -> SafeSt
     for block in blocks[:MAX_BLOCKS]:
         if not isinstance(block, dict):
             continue
-        list_kind = LISTS.get(block.get("listItem")) if block.get("_type") == "block" else None
+        list_kind = LISTS.get(_text(block.get("listItem"))) if block.get("_type") == "block" else None
         level = block.get("level") if isinstance(block.get("level"), int) and 0 < block["level"] <= 10 else 1
         depth = level if list_kind else 0
         while len(open_lists) > depth or (
             open_lists and list_kind and len(open_lists) == depth and open_lists[-1] != list_kind
         ):
             out.append(f"</li></{open_lists.pop()}>")
-            switching = False
         if list_kind:
             if len(open_lists) == depth:
                 out.append("</li><li>")
