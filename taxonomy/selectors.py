@@ -123,6 +123,4 @@ def term_entry_ids(*, actor: Actor, taxonomy: Any, term: Any, collection: str) -
     require(actor, Perm.TAXONOMY_READ)
     definition = get_definition(taxonomy)
     row = get_term(definition, term)
-    return list(
-        TermAssignment.objects.filter(term=row, collection=collection).values_list("entry_id", flat=True)
-    )
+    return list(TermAssignment.objects.filter(term=row, collection=collection).values_list("entry_id", flat=True))
