@@ -1,5 +1,8 @@
 """REST API routes under /_emdash/api/ (paths follow the reference), plus the OpenAPI document and docs."""
 
+from collections.abc import Callable
+
+from django.http import HttpResponseBase
 from django.urls import path
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerView
 
@@ -9,7 +12,7 @@ C = "_emdash/api/content/<str:collection>"
 ITEM = f"{C}/<str:id>"
 
 
-def _action(name: str) -> object:
+def _action(name: str) -> Callable[..., HttpResponseBase]:
     return content.ContentActionView.as_view(action_name=name)
 
 

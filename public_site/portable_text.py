@@ -45,12 +45,19 @@ def _text(value: Any) -> str:
     return value if isinstance(value, str) else ""
 
 
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
 def _span(span: Any, mark_defs: dict[str, dict[str, Any]]) -> str:
     if not isinstance(span, dict):
         return ""
     text = escape(span.get("text") if isinstance(span.get("text"), str) else "").replace("\n", "<br>")
-    marks = span.get("marks") if isinstance(span.get("marks"), list) else []
-    for mark in reversed(marks):
+    for mark in reversed(_list(span.get("marks"))):
         if not isinstance(mark, str):
             continue
         if mark in DECORATORS:
@@ -66,14 +73,13 @@ def _span(span: Any, mark_defs: dict[str, dict[str, Any]]) -> str:
 
 
 def _inline(block: dict[str, Any]) -> str:
-    defs = block.get("markDefs") if isinstance(block.get("markDefs"), list) else []
+    defs = _list(block.get("markDefs"))
     mark_defs = {d["_key"]: d for d in defs if isinstance(d, dict) and isinstance(d.get("_key"), str)}
-    children = block.get("children") if isinstance(block.get("children"), list) else []
-    return "".join(_span(child, mark_defs) for child in children)
+    return "".join(_span(child, mark_defs) for child in _list(block.get("children")))
 
 
 def _image(block: dict[str, Any], resolve: ImageResolver | None) -> str:
-    asset = block.get("asset") if isinstance(block.get("asset"), dict) else block
+    asset = _dict(block.get("asset")) or block
     media_id = asset.get("id") or asset.get("_ref") or asset.get("mediaId")
     media = resolve(media_id) if resolve is not None and media_id else None
     if media is None:
@@ -110,8 +116,8 @@ def render(blocks: Any, *, resolve_image: ImageResolver | None = None) -> SafeSt
         if not isinstance(block, dict):
             continue
         list_kind = LISTS.get(_text(block.get("listItem"))) if block.get("_type") == "block" else None
-        level = block.get("level") if isinstance(block.get("level"), int) and 0 < block["level"] <= 10 else 1
-        depth = level if list_kind else 0
+        level = block.get("level")
+        depth = (level if isinstance(level, int) and 0 < level <= 10 else 1) if list_kind else 0
         while len(open_lists) > depth or (
             open_lists and list_kind and len(open_lists) == depth and open_lists[-1] != list_kind
         ):

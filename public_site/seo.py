@@ -20,8 +20,8 @@ def origin(request: HttpRequest, site: dict[str, Any]) -> str:
 
 
 def _image_url(item: dict[str, Any]) -> str | None:
-    data = item.get("data") if isinstance(item.get("data"), dict) else {}
-    for value in data.values():
+    data = item.get("data")
+    for value in data.values() if isinstance(data, dict) else []:
         if isinstance(value, dict) and value.get("id"):
             media = query.media(value["id"])
             if media and str(media.get("mimeType", "")).startswith("image/"):
@@ -34,7 +34,8 @@ def page_meta(request: HttpRequest, site: dict[str, Any], subject: dict[str, Any
     site_title = site.get("title") or "EmDash"
     separator = (site.get("seo") or {}).get("titleSeparator") or "·"
     subject = subject or {}
-    data = subject.get("data") if isinstance(subject.get("data"), dict) else {}
+    raw = subject.get("data")
+    data: dict[str, Any] = raw if isinstance(raw, dict) else {}
     own_title = data.get("title") or subject.get("title")
     title = f"{own_title} {separator} {site_title}" if own_title else site_title
     description = data.get("excerpt") or site.get("tagline") or ""
