@@ -3,23 +3,19 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import orjson
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver
 
-from api.base import ApiView
-from api.permissions import declared_rule
+from api import catalog
 from api.rules import RouteRule
 from emdash.models import User
 from emdash.roles import Role
 from emdash.tokens import token_create
 from tests.factories import make_user
 
-METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
 # Path parameters filled with values that exist nowhere: route checks run before the view, and an
 # allowed call then ends in a clean 404/400 without changing anything.
 PLACEHOLDERS = {
@@ -35,47 +31,27 @@ PLACEHOLDERS = {
 }
 
 
+def concrete(pattern: str) -> str:
+    return "/" + re.sub(r"<(?:\w+:)?(\w+)>", lambda m: PLACEHOLDERS[m.group(1)], pattern)
+
+
 @dataclass(frozen=True)
 class Route:
+    """A route of the catalog with its path filled with placeholders."""
+
     path: str
     method: str
-    view: type[ApiView]
     rule: RouteRule
 
     def __str__(self) -> str:
         return f"{self.method} {self.path}"
 
 
-def _patterns(resolver: URLResolver, prefix: str = "") -> Iterator[tuple[str, Any]]:
-    for entry in resolver.url_patterns:
-        if isinstance(entry, URLResolver):
-            yield from _patterns(entry, prefix + str(entry.pattern))
-        elif isinstance(entry, URLPattern):
-            yield prefix + str(entry.pattern), entry.callback
-
-
-def api_views() -> list[tuple[str, Any]]:
-    """Every URL under /_emdash/api/ with its view callback."""
-    return [(p, cb) for p, cb in _patterns(get_resolver()) if p.startswith("_emdash/api/")]
-
-
-def concrete(pattern: str) -> str:
-    return "/" + re.sub(r"<(?:\w+:)?(\w+)>", lambda m: PLACEHOLDERS[m.group(1)], pattern)
-
-
 def routes() -> list[Route]:
-    """(path, method) pairs of every ApiView, with the rule each declares."""
     found = []
-    for pattern, callback in api_views():
-        view = getattr(callback, "view_class", None)
-        if view is None or not issubclass(view, ApiView):
-            continue
-        instance = view(**getattr(callback, "view_initkwargs", {}))
-        for method in METHODS:
-            if hasattr(instance, method.lower()) and method.lower() in view.http_method_names:
-                rule = declared_rule(instance, method)
-                assert rule is not None, f"{method} /{pattern} has no declared rule"
-                found.append(Route(concrete(pattern), method, view, rule))
+    for route in catalog.routes():
+        assert route.rule is not None, f"{route} has no declared rule"
+        found.append(Route(concrete(route.pattern), route.method, route.rule))
     return found
 
 

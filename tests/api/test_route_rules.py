@@ -9,11 +9,12 @@ import pytest
 from rest_framework.test import APIRequestFactory
 
 from api.base import ApiView
+from api.catalog import api_urls
 from api.rules import ROUTE_RULES, RouteRule
 from emdash import scopes as scope_table
 from emdash.roles import Role
 from emdash.scopes import Scope
-from tests.api.helpers import api_views, body, call, client_for, routes
+from tests.api.helpers import body, call, client_for, routes
 from tests.factories import make_user
 
 pytestmark = pytest.mark.django_db
@@ -24,7 +25,7 @@ UNDOCUMENTED = {"_emdash/api/media/upload/<str:token>", "_emdash/api/openapi.jso
 def test_every_api_url_is_a_rule_checked_view() -> None:
     """Apart from the signed PUT target and the OpenAPI pages, every /_emdash/api/ URL is an ApiView."""
     others = []
-    for pattern, callback in api_views():
+    for pattern, callback in api_urls():
         view = getattr(callback, "view_class", None)
         if pattern in UNDOCUMENTED or pattern.startswith(("_emdash/api/mcp", "_emdash/api/oauth")):
             continue
@@ -120,3 +121,13 @@ def test_the_minimum_role_with_the_route_scope_gets_past_the_route_check(route) 
     assert response.status_code < 500, response.content
     if response.status_code >= 400:
         assert body(response)["error"]["code"] not in ("UNAUTHORIZED", "INSUFFICIENT_SCOPE")
+
+
+def test_docs_list_every_route() -> None:
+    """docs/rest-api.md carries the generated route table."""
+    from pathlib import Path
+
+    from api.catalog import as_markdown
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "rest-api.md").read_text()
+    assert as_markdown() in doc, "regenerate the table in docs/rest-api.md from api.catalog.as_markdown()"
