@@ -36,7 +36,19 @@ def _published_urls() -> list[tuple[str, str | None]]:
             cursor = page.get("nextCursor")
             if not cursor:
                 break
+    urls.extend((path, None) for path in _term_paths())
     return urls[:SITEMAP_LIMIT]
+
+
+def _term_paths() -> list[str]:
+    """Archive paths of every term, depth first."""
+    paths: list[str] = []
+    stack = [node for definition in query.taxonomies() for node in query.terms(definition["name"])]
+    while stack and len(paths) < SITEMAP_LIMIT:
+        node = stack.pop(0)
+        paths.append(node["path"])
+        stack[:0] = node.get("children", [])
+    return paths
 
 
 def sitemap_xml(request: HttpRequest) -> HttpResponse:

@@ -117,7 +117,7 @@ def term(taxonomy: str, slug: str) -> dict[str, Any] | None:
 
 
 def terms(taxonomy: str) -> list[dict[str, Any]]:
-    """A taxonomy's terms as a tree (each with ``children`` and ``url``); [] for an unknown taxonomy."""
+    """A taxonomy's terms as a tree (each with ``children`` and ``path``); [] for an unknown taxonomy."""
     try:
         return taxonomy_selectors.term_tree(actor=PUBLIC, taxonomy=taxonomy)
     except EmDashError:

@@ -28,7 +28,10 @@ def _skip_reason() -> str | None:
     return None
 
 
-@pytest.fixture(scope="session")
+# Module scope, not session: Playwright's sync API keeps an asyncio loop running in this thread while the
+# browser is open, and later tests that call asyncio.run() (the MCP SDK client tests) would fail under it.
+# (A "package" scope declared in this plugin module would act as session scope.)
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     reason = _skip_reason()
     if reason:

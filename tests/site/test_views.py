@@ -75,6 +75,7 @@ def test_sitemap_and_rss(site) -> None:
     sitemap = get("/sitemap.xml").content.decode()
     assert "<loc>http://testserver/posts/hello-world/</loc>" in sitemap
     assert "<loc>http://testserver/pages/about-us/</loc>" in sitemap
+    assert "<loc>http://testserver/category/news/</loc>" in sitemap
     feed = get("/feed.xml")
     assert feed["Content-Type"].startswith("application/rss+xml")
     text = feed.content.decode()
