@@ -171,13 +171,9 @@ EMDASH = {
     "ALLOWED_ORIGINS": env_list("EMDASH_ALLOWED_ORIGINS"),
 }
 
-# The REST API (api/): JSON only; its views set authentication, the route rules and the error handler.
-REST_FRAMEWORK = {
-    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
-}
+# The REST API (api/): its views set their own parsers, renderers, authentication, route rules and error
+# handler (api.base.ApiView), so nothing here changes other DRF views.
+REST_FRAMEWORK = {"DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema"}
 SPECTACULAR_SETTINGS = {
     "TITLE": "EmDash REST API",
     "DESCRIPTION": "Content, schema, media, taxonomies, menus, settings, search and API tokens. "
