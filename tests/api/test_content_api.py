@@ -6,6 +6,7 @@ import pytest
 from django.test import Client
 
 from emdash.actor import Actor
+from emdash.tokens import token_create
 from tests.api.helpers import body, call, client_for, session_client, token_client
 from tests.factories import SYSTEM, make_entry, make_user
 
@@ -184,3 +185,12 @@ def test_unexpected_errors_are_500_with_a_trace_id_and_no_details(editor, monkey
     assert error["code"] == "INTERNAL_ERROR" and len(error["traceId"]) == 16
     assert "secret" not in response.content.decode()
     assert error["traceId"] in caplog.text
+
+
+def test_tokens_in_the_query_string_are_ignored_and_head_follows_get(posts) -> None:
+    make_entry(data={"title": "Draft only"})
+    secret = token_create(user=make_user("admin"), name="q", scopes="admin").raw
+    response = Client().get(API, {"access_token": secret, "token": secret})
+    assert response.status_code == 200 and body(response)["items"] == []  # treated as anonymous
+    assert Client().head(API).status_code == 200
+    assert Client().head("/_emdash/api/settings").status_code == 401
