@@ -15,7 +15,31 @@ def only_rest_routes(endpoints: list[tuple[str, Any, str, Any]], **kwargs: Any) 
 
 
 class ApiSchema(AutoSchema):
-    """Operation IDs from the view's name, e.g. ``ContentDetail_put`` (stable and collision-free)."""
+    """Operation IDs from the view's name (``ContentDetail_put``), and each operation's access rule in its
+    description and security (public operations also accept no credentials)."""
+
+    def _rule(self) -> Any:
+        from api.permissions import declared_rule
+
+        return declared_rule(self.view, self.method)
+
+    def get_description(self) -> str:
+        rule = self._rule()
+        # The view's own docstring only (inspect.getdoc would inherit ApiView's, which is for developers).
+        text = (type(self.view).__doc__ or "").strip()
+        if rule is None:
+            return text
+        access = f"Token scope `{rule.scope.value}`, minimum role {rule.min_role.label}."
+        if rule.public:
+            access += " Anonymous callers allowed (published data only)."
+        return f"{text}\n\n{access}".strip()
+
+    def get_auth(self) -> list[dict[str, Any]]:
+        auth = list(super().get_auth())
+        rule = self._rule()
+        if rule is not None and rule.public and {} not in auth:
+            auth.append({})
+        return auth
 
     def get_operation_id(self) -> str:
         name = type(self.view).__name__.removesuffix("View")

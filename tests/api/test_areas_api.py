@@ -121,6 +121,7 @@ def test_api_tokens_create_list_use_and_revoke() -> None:
 
 
 def test_openapi_document_lists_every_route_and_docs_are_served_offline() -> None:
+    from api import catalog
     from tests.api.helpers import routes
 
     response = Client().get("/_emdash/api/openapi.json")
@@ -132,6 +133,10 @@ def test_openapi_document_lists_every_route_and_docs_are_served_offline() -> Non
     assert not any(p.startswith(("/_emdash/api/mcp", "/_emdash/api/oauth")) for p in paths)
     operations = sum(1 for p in paths.values() for m in p if m in ("get", "post", "put", "patch", "delete"))
     assert operations == len(routes())
+    for route in catalog.routes():
+        operation = paths[route.path][route.method.lower()]
+        assert route.rule is not None and route.rule.scope.value in operation["description"]
+        assert ({} in operation["security"]) == route.rule.public, str(route)
     docs = Client().get("/_emdash/api/docs/")
     assert docs.status_code == 200
     html = docs.content.decode()
