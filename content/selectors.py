@@ -264,3 +264,21 @@ def entry_status_counts(*, actor: Actor, collection: str) -> dict[str, int]:
         counts[status] = count
     counts["trash"] = rows.trashed_rows(spec).count()
     return counts
+def published_page(
+    *, collection: str, ids: list[str] | None = None, locale: Any = None, page: int = 1, per_page: int = 10
+) -> tuple[list[dict[str, Any]], bool]:
+    """For the public site: one numbered page of published items (newest first, full values) and whether
+    another page follows. ``ids`` narrows it to those items (taxonomy archives)."""
+    require(Actor.anonymous(), Perm.CONTENT_READ)
+    per_page = _check_limit(per_page)
+    if isinstance(page, bool) or not isinstance(page, int) or page < 1:
+        raise ValidationError.for_fields({"page": "must be a positive integer"})
+    qs = rows.live_rows(spec).filter(status="published")
+    if ids is not None:
+        qs = qs.filter(id__in=ids)
+    if locale is not None:
+        qs = qs.filter(locale=rows.resolve_locale(locale))
+    start = (page - 1) * per_page
+    found = list(qs.order_by(F("published_at").desc(nulls_last=True), "-id")[start : start + per_page + 1])
+    items = [presenters.summary(spec, r, draft=None, show_draft=False, full=True) for r in found[:per_page]]
+    return items, len(found) > per_page

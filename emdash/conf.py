@@ -29,6 +29,8 @@ DEFAULTS: dict[str, Any] = {
     # Seconds before a stored file with no media item is swept by the worker, and between sweeps.
     "MEDIA_ORPHAN_AGE": 3600,
     "MEDIA_SWEEP_INTERVAL": 3600,
+    # Seconds a signed draft preview link stays valid.
+    "PREVIEW_MAX_AGE": 3600,
 }
 
 

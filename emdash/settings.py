@@ -57,6 +57,10 @@ INSTALLED_APPS = [
     "settings_app",
     "mcp_endpoint",
     "admin_ui",
+    "api",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "public_site",
 ]
 
 MIDDLEWARE = [
@@ -172,6 +176,21 @@ EMDASH = {
     "SITE_URL": os.environ.get("EMDASH_SITE_URL", ""),
     "LOCALES": env_list("EMDASH_LOCALES", "en"),
     "ALLOWED_ORIGINS": env_list("EMDASH_ALLOWED_ORIGINS"),
+}
+
+# The REST API (api/): its views set their own parsers, renderers, authentication, route rules and error
+# handler (api.base.ApiView), so nothing here changes other DRF views.
+REST_FRAMEWORK = {"DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema"}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "EmDash REST API",
+    "DESCRIPTION": "Content, schema, media, taxonomies, menus, settings, search and API tokens. "
+    'Errors: {"error": {"code", "message", "details"}} with the same codes as the MCP tools.',
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "SCHEMA_PATH_PREFIX": "/_emdash/api",
+    "PREPROCESSING_HOOKS": ["api.openapi.only_rest_routes"],
 }
 
 LOGGING = {

@@ -82,5 +82,5 @@ def resolve_pat(raw: str) -> Actor | None:
 
 
 def token_list(*, user: User) -> list[PersonalAccessToken]:
-    """The user's own tokens, newest first (hashes stay on the server; only prefixes are shown)."""
-    return list(PersonalAccessToken.objects.filter(user=user).order_by("-created_at"))
+    """The user's own tokens, newest first (revoked ones included, so the list explains itself)."""
+    return list(PersonalAccessToken.objects.filter(user=user).order_by("-created_at", "-pk"))

@@ -2,6 +2,8 @@ from django.urls import include, path, re_path
 
 from emdash import discovery, views
 
+handler404 = "public_site.views.not_found"
+
 urlpatterns = [
     path("_emdash/health", views.health, name="health"),
     re_path(
@@ -12,6 +14,6 @@ urlpatterns = [
     path("", include("mcp_endpoint.urls")),
     path("", include("media.urls")),
     path("_emdash/admin/", include("admin_ui.urls")),
-    path("", views.home, name="home"),
-    path("<slug:collection>/<str:slug>/", views.entry, name="entry"),
+    path("", include("api.urls")),
+    path("", include("public_site.urls")),
 ]

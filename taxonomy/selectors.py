@@ -116,3 +116,11 @@ def term_paths(term_ids: list[str]) -> dict[str, str]:
         return {}
     qs = Term.objects.filter(id__in=term_ids).values_list("id", "slug", "taxonomy__name")
     return {term_id: term_path(taxonomy, slug) for term_id, slug, taxonomy in qs}
+
+
+def term_entry_ids(*, actor: Actor, taxonomy: Any, term: Any, collection: str) -> list[str]:
+    """IDs of the entries of ``collection`` carrying ``term`` (visibility is the content selector's job)."""
+    require(actor, Perm.TAXONOMY_READ)
+    definition = get_definition(taxonomy)
+    row = get_term(definition, term)
+    return list(TermAssignment.objects.filter(term=row, collection=collection).values_list("entry_id", flat=True))

@@ -115,8 +115,8 @@ def test_upload_needs_the_author_role_and_media_write() -> None:
     assert response.status_code == 403 and body(response)["error"]["code"] == "INSUFFICIENT_PERMISSIONS"
     response = upload(client_for("admin", "media:read"), image_bytes())
     assert response.status_code == 403 and body(response)["error"]["code"] == "INSUFFICIENT_SCOPE"
-    response = upload(Client(), image_bytes())
-    assert response.status_code == 403
+    response = upload(Client(), image_bytes())  # no credentials at all: authenticate first
+    assert response.status_code == 401 and body(response)["error"]["code"] == "UNAUTHORIZED"
     response = upload(Client(headers={"Authorization": "Bearer ec_pat_nope"}), image_bytes())
     assert response.status_code == 401 and "WWW-Authenticate" in response
 

@@ -12,9 +12,15 @@ from django.core.management.base import BaseCommand
 from content import schema, schema_services, selectors, services
 from content.slugs import slugify
 from emdash.actor import Actor
-from emdash.errors import NotFound
+from emdash.errors import EmDashError, NotFound
 from emdash.models import User
 from emdash.roles import Role
+from menus import selectors as menu_selectors
+from menus import services as menu_services
+from settings_app import selectors as settings_selectors
+from settings_app import services as settings_services
+from taxonomy import selectors as taxonomy_selectors
+from taxonomy import services as taxonomy_services
 
 ADMIN_EMAIL = "admin@example.com"
 
@@ -61,6 +67,38 @@ def _text(*paragraphs: str) -> list[dict[str, Any]]:
         for i, text in enumerate(paragraphs)
     ]
 
+
+TERMS: list[tuple[str, str, str]] = [
+    ("category", "news", "News"),
+    ("category", "guides", "Guides"),
+    ("tag", "mcp", "MCP"),
+    ("tag", "editing", "Editing"),
+    ("tag", "django", "Django"),
+]
+# Post title -> {taxonomy: [term slugs]}
+POST_TERMS: dict[str, dict[str, list[str]]] = {
+    "Welcome to EmDash": {"category": ["news"], "tag": ["mcp", "django"]},
+    "Writing with drafts and revisions": {"category": ["guides"], "tag": ["editing"]},
+}
+MENUS: dict[str, tuple[str, list[dict[str, Any]]]] = {
+    "primary": (
+        "Primary",
+        [
+            {"label": "Home", "type": "custom", "customUrl": "/"},
+            {"label": "News", "type": "taxonomy", "referenceCollection": "category", "referenceId": "news"},
+            {"label": "Guides", "type": "taxonomy", "referenceCollection": "category", "referenceId": "guides"},
+            {"label": "About", "type": "page", "referenceCollection": "pages", "referenceId": "about"},
+        ],
+    ),
+    "footer": (
+        "Footer",
+        [
+            {"label": "About", "type": "page", "referenceCollection": "pages", "referenceId": "about"},
+            {"label": "Search", "type": "custom", "customUrl": "/search/"},
+        ],
+    ),
+}
+SITE = {"title": "EmDash Demo", "tagline": "A headless CMS for Django, with a built-in MCP server", "postsPerPage": 10}
 
 ENTRIES: list[tuple[str, str, dict[str, Any]]] = [
     (
@@ -137,8 +175,32 @@ class Command(BaseCommand):
                 pass
             services.entry_create(actor=author, collection=collection, data=data, status=status)
             self.stdout.write(f"created {collection}: {data['title']} ({status})")
+        self._site(system)
         self.stdout.write(self.style.SUCCESS("Demo site ready."))
         self.stdout.write(f"  Admin login: {ADMIN_EMAIL}  password: {password}")
+
+    def _site(self, system: Actor) -> None:
+        """Categories, tags, their posts, the primary and footer menus and the site title (each once)."""
+        for taxonomy, slug, label in TERMS:
+            try:
+                taxonomy_selectors.term_get(actor=system, taxonomy=taxonomy, term=slug)
+            except EmDashError:
+                taxonomy_services.term_create(actor=system, taxonomy=taxonomy, slug=slug, label=label)
+                self.stdout.write(f"created {taxonomy}: {label}")
+        for title, assignments in POST_TERMS.items():
+            for taxonomy, slugs in assignments.items():
+                taxonomy_services.entry_terms_set(
+                    actor=system, collection="posts", id=slugify(title), taxonomy=taxonomy, terms=slugs
+                )
+        existing = {menu["name"] for menu in menu_selectors.menu_list(actor=system)}
+        for name, (label, items) in MENUS.items():
+            if name in existing:
+                continue
+            menu_services.menu_create(actor=system, name=name, label=label)
+            menu_services.menu_set_items(actor=system, name=name, items=items)
+            self.stdout.write(f"created menu {name}")
+        if not settings_selectors.site_settings().get("title"):
+            settings_services.settings_update(actor=system, changes=SITE)
 
     def _admin(self) -> tuple[User, str]:
         """The demo admin; its generated password is kept under var/ so every run can print it."""

@@ -1,0 +1,96 @@
+"""Query-string filters for the list routes, declared with django-filter and validated by its forms.
+
+The selectors do the querying (keyset pagination, visibility rules); these filter sets only parse and
+check the query string, so a bad value is a VALIDATION_ERROR naming the parameter, and the OpenAPI
+document lists the same parameters the view reads.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import django_filters
+from django import forms
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter
+from rest_framework.request import Request
+
+from content.selectors import ORDER_FIELDS
+from emdash.errors import ValidationError
+
+
+class PageFilter(django_filters.FilterSet):
+    """Cursor pagination: ``limit`` and the opaque ``cursor`` from the previous page's ``nextCursor``."""
+
+    limit = django_filters.NumberFilter(min_value=1, max_value=100, help_text="Page size, 1-100 (default 50)")
+    cursor = django_filters.CharFilter(max_length=2000, help_text="nextCursor of the previous page")
+
+
+class ContentFilter(PageFilter):
+    status = django_filters.ChoiceFilter(
+        choices=[(s, s) for s in ("draft", "published", "scheduled")], help_text="Only items with this status"
+    )
+    orderBy = django_filters.ChoiceFilter(
+        choices=[(name, name) for name in sorted(ORDER_FIELDS)], help_text="Sort field"
+    )
+    order = django_filters.ChoiceFilter(choices=[("asc", "asc"), ("desc", "desc")], help_text="Default desc")
+    locale = django_filters.CharFilter(max_length=35, help_text="Only items in this locale")
+
+
+class MediaFilter(PageFilter):
+    mimeType = django_filters.CharFilter(max_length=100, help_text="MIME type prefix, e.g. image/")
+
+
+class SearchFilter(django_filters.FilterSet):
+    q = django_filters.CharFilter(max_length=1000, help_text="Words to look for (empty: no results)")
+    collections = django_filters.CharFilter(max_length=2000, help_text="Comma-separated collection slugs")
+    locale = django_filters.CharFilter(max_length=35, help_text="Only results in this locale")
+    limit = django_filters.NumberFilter(min_value=1, max_value=50, help_text="1-50 (default 20)")
+
+
+class LocaleFilter(django_filters.FilterSet):
+    locale = django_filters.CharFilter(max_length=35, help_text="Locale of the item (slug lookups)")
+
+
+class RevisionFilter(django_filters.FilterSet):
+    limit = django_filters.NumberFilter(min_value=1, max_value=50, help_text="1-50 (default 20)")
+
+
+def parse(filterset: type[django_filters.FilterSet], request: Request) -> dict[str, Any]:
+    """The cleaned parameters that were given (absent ones left out); VALIDATION_ERROR for bad ones."""
+    # Only the filters' form fields are used: the selectors do the querying, so no queryset is needed.
+    fields = {name: declared.field for name, declared in filterset.base_filters.items()}
+    form = type(f"{filterset.__name__}Form", (forms.Form,), fields)(data=request.query_params)
+    if not form.is_valid():
+        problems = {name: " ".join(str(m) for m in messages) for name, messages in form.errors.items()}
+        raise ValidationError.for_fields(problems, prefix="Invalid query parameter")
+    cleaned = {k: v for k, v in form.cleaned_data.items() if v not in (None, "")}
+    if "limit" in cleaned:
+        if cleaned["limit"] != int(cleaned["limit"]):
+            raise ValidationError.for_fields({"limit": "must be a whole number"}, prefix="Invalid query parameter")
+        cleaned["limit"] = int(cleaned["limit"])
+    return cleaned
+
+
+_TYPES = {
+    django_filters.NumberFilter: OpenApiTypes.INT,
+}
+
+
+def openapi_parameters(filterset: type[django_filters.FilterSet]) -> list[OpenApiParameter]:
+    """The filter set as OpenAPI query parameters (generated, so the document cannot drift)."""
+    params = []
+    for name, declared in filterset.base_filters.items():
+        extra = declared.extra
+        choices = extra.get("choices")
+        params.append(
+            OpenApiParameter(
+                name,
+                _TYPES.get(type(declared), OpenApiTypes.STR),
+                OpenApiParameter.QUERY,
+                required=bool(extra.get("required")),
+                description=str(extra.get("help_text", "")),
+                enum=[value for value, _ in choices] if choices else None,
+            )
+        )
+    return params

@@ -1,0 +1,43 @@
+"""The per-route access table: which rule guards each HTTP method of each API view.
+
+Every rule comes from ``emdash.permissions.RULES`` (one source of truth), except the token routes,
+which act on the caller's own account. A method without a declared rule is refused (fail closed).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from emdash.permissions import RULES, Perm
+from emdash.roles import Role
+from emdash.scopes import Scope
+
+
+@dataclass(frozen=True)
+class RouteRule:
+    """What a caller needs before the view runs; services still apply ownership and visibility rules."""
+
+    name: str
+    scope: Scope
+    min_role: Role
+    needs: str
+    public: bool = False
+
+
+def from_perm(perm: Perm) -> RouteRule:
+    rule = RULES[perm]
+    return RouteRule(perm.value, rule.scope, rule.min_role, rule.needs, rule.public)
+
+
+# Personal access tokens belong to the signed-in user. A token may only manage tokens with `admin`,
+# so a leaked narrow token cannot mint itself a wider one.
+ACCOUNT_TOKENS = RouteRule(
+    "account.tokens", Scope.ADMIN, Role.SUBSCRIBER, "managing API tokens requires a signed-in user"
+)
+
+ROUTE_RULES: dict[str, RouteRule] = {perm.value: from_perm(perm) for perm in Perm}
+ROUTE_RULES[ACCOUNT_TOKENS.name] = ACCOUNT_TOKENS
+
+
+def rule(name: Perm | str) -> RouteRule:
+    return ROUTE_RULES[name.value if isinstance(name, Perm) else name]

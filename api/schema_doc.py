@@ -1,0 +1,48 @@
+"""Small helpers for describing the API views in the OpenAPI document."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+
+ERROR = {
+    "type": "object",
+    "properties": {
+        "error": {
+            "type": "object",
+            "properties": {
+                "code": {"type": "string"},
+                "message": {"type": "string"},
+                "details": {"type": "object"},
+            },
+            "required": ["code", "message"],
+        }
+    },
+    "required": ["error"],
+}
+_ERRORS = {
+    status: OpenApiResponse(ERROR, description=text)
+    for status, text in [
+        (400, "Invalid input (VALIDATION_ERROR, INVALID_CURSOR, ...)"),
+        (401, "Missing or invalid credentials"),
+        (403, "Insufficient scope or role, or CSRF failure"),
+        (404, "Not found (also for unpublished items the caller may not see)"),
+        (409, "Conflict (stale _rev, duplicate slug, ...)"),
+    ]
+}
+
+
+def doc(summary: str, *, ok: int = 200, body: Any = None, params: Any = None, tags: list[str] | None = None) -> Any:
+    """``extend_schema`` with our error envelope on every operation."""
+    return extend_schema(
+        summary=summary,
+        request=body,
+        parameters=params,
+        tags=tags,
+        responses={ok: OpenApiResponse(OpenApiTypes.OBJECT, description="Success"), **_ERRORS},
+    )
+
+
+OBJECT = OpenApiTypes.OBJECT

@@ -1,0 +1,69 @@
+"""REST API routes under /_emdash/api/ (paths follow the reference), plus the OpenAPI document and docs."""
+
+from collections.abc import Callable
+
+from django.http import HttpResponseBase
+from django.urls import path
+from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerView
+
+from api import content, media, menus, schema, search, site_settings, taxonomies, tokens
+
+C = "_emdash/api/content/<str:collection>"
+ITEM = f"{C}/<str:id>"
+
+
+def _action(name: str) -> Callable[..., HttpResponseBase]:
+    return content.ContentActionView.as_view(action_name=name)
+
+
+urlpatterns = [
+    path(C, content.ContentListView.as_view(), name="api-content-list"),
+    path(f"{C}/trash", content.ContentTrashView.as_view(), name="api-content-trash"),
+    path(ITEM, content.ContentDetailView.as_view(), name="api-content-detail"),
+    path(f"{ITEM}/permanent", content.ContentPermanentDeleteView.as_view(), name="api-content-permanent"),
+    path(f"{ITEM}/publish", _action("publish"), name="api-content-publish"),
+    path(f"{ITEM}/unpublish", _action("unpublish"), name="api-content-unpublish"),
+    path(f"{ITEM}/unschedule", _action("unschedule"), name="api-content-unschedule"),
+    path(f"{ITEM}/discard-draft", _action("discard-draft"), name="api-content-discard-draft"),
+    path(f"{ITEM}/schedule", content.ContentScheduleView.as_view(), name="api-content-schedule"),
+    path(f"{ITEM}/restore", content.ContentRestoreView.as_view(), name="api-content-restore"),
+    path(f"{ITEM}/duplicate", content.ContentDuplicateView.as_view(), name="api-content-duplicate"),
+    path(f"{ITEM}/compare", content.ContentCompareView.as_view(), name="api-content-compare"),
+    path(f"{ITEM}/revisions", content.ContentRevisionsView.as_view(), name="api-content-revisions"),
+    path(f"{ITEM}/translations", content.ContentTranslationsView.as_view(), name="api-content-translations"),
+    path(f"{ITEM}/preview-url", content.ContentPreviewUrlView.as_view(), name="api-content-preview-url"),
+    path(f"{ITEM}/terms/<str:taxonomy>", content.ContentTermsView.as_view(), name="api-content-terms"),
+    path(
+        "_emdash/api/revisions/<str:revision_id>/restore",
+        content.RevisionRestoreView.as_view(),
+        name="api-revision-restore",
+    ),
+    path("_emdash/api/schema/collections", schema.CollectionListView.as_view(), name="api-schema-collections"),
+    path(
+        "_emdash/api/schema/collections/<str:slug>", schema.CollectionDetailView.as_view(), name="api-schema-collection"
+    ),
+    path("_emdash/api/schema/collections/<str:slug>/fields", schema.FieldListView.as_view(), name="api-schema-fields"),
+    path(
+        "_emdash/api/schema/collections/<str:slug>/fields/<str:field_slug>",
+        schema.FieldDetailView.as_view(),
+        name="api-schema-field",
+    ),
+    path("_emdash/api/media", media.MediaListView.as_view(), name="media-list"),
+    path("_emdash/api/media/upload-url", media.UploadUrlView.as_view(), name="media-upload-url"),
+    path("_emdash/api/media/confirm", media.ConfirmView.as_view(), name="media-confirm"),
+    path("_emdash/api/media/<str:id>", media.MediaDetailView.as_view(), name="media-detail"),
+    path("_emdash/api/taxonomies", taxonomies.TaxonomyListView.as_view(), name="api-taxonomies"),
+    path("_emdash/api/taxonomies/<str:taxonomy>/terms", taxonomies.TermListView.as_view(), name="api-terms"),
+    path(
+        "_emdash/api/taxonomies/<str:taxonomy>/terms/<str:term>", taxonomies.TermDetailView.as_view(), name="api-term"
+    ),
+    path("_emdash/api/menus", menus.MenuListView.as_view(), name="api-menus"),
+    path("_emdash/api/menus/<str:name>", menus.MenuDetailView.as_view(), name="api-menu"),
+    path("_emdash/api/menus/<str:name>/items", menus.MenuItemsView.as_view(), name="api-menu-items"),
+    path("_emdash/api/settings", site_settings.SettingsView.as_view(), name="api-settings"),
+    path("_emdash/api/search", search.SearchView.as_view(), name="api-search"),
+    path("_emdash/api/tokens", tokens.TokenListView.as_view(), name="api-tokens"),
+    path("_emdash/api/tokens/<str:token_id>", tokens.TokenDetailView.as_view(), name="api-token"),
+    path("_emdash/api/openapi.json", SpectacularJSONAPIView.as_view(), name="api-openapi"),
+    path("_emdash/api/docs/", SpectacularSwaggerView.as_view(url_name="api-openapi"), name="api-docs"),
+]

@@ -1,0 +1,153 @@
+"""The query API for templates: published collections and entries, menus, terms, settings, search.
+
+Everything here reads as an anonymous visitor would (published content only), through the selectors,
+so a template can never show a draft. Previews go through :mod:`public_site.preview` instead.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from content import schema, selectors
+from content.links import entry_path
+from content.search import selectors as search_selectors
+from emdash.actor import Actor
+from emdash.errors import CollectionNotFound, EmDashError, NotFound
+from media import presenters as media_presenters
+from media import selectors as media_selectors
+from menus import selectors as menu_selectors
+from settings_app import selectors as settings_selectors
+from taxonomy import selectors as taxonomy_selectors
+
+PUBLIC = Actor.anonymous()
+
+
+@dataclass
+class EntryPage:
+    """One numbered page of entries."""
+
+    items: list[dict[str, Any]]
+    number: int
+    has_next: bool
+
+    @property
+    def has_previous(self) -> bool:
+        return self.number > 1
+
+
+def _with_url(item: dict[str, Any]) -> dict[str, Any]:
+    return {**item, "url": entry_path(item["collection"], item["slug"])}
+
+
+def collections() -> list[Any]:
+    """The collection specs (label, slug, fields)."""
+    return list(schema.current().collections.values())
+
+
+def collection(slug: str) -> Any | None:
+    return schema.current().collections.get(slug)
+
+
+def entries(collection: str, *, page: int = 1, per_page: int = 10, locale: str | None = None) -> EntryPage:
+    """Published entries of a collection, newest first, by page number."""
+    items, more = selectors.published_page(collection=collection, page=page, per_page=per_page, locale=locale)
+    return EntryPage([_with_url(i) for i in items], page, more)
+
+
+def entry_list(
+    collection: str,
+    *,
+    order_by: str = "published_at",
+    order: str = "desc",
+    limit: int = 10,
+    cursor: str | None = None,
+    locale: str | None = None,
+) -> dict[str, Any]:
+    """Published entries with any list order and cursor pagination: ``{items, nextCursor?}`` (the API shape)."""
+    page = selectors.entry_list(
+        actor=PUBLIC,
+        collection=collection,
+        order_by=order_by,
+        order=order,
+        limit=limit,
+        cursor=cursor,
+        locale=locale,
+        full=True,
+    ).to_dict()
+    page["items"] = [_with_url(i) for i in page["items"]]
+    return page
+
+
+def entry(collection: str, slug: str, *, locale: str | None = None) -> dict[str, Any] | None:
+    """One published entry by slug (or ID) with its terms, or None."""
+    try:
+        found = selectors.entry_get(actor=PUBLIC, collection=collection, id=slug, locale=locale)
+    except (NotFound, CollectionNotFound):
+        return None
+    terms = taxonomy_selectors.assigned_terms(collection=collection, entry_id=found.id)
+    return {**_with_url(found.to_dict()), "terms": terms}
+
+
+def term_entries(
+    taxonomy: str, term: str, collection: str = "posts", *, page: int = 1, per_page: int = 10
+) -> EntryPage:
+    """Published entries carrying a term (a category or tag archive)."""
+    ids = taxonomy_selectors.term_entry_ids(actor=PUBLIC, taxonomy=taxonomy, term=term, collection=collection)
+    items, more = selectors.published_page(collection=collection, ids=ids, page=page, per_page=per_page)
+    return EntryPage([_with_url(i) for i in items], page, more)
+
+
+def taxonomy(name: str) -> dict[str, Any] | None:
+    try:
+        return taxonomy_selectors.taxonomy_get(actor=PUBLIC, name=name)
+    except EmDashError:
+        return None
+
+
+def taxonomies() -> list[dict[str, Any]]:
+    return taxonomy_selectors.taxonomy_list(actor=PUBLIC)
+
+
+def term(taxonomy: str, slug: str) -> dict[str, Any] | None:
+    try:
+        return taxonomy_selectors.term_get(actor=PUBLIC, taxonomy=taxonomy, term=slug)
+    except EmDashError:
+        return None
+
+
+def terms(taxonomy: str) -> list[dict[str, Any]]:
+    """A taxonomy's terms as a tree (each with ``children`` and ``path``); [] for an unknown taxonomy."""
+    try:
+        return taxonomy_selectors.term_tree(actor=PUBLIC, taxonomy=taxonomy)
+    except EmDashError:
+        return []
+
+
+def menu(name: str) -> dict[str, Any] | None:
+    """A menu as a tree (``items`` with ``children``), or None when there is no such menu."""
+    try:
+        return menu_selectors.menu_tree(actor=PUBLIC, name=name)
+    except EmDashError:
+        return None
+
+
+def site_settings() -> dict[str, Any]:
+    return settings_selectors.site_settings()
+
+
+def search(query: str, *, collections: list[str] | None = None, limit: int = 20) -> list[dict[str, Any]]:
+    """Published matches, most relevant first, each with a ``url``; bad queries give no results."""
+    try:
+        results = search_selectors.search(actor=PUBLIC, query=query, collections=collections, limit=limit)
+    except EmDashError:
+        return []
+    return [{**r.to_dict(), "url": entry_path(r.collection, r.slug)} for r in results]
+
+
+def media(media_id: Any) -> dict[str, Any] | None:
+    """A media item (with ``url``) by ID, or None."""
+    try:
+        return media_presenters.item(media_selectors.media_get(actor=PUBLIC, id=media_id))
+    except EmDashError:
+        return None

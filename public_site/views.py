@@ -1,0 +1,123 @@
+"""The bundled public theme: home, entries, collection and taxonomy archives, search, preview, 404.
+
+Every view reads through :mod:`public_site.query` (published content only) except the preview, which
+needs a signed link and a signed-in user allowed to read drafts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from emdash.actor import Actor
+from emdash.errors import EmDashError
+from public_site import preview, query
+from public_site.seo import page_meta
+
+HOME_COLLECTION = "posts"
+MAX_PAGE = 10_000
+
+
+def _page_number(request: HttpRequest) -> int:
+    raw = request.GET.get("page", "1")
+    if not raw.isdigit() or not 1 <= int(raw) <= MAX_PAGE:
+        raise Http404("No such page")
+    return int(raw)
+
+
+def _per_page(site: dict[str, Any]) -> int:
+    value = site.get("postsPerPage")
+    return value if isinstance(value, int) and 1 <= value <= 100 else 10
+
+
+def _render(request: HttpRequest, template: str, context: dict[str, Any], status: int = 200) -> HttpResponse:
+    site = context.get("site") or query.site_settings()
+    base = {
+        "site": site,
+        "header_menu": query.menu("primary"),
+        "footer_menu": query.menu("footer"),
+        "meta": page_meta(request, site, context.get("meta_for")),
+    }
+    return render(request, template, {**base, **context}, status=status)
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    site = query.site_settings()
+    number = _page_number(request)
+    page = None
+    if query.collection(HOME_COLLECTION) is not None:
+        page = query.entries(HOME_COLLECTION, page=number, per_page=_per_page(site))
+    if number > 1 and (page is None or not page.items):
+        raise Http404("No such page")
+    return _render(request, "site/home.html", {"site": site, "page": page})
+
+
+def collection_index(request: HttpRequest, collection: str) -> HttpResponse:
+    spec = query.collection(collection)
+    if spec is None:
+        raise Http404("No such collection")
+    site = query.site_settings()
+    number = _page_number(request)
+    page = query.entries(collection, page=number, per_page=_per_page(site))
+    if number > 1 and not page.items:
+        raise Http404("No such page")
+    context = {"site": site, "page": page, "heading": spec.label, "meta_for": {"title": spec.label}}
+    return _render(request, "site/list.html", context)
+
+
+def entry_or_archive(request: HttpRequest, first: str, second: str) -> HttpResponse:
+    """``/<collection>/<slug>/`` is an entry; ``/<taxonomy>/<term>/`` (category, tag, ...) an archive."""
+    definition = query.taxonomy(first)
+    if definition is not None:
+        return _archive(request, definition, second)
+    if query.collection(first) is None:
+        raise Http404("Not found")
+    item = query.entry(first, second)
+    if item is None:
+        raise Http404("Not found")
+    return _render(request, "site/entry.html", {"item": item, "collection": query.collection(first), "meta_for": item})
+
+
+def _archive(request: HttpRequest, definition: dict[str, Any], slug: str) -> HttpResponse:
+    term = query.term(definition["name"], slug)
+    if term is None:
+        raise Http404("No such term")
+    site = query.site_settings()
+    number = _page_number(request)
+    collection = next(iter(definition.get("collections") or [HOME_COLLECTION]))
+    if query.collection(collection) is None:
+        raise Http404("Not found")
+    page = query.term_entries(definition["name"], term["slug"], collection, page=number, per_page=_per_page(site))
+    heading = f"{definition['labelSingular']}: {term['label']}"
+    context = {"site": site, "page": page, "heading": heading, "term": term, "meta_for": {"title": heading}}
+    return _render(request, "site/list.html", context)
+
+
+def search(request: HttpRequest) -> HttpResponse:
+    q = request.GET.get("q", "")[:200].strip()
+    results = query.search(q) if q else []
+    return _render(request, "site/search.html", {"q": q, "results": results, "meta_for": {"title": "Search"}})
+
+
+def preview_view(request: HttpRequest, token: str) -> HttpResponse:
+    """A draft through a signed link, for a signed-in user allowed to read drafts (else 404/403)."""
+    user = request.user
+    if not user.is_authenticated:
+        return _render(request, "site/preview_login.html", {"meta_for": {"title": "Preview"}}, status=403)
+    try:
+        entry = preview.preview_entry(actor=Actor.for_user(user), token=token)
+    except EmDashError as exc:
+        status = 404 if exc.status == 404 else 403
+        return _render(request, "site/404.html", {"message": exc.message, "meta_for": {"title": "Preview"}}, status)
+    item = {**entry.to_dict(), "terms": {}}
+    context = {"item": item, "collection": entry.spec, "preview": True, "meta_for": item}
+    response = _render(request, "site/entry.html", context)
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    return _render(request, "site/404.html", {"meta_for": {"title": "Page not found"}}, status=404)
