@@ -264,11 +264,14 @@ def entry_status_counts(*, actor: Actor, collection: str) -> dict[str, int]:
         counts[status] = count
     counts["trash"] = rows.trashed_rows(spec).count()
     return counts
+
+
 def published_page(
     *, collection: str, ids: list[str] | None = None, locale: Any = None, page: int = 1, per_page: int = 10
 ) -> tuple[list[dict[str, Any]], bool]:
     """For the public site: one numbered page of published items (newest first, full values) and whether
     another page follows. ``ids`` narrows it to those items (taxonomy archives)."""
+    spec = schema.get_collection(collection)
     require(Actor.anonymous(), Perm.CONTENT_READ)
     per_page = _check_limit(per_page)
     if isinstance(page, bool) or not isinstance(page, int) or page < 1:
