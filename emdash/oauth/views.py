@@ -222,13 +222,15 @@ def device_page(request: HttpRequest) -> HttpResponse:
             return render(request, "oauth/device_done.html", {"row": row, "approved": decision == "approve"})
     except RateLimited as exc:
         context = {"code": raw_code[:20], "error": exc.description}
-        return render(request, "oauth/device.html", context, status=429, headers=exc.headers)
+        response = render(request, "oauth/device.html", context, status=429)
+        response["Retry-After"] = exc.headers["Retry-After"]
+        return response
     except EmDashError as exc:
         status = 400 if isinstance(exc, ValidationError) else exc.status
         return render(request, "oauth/device.html", {"code": raw_code[:20], "error": exc.message}, status=status)
-    context = {
+    confirm: dict[str, Any] = {
         "code": device.format_user_code(row.user_code),
         "client": row.client,
         "scopes": _scope_rows(row.requested_scopes or sorted(s.value for s in scopes_for_role(user.role)), user.role),
     }
-    return render(request, "oauth/device_confirm.html", context)
+    return render(request, "oauth/device_confirm.html", confirm)

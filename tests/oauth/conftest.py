@@ -72,7 +72,9 @@ def csrf_of(client: Client, url: str) -> str:
     return page.context["csrf_token"] if page.context else client.cookies["csrftoken"].value
 
 
-def consent(client: Client, url: str, decision: str = "approve", scopes: list[str] | None = None) -> dict[str, list[str]]:
+def consent(
+    client: Client, url: str, decision: str = "approve", scopes: list[str] | None = None
+) -> dict[str, list[str]]:
     """Load the consent page, submit it with CSRF, and return the redirect's query parameters."""
     token = csrf_of(client, url)
     data: dict[str, Any] = {"csrfmiddlewaretoken": token, "decision": decision}
@@ -112,3 +114,32 @@ def mcp_call(token: str, method: str = "tools/list", params: dict[str, Any] | No
     return Client().post(
         "/_emdash/api/mcp", body, content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {token}"
     )
+
+
+DEVICE_CODE = "/_emdash/api/oauth/device/code"
+DEVICE_PAGE = "/_emdash/admin/device"
+DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code"
+
+
+@pytest.fixture
+def cli_app(db: None) -> OAuthClient:
+    """The ``emdash-cli`` client as the migration creates it (transactional tests flush it, so re-create it)."""
+    import importlib
+
+    migration = importlib.import_module("emdash.oauth.migrations.0002_emdash_cli_client")
+    client, _ = OAuthClient.objects.update_or_create(client_id="emdash-cli", defaults=migration.CLI)
+    return client
+
+
+def start_device(client_id: str = "emdash-cli", **extra: str) -> Any:
+    return Client().post(DEVICE_CODE, {"client_id": client_id, **extra})
+
+
+def poll(device_code: str, client_id: str = "emdash-cli") -> Any:
+    return Client().post(TOKEN, {"grant_type": DEVICE_GRANT, "device_code": device_code, "client_id": client_id})
+
+
+def device_decide(client: Client, user_code: str, decision: str = "approve") -> Any:
+    """Submit the verification page as the logged-in user (with its CSRF token)."""
+    token = csrf_of(client, DEVICE_PAGE + "?code=" + user_code)
+    return client.post(DEVICE_PAGE, {"csrfmiddlewaretoken": token, "code": user_code, "decision": decision})
