@@ -7,12 +7,9 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from emdash.oauth.errors import OAuthError, invalid_client
+from emdash.oauth.metadata import AUTH_CODE_GRANT, CLI_CLIENT_ID, DEVICE_GRANT, REFRESH_GRANT  # noqa: F401
 from emdash.oauth.models import OAuthClient
 
-CLI_CLIENT_ID = "emdash-cli"
-DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code"
-AUTH_CODE_GRANT = "authorization_code"
-REFRESH_GRANT = "refresh_token"
 REGISTRABLE_GRANTS = {AUTH_CODE_GRANT, REFRESH_GRANT}
 MAX_REDIRECT_URIS = 10
 LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "::1"}

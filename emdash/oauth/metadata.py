@@ -5,8 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from emdash import scopes
-from emdash.oauth.clients import AUTH_CODE_GRANT, DEVICE_GRANT, REFRESH_GRANT
 
+# Kept free of Django imports: the CLI reads these paths too.
+DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code"
+AUTH_CODE_GRANT = "authorization_code"
+REFRESH_GRANT = "refresh_token"
+CLI_CLIENT_ID = "emdash-cli"
+MCP_PATH = "/_emdash/api/mcp"
 ISSUER_PATH = "/_emdash"
 AUTHORIZE_PATH = "/_emdash/oauth/authorize"
 TOKEN_PATH = "/_emdash/api/oauth/token"
