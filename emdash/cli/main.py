@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -43,10 +44,8 @@ def cmd_login(args: argparse.Namespace) -> int:
         print(f"To log in to {origin}, open:\n\n    {started['verification_uri']}\n", file=err)
         print(f"and enter the code:  {started['user_code']}\n", file=err)
         if not args.no_browser and _can_open_browser():
-            try:
+            with contextlib.suppress(Exception):  # best effort: the printed URL is enough
                 webbrowser.open(started["verification_uri_complete"])
-            except Exception:  # best effort: the printed URL is enough
-                pass
         print("Waiting for approval...", file=err, flush=True)
         tokens = api.poll_for_tokens(http, origin, started)
         user = api.userinfo(http, origin, tokens["access_token"])
