@@ -61,7 +61,7 @@ def redeem_code(
     ).update(used_at=now)
     row = AuthorizationCode.objects.select_related("user").filter(code_hash=code_hash, client=client).first()
     if not spent or row is None:
-        if row is not None and row.used_at is not None and row.used_at < now:
+        if row is not None and row.used_at is not None:
             tokens.revoke_family(row.family)  # RFC 6749 4.1.2: a replayed code revokes its tokens
         raise invalid_grant("The authorization code is invalid, expired or already used")
     if redirect_uri != row.redirect_uri:

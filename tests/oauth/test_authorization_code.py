@@ -186,3 +186,42 @@ def test_malformed_token_requests_get_plain_rfc_errors(data, status, error):
     response = Client().post("/_emdash/api/oauth/token", data)
     assert response.status_code == status
     assert response.json()["error"] == error and "error_description" in response.json()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_exchanges_of_one_code_succeed_exactly_once(app):
+    import threading
+
+    from django.db import connections
+
+    code, verifier, _ = code_for()
+    barrier = threading.Barrier(6)
+    statuses: list[int] = []
+
+    def attempt() -> None:
+        try:
+            barrier.wait()
+            statuses.append(exchange(code, verifier).status_code)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=attempt) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert sorted(statuses) == [200] + [400] * 5
+    assert AccessToken.objects.count() == 1
+
+
+def test_resolving_an_oauth_token_is_one_query(django_assert_num_queries):
+    from emdash.auth import resolve_bearer
+
+    code, verifier, user = code_for()
+    raw = exchange(code, verifier).json()["access_token"]
+    with django_assert_num_queries(1):
+        actor = resolve_bearer(raw, MCP_URL)
+    assert actor is not None and actor.user == user and actor.token_id.startswith("oauth:")
+    assert actor.client_id == "test-app"
+    assert resolve_bearer(raw) is None  # no audience, no OAuth token
+    assert resolve_bearer(raw, "https://other.example/_emdash/api/mcp") is None
