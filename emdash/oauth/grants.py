@@ -36,3 +36,14 @@ def check_resource(requested: str | None, expected: str) -> str:
     if requested.rstrip("/") != expected.rstrip("/"):
         raise invalid_target(f"This server issues tokens only for the resource {expected}")
     return expected
+
+
+def role_scopes_markdown() -> str:
+    """The role → scope table for docs/oauth.md (a test keeps the doc in step)."""
+    from emdash.roles import Role
+
+    lines = ["| role | scopes an OAuth grant may hold |", "|---|---|"]
+    for role in Role:
+        held = [s.value for s in scope_table.Scope if s in scopes_for_role(role)]
+        lines.append(f"| {role.label} ({int(role)}) | {', '.join(f'`{s}`' for s in held)} |")
+    return "\n".join(lines)

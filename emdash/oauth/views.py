@@ -76,8 +76,12 @@ def oauth_endpoint(view: Callable[[HttpRequest], Any]) -> Callable[[HttpRequest]
     @csrf_exempt
     @wraps(view)
     def wrapper(request: HttpRequest) -> HttpResponse:
-        if request.method == "OPTIONS":
-            return oauth_json({}, 204, {"Access-Control-Allow-Methods": "POST", "Access-Control-Allow-Headers": "*"})
+        if request.method == "OPTIONS":  # CORS preflight from browser-based public clients
+            preflight = HttpResponse(status=204)
+            preflight["Access-Control-Allow-Origin"] = "*"
+            preflight["Access-Control-Allow-Methods"] = "POST"
+            preflight["Access-Control-Allow-Headers"] = "Content-Type, Authorization"
+            return preflight
         if request.method != "POST":
             return oauth_json({"error": "invalid_request", "error_description": "Use POST"}, 405, {"Allow": "POST"})
         try:
