@@ -37,6 +37,13 @@ def _can_open_browser() -> bool:
 
 
 def cmd_login(args: argparse.Namespace) -> int:
+    try:
+        return _login(args)
+    except api.CliError as exc:  # every login failure exits with 2
+        raise api.CliError(str(exc), 2) from None
+
+
+def _login(args: argparse.Namespace) -> int:
     origin = _site(args)
     with api.http_client() as http:
         started = api.start_device_login(http, origin, args.scope)

@@ -88,3 +88,8 @@ def test_every_subcommand_has_help():
 def test_whoami_without_a_site_explains_what_to_pass():
     result = emdash("whoami")
     assert result.returncode == 1 and "--url" in result.stderr
+
+
+def test_login_without_a_site_exits_with_code_2():
+    result = emdash("login", "--no-browser")
+    assert result.returncode == 2 and "--url" in result.stderr

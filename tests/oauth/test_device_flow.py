@@ -31,11 +31,6 @@ def _approved(role: Role = Role.EDITOR, **extra: str) -> tuple[dict, object]:
     return started, user
 
 
-def test_the_cli_client_exists_from_the_migration(db):
-    client = OAuthClient.objects.get(client_id="emdash-cli")
-    assert "urn:ietf:params:oauth:grant-type:device_code" in client.grant_types
-
-
 def test_device_code_response_has_every_rfc_field():
     body = _started()
     assert set(body) == {

@@ -98,3 +98,11 @@ def test_oauthlib_is_pinned_below_4_and_dot_to_3_4_1():
     pyproject = (Path(__file__).resolve().parents[2] / "pyproject.toml").read_text()
     assert '"oauthlib>=3.2,<4"' in pyproject and '"django-oauth-toolkit==3.4.1"' in pyproject
     assert int(version("oauthlib").split(".")[0]) < 4
+
+
+@pytest.mark.django_db
+def test_the_cli_client_exists_from_the_migration():
+    """No fixture creates it here: the row comes from emdash_oauth.0002 (db tests run before flushing ones)."""
+    client = OAuthClient.objects.get(client_id="emdash-cli")
+    assert client.grant_types == ["refresh_token", "urn:ietf:params:oauth:grant-type:device_code"]
+    assert client.redirect_uris == [] and not client.registered_dynamically
