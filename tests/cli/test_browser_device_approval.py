@@ -60,6 +60,7 @@ def test_login_approved_in_a_headless_browser(live_server, tmp_path: Path):
         raise
     out, err = login.communicate(timeout=60)
     assert login.returncode == 0, err
+    assert "browser@example.com (author)" in out
     assert prefilled == code
     whoami = emdash("whoami", "--json")
     assert json.loads(whoami.stdout)["user"]["email"] == "browser@example.com"
