@@ -1,5 +1,5 @@
-"""Real headless browser (Debian's chromium driven by Playwright): ``emdash login`` approved by logging in through
-the login page, land on the verification page with the code pre-filled, continue, approve.
+"""Real headless browser (Debian's chromium driven by Playwright): ``emdash login`` approved through the login page
+and the verification page (code pre-filled, continue, approve); and the consent page of the code flow.
 
 Playwright comes with the admin UI's dev dependencies; without it, or without /usr/bin/chromium, this test skips
 with the reason (the same flow runs over plain HTTP in test_cli_e2e.py).
