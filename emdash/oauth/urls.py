@@ -1,5 +1,6 @@
-"""OAuth routes (paths from SPEC 4, named once in ``metadata``) and the minimal login page."""
+"""OAuth routes (paths from SPEC 4, named once in ``metadata``) and, until the admin UI provides one, a login page."""
 
+from django.apps import apps
 from django.contrib.auth.views import LoginView
 from django.urls import path
 
@@ -18,9 +19,13 @@ urlpatterns = [
     path(_route(metadata.DEVICE_CODE_PATH), views.device_code, name="oauth-device-code"),
     path(_route(metadata.USERINFO_PATH), views.userinfo, name="oauth-userinfo"),
     path(_route(metadata.DEVICE_PAGE_PATH), views.device_page, name="oauth-device"),
-    path(
-        _route(metadata.LOGIN_PATH),
-        LoginView.as_view(template_name="oauth/login.html", next_page="/"),
-        name="emdash-login",
-    ),
 ]
+
+if not apps.is_installed("admin_ui"):  # the admin UI serves its own login at the same path
+    urlpatterns.append(
+        path(
+            _route(metadata.LOGIN_PATH),
+            LoginView.as_view(template_name="oauth/login.html", next_page="/"),
+            name="emdash-login",
+        )
+    )

@@ -73,7 +73,8 @@ def browser_session(url: str, email: str, password: str = PASSWORD) -> httpx.Cli
     assert token, page.text[:500]
     response = http.post(
         "/_emdash/admin/login/",
-        data={"username": email, "password": password, "csrfmiddlewaretoken": token.group(1), "next": "/"},
+        # "username" for Django's LoginView (ours), "email" for the admin UI's login: works with either page.
+        data={"username": email, "email": email, "password": password, "csrfmiddlewaretoken": token.group(1)},
     )
     assert response.status_code == 302, response.text[:500]
     return http
