@@ -9,18 +9,32 @@ from django.http import HttpRequest
 
 from emdash.actor import Actor
 from emdash.conf import emdash_settings
+from emdash.oauth.tokens import ACCESS_PREFIX as OAUTH_ACCESS_PREFIX
+from emdash.oauth.tokens import resolve_access_token
 from emdash.tokens import PAT_PREFIX, resolve_pat
 
 MAX_TOKEN_LENGTH = 512
+MCP_PATH = "/_emdash/api/mcp"
 
 
-def resolve_bearer(raw: str) -> Actor | None:
-    """The actor behind a bearer token, or None if it is unknown, revoked, expired or malformed."""
+def resolve_bearer(raw: str, audience: str | None = None) -> Actor | None:
+    """The actor behind a bearer token, or None if it is unknown, revoked, expired or malformed.
+
+    OAuth access tokens are bound to a resource: they resolve only when ``audience`` (this server's MCP URL)
+    is the one they were issued for; without an audience they never do.
+    """
     if not raw or len(raw) > MAX_TOKEN_LENGTH:
         return None
     if raw.startswith(PAT_PREFIX):
         return resolve_pat(raw)
+    if raw.startswith(OAUTH_ACCESS_PREFIX):
+        return resolve_access_token(raw, audience)
     return None
+
+
+def mcp_resource_url(request: HttpRequest) -> str:
+    """The audience OAuth tokens are bound to: this site's MCP URL."""
+    return site_origin(request) + MCP_PATH
 
 
 def bearer_token(request: HttpRequest) -> str | None:
@@ -70,7 +84,7 @@ def request_actor(request: HttpRequest) -> Actor:
     """
     token = bearer_token(request)
     if token is not None:
-        actor = resolve_bearer(token)
+        actor = resolve_bearer(token, mcp_resource_url(request))
         if actor is None:
             raise BadToken
         return actor

@@ -1,13 +1,12 @@
-"""OAuth discovery documents (RFC 9728 protected resource metadata) for MCP clients."""
+"""OAuth discovery documents for MCP clients: protected resource (RFC 9728) and authorization server (RFC 8414)."""
 
 from __future__ import annotations
 
 from django.http import HttpRequest, JsonResponse
 
 from emdash import scopes
-from emdash.auth import site_origin
-
-MCP_PATH = "/_emdash/api/mcp"
+from emdash.auth import MCP_PATH, site_origin
+from emdash.oauth import metadata
 
 
 def resource_url(request: HttpRequest) -> str:
@@ -29,5 +28,11 @@ def protected_resource(request: HttpRequest) -> JsonResponse:
             "resource_name": "EmDash MCP server",
         }
     )
+    response["Access-Control-Allow-Origin"] = "*"
+    return response
+
+
+def authorization_server(request: HttpRequest) -> JsonResponse:
+    response = JsonResponse(metadata.authorization_server(site_origin(request)))
     response["Access-Control-Allow-Origin"] = "*"
     return response

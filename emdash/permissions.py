@@ -122,3 +122,15 @@ def as_markdown() -> str:
             f"| `{perm.value}` | `{rule.scope.value}` | {rule.min_role.label} ({int(rule.min_role)}) | {public} |"
         )
     return "\n".join(lines)
+
+
+def scopes_for_role(role: int) -> frozenset[Scope]:
+    """The token scopes a role may hold (OAuth grants are clamped to these).
+
+    A scope is useful to a role when some rule needing that scope is open to the role; ``admin`` (which
+    implies every scope) only for admins.
+    """
+    allowed = {rule.scope for rule in RULES.values() if role >= rule.min_role}
+    if role >= Role.ADMIN:
+        allowed.add(Scope.ADMIN)
+    return frozenset(allowed)

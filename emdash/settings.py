@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "oauth2_provider",
     "channels",
     "emdash",
+    "emdash.oauth",
     "content",
     "media",
     "taxonomy",

@@ -11,6 +11,12 @@ urlpatterns = [
         discovery.protected_resource,
         name="oauth-protected-resource",
     ),
+    path(
+        ".well-known/oauth-authorization-server/_emdash",
+        discovery.authorization_server,
+        name="oauth-authorization-server",
+    ),
+    path("", include("emdash.oauth.urls")),
     path("", include("mcp_endpoint.urls")),
     path("", include("media.urls")),
     path("_emdash/admin/", include("admin_ui.urls")),

@@ -19,7 +19,7 @@ from django.views.decorators.csrf import csrf_exempt
 from emdash.actor import Actor
 from emdash.auth import bearer_token, origin_allowed, resolve_bearer
 from emdash.conf import emdash_settings
-from emdash.discovery import resource_metadata_url
+from emdash.discovery import resource_metadata_url, resource_url
 from emdash.models import AuditLog
 from mcp_endpoint import dispatch, jsonrpc, versions
 from mcp_endpoint.jsonrpc import INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, SERVER_ERROR, RpcError
@@ -91,7 +91,8 @@ def _unauthorized(request: HttpRequest, token_sent: bool) -> HttpResponse:
 def _authenticate(request: HttpRequest) -> Actor | HttpResponse:
     token = bearer_token(request)
     if token is not None:
-        actor = resolve_bearer(token)  # a bad token never falls back to the session cookie
+        # A bad token never falls back to the session cookie; OAuth tokens must be bound to this URL.
+        actor = resolve_bearer(token, resource_url(request))
         return actor if actor is not None else _unauthorized(request, token_sent=True)
     origin = request.META.get("HTTP_ORIGIN")
     user = getattr(request, "user", None)

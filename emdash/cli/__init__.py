@@ -1,0 +1,1 @@
+"""The ``emdash`` command line: log in with the device flow, show who you are, log out, bridge MCP over stdio."""
