@@ -1,6 +1,6 @@
 """Editors' journeys through the admin in headless Chromium, with screenshots of the main screens.
 
-The device-code approval journey is added with the OAuth work (the device page belongs to it)."""
+The device-code approval journey (and the Connected apps screen) is in test_admin_device.py."""
 
 from __future__ import annotations
 
