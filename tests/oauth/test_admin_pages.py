@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from emdash.models import AuditLog
 from emdash.oauth.models import AccessToken, AuthorizationCode, RefreshToken
@@ -172,3 +174,14 @@ def test_anonymous_visitors_are_sent_to_log_in():
     for url in (APPS, f"{APPS}emdash-cli/revoke/"):
         response = Client().get(url) if url == APPS else Client().post(url)
         assert response.status_code == 302 and response["Location"].startswith("/_emdash/admin/login/")
+
+
+def test_only_grants_with_a_live_token_are_listed():
+    client, user = logged_in(Role.EDITOR)
+    _device_tokens(client)
+    AccessToken.objects.filter(user=user).update(expires_at=timezone.now() - timedelta(seconds=1))
+    assert client.get(APPS).context["connections"][0].client.client_id == "emdash-cli"  # the refresh token lives
+    RefreshToken.objects.filter(user=user).update(expires_at=timezone.now() - timedelta(seconds=1))
+    assert "No connected apps." in client.get(APPS).content.decode()
+    assert _revoke(client, "emdash-cli").status_code == 302
+    assert AuditLog.objects.get(action="oauth.revoke_connection").outcome == "NOT_FOUND"
