@@ -22,7 +22,7 @@ class Link:
 
 
 # (label, url name, key, permission needed; None = any signed-in user, e.g. their own API tokens).
-# A slot for the OAuth work: "Connected apps" and the device-approval page join this list when it merges.
+# "Connected apps" and "Connect a device" (the device-approval page, routed by emdash.oauth) are the OAuth ones.
 SECTIONS: list[tuple[str, str, str, Perm | None]] = [
     ("Media", "admin_ui:media", "media", Perm.MEDIA_READ),
     ("Taxonomies", "admin_ui:taxonomies", "taxonomies", Perm.TAXONOMY_MANAGE),
@@ -31,6 +31,8 @@ SECTIONS: list[tuple[str, str, str, Perm | None]] = [
     ("Settings", "admin_ui:settings", "settings", Perm.SETTINGS_READ),
     ("Users", "admin_ui:users", "users", Perm.USERS_MANAGE),
     ("API tokens", "admin_ui:tokens", "tokens", None),
+    ("Connected apps", "admin_ui:oauth_apps", "oauth_apps", None),
+    ("Connect a device", "oauth-device", "device", None),
     ("Audit log", "admin_ui:audit", "audit", Perm.AUDIT_READ),
 ]
 

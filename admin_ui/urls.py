@@ -1,4 +1,4 @@
-"""Routes of the admin UI under /_emdash/admin/ (the device-approval page is added by the OAuth work)."""
+"""Routes of the admin UI under /_emdash/admin/ (the device-approval page is routed by emdash.oauth.urls)."""
 
 from django.urls import path
 
@@ -10,6 +10,7 @@ from admin_ui.views import (
     entry_actions,
     media,
     menus,
+    oauth_apps,
     schema,
     settings,
     taxonomies,
@@ -43,6 +44,7 @@ urlpatterns = [
     path("schema/<str:slug>/fields/<str:field>/delete/", schema.field_delete, name="schema_field_delete"),
     path("taxonomies/", taxonomies.taxonomy_list, name="taxonomies"),
     path("taxonomies/<str:name>/", taxonomies.terms, name="terms"),
+    path("taxonomies/<str:name>/<str:term>/", taxonomies.term_edit, name="term_edit"),
     path("taxonomies/<str:name>/<str:term>/delete/", taxonomies.term_delete, name="term_delete"),
     path("menus/", menus.menu_list, name="menus"),
     path("menus/<str:name>/", menus.menu_edit, name="menu_edit"),
@@ -53,4 +55,6 @@ urlpatterns = [
     path("tokens/", tokens.token_list, name="tokens"),
     path("tokens/<int:token_id>/revoke/", tokens.token_revoke, name="token_revoke"),
     path("audit/", audit.audit_log, name="audit"),
+    path("oauth-apps/", oauth_apps.app_list, name="oauth_apps"),
+    path("oauth-apps/<str:client_id>/revoke/", oauth_apps.app_revoke, name="oauth_app_revoke"),
 ]

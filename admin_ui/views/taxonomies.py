@@ -1,6 +1,8 @@
-"""Taxonomies and their term trees: add and delete terms (editors and up)."""
+"""Taxonomies and their term trees: add, edit (rename, move) and delete terms (editors and up)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -53,6 +55,62 @@ def terms(request: HttpRequest, name: str) -> HttpResponse:
     tree = flatten(selectors.term_tree(actor=actor, taxonomy=name))
     context = {"taxonomy": taxonomy, "terms": tree, "problems": problems, "form": request.POST, "nav_key": "taxonomies"}
     return render(request, "admin_ui/taxonomies/terms.html", context, status=status_for(outcome))
+
+
+@admin_page(Perm.TAXONOMY_MANAGE)
+@require_http_methods(["GET", "POST"])
+def term_edit(request: HttpRequest, name: str, term: str) -> HttpResponse:
+    """Rename a term (label, slug, description) or move it under another parent; the service checks the move."""
+    actor = actor_for(request)
+    try:
+        taxonomy = selectors.taxonomy_get(actor=actor, name=name)
+        tree = flatten(selectors.term_tree(actor=actor, taxonomy=name))
+    except NotFound:
+        raise Http404("No such taxonomy") from None
+    current = next((t for t in tree if t["slug"] == term), None)
+    if current is None:
+        raise Http404("No such term")
+    problems: dict[str, str] = {}
+    outcome = None
+    if request.method == "POST":
+        post = request.POST
+        moves = taxonomy["hierarchical"] and "parent" in post
+        outcome = attempt(
+            request,
+            "taxonomy.update_term",
+            lambda: services.term_update(
+                actor=actor,
+                taxonomy=name,
+                term=current["id"],
+                label=post.get("label", "").strip(),
+                slug=post.get("slug", "").strip() or current["slug"],
+                description=post.get("description", ""),
+                parent_id=(post.get("parent") or None) if moves else services.UNSET,
+            ),
+            "Term saved.",
+        )
+        if outcome.ok:
+            return redirect("admin_ui:terms", name)
+        problems = outcome.problems
+    context = {
+        "taxonomy": taxonomy,
+        "term": current,
+        "chosen": request.POST.get("parent", "") if request.method == "POST" else _parent_of(tree, current),
+        "choices": [t for t in tree if t["id"] != current["id"]],
+        "problems": problems,
+        "form": request.POST if request.method == "POST" else current,
+        "nav_key": "taxonomies",
+    }
+    return render(request, "admin_ui/taxonomies/term_edit.html", context, status=status_for(outcome))
+
+
+def _parent_of(tree: list[dict[str, Any]], node: dict[str, Any]) -> str:
+    """The id of ``node``'s parent in the flattened tree (the nearest shallower node above it), or ""."""
+    index = next(i for i, t in enumerate(tree) if t["id"] == node["id"])
+    for above in reversed(tree[:index]):
+        if above["depth"] < node["depth"]:
+            return str(above["id"])
+    return ""
 
 
 @admin_page(Perm.TAXONOMY_MANAGE)

@@ -85,6 +85,7 @@ class AccessToken(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     expires_at = models.DateTimeField()
     revoked_at = models.DateTimeField(null=True, blank=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)  # to the minute (tokens.LAST_USED_RESOLUTION)
 
     def __str__(self) -> str:
         return f"access token {self.pk} for {self.client_id}"

@@ -15,7 +15,7 @@ from emdash.models import User
 from emdash.oauth import grants
 from emdash.oauth.errors import invalid_grant, invalid_request, invalid_scope, invalid_target
 from emdash.oauth.models import AccessToken, OAuthClient, RefreshToken
-from emdash.tokens import hash_token
+from emdash.tokens import LAST_USED_RESOLUTION, hash_token
 
 ACCESS_PREFIX = "ec_oat_"
 REFRESH_PREFIX = "ec_ort_"
@@ -112,4 +112,7 @@ def resolve_access_token(raw: str, audience: str | None) -> Actor | None:
         return None
     if row.resource.rstrip("/") != audience.rstrip("/") or not row.user.is_active:
         return None
+    now = timezone.now()
+    if row.last_used_at is None or now - row.last_used_at > LAST_USED_RESOLUTION:  # not a write per request
+        AccessToken.objects.filter(pk=row.pk).update(last_used_at=now)
     return Actor.for_user(row.user, row.scopes, token_id=f"oauth:{row.pk}", client_id=row.client.client_id)

@@ -12,9 +12,11 @@ from functools import wraps
 from typing import Any
 
 import orjson
+from django.apps import apps
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
+from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 
 from emdash.actor import Actor
@@ -211,30 +213,44 @@ def authorize(request: HttpRequest) -> HttpResponse:
     return render(request, "oauth/authorize.html", context)
 
 
+def _device_render(request: HttpRequest, template: str, context: dict[str, Any], status: int = 200) -> HttpResponse:
+    """The device pages live under /_emdash/admin/: inside the admin layout (with its nav) when the admin UI is
+    installed, else in the standalone OAuth layout."""
+    admin = apps.is_installed("admin_ui")
+    page = {
+        "layout": "admin_ui/base.html" if admin else "oauth/base.html",
+        "nav_key": "device",
+        "connected_apps_url": reverse("admin_ui:oauth_apps") if admin else "",
+    }
+    response = render(request, f"oauth/{template}.html", {**page, **context}, status=status)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
 def device_page(request: HttpRequest) -> HttpResponse:
     """The verification page: enter the code (``?code=`` pre-fills), confirm, approve or deny."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path(), metadata.LOGIN_PATH)
     if request.method != "POST":
         code = device.normalise_user_code(request.GET.get("code"))
-        return render(request, "oauth/device.html", {"code": device.format_user_code(code) if code else ""})
+        return _device_render(request, "device", {"code": device.format_user_code(code) if code else ""})
     user, raw_code, decision = request.user, request.POST.get("code", ""), request.POST.get("decision", "")
     try:
         row = device.find_for_approval(raw_code, user_id=user.pk, ip=ratelimit.client_ip(request))
         if decision in ("approve", "deny"):
             row = device.decide(user=user, user_code=row.user_code, approve=decision == "approve")
-            return render(request, "oauth/device_done.html", {"row": row, "approved": decision == "approve"})
+            return _device_render(request, "device_done", {"row": row, "approved": decision == "approve"})
     except RateLimited as exc:
         context = {"code": raw_code[:20], "error": exc.description}
-        response = render(request, "oauth/device.html", context, status=429)
+        response = _device_render(request, "device", context, status=429)
         response["Retry-After"] = exc.headers["Retry-After"]
         return response
     except EmDashError as exc:
         status = 400 if isinstance(exc, ValidationError) else exc.status
-        return render(request, "oauth/device.html", {"code": raw_code[:20], "error": exc.message}, status=status)
+        return _device_render(request, "device", {"code": raw_code[:20], "error": exc.message}, status=status)
     confirm: dict[str, Any] = {
         "code": device.format_user_code(row.user_code),
         "client": row.client,
         "scopes": _scope_rows(row.requested_scopes or sorted(s.value for s in scopes_for_role(user.role)), user.role),
     }
-    return render(request, "oauth/device_confirm.html", confirm)
+    return _device_render(request, "device_confirm", confirm)

@@ -1,6 +1,6 @@
 """Editors' journeys through the admin in headless Chromium, with screenshots of the main screens.
 
-The device-code approval journey is added with the OAuth work (the device page belongs to it)."""
+The device-code approval journey (and the Connected apps screen) is in test_admin_device.py."""
 
 from __future__ import annotations
 
@@ -200,7 +200,11 @@ def test_an_author_cannot_reach_admin_only_screens(posts, live_server, page):
 
 
 def test_admin_screens_render_for_admins(posts, live_server, page):
+    from taxonomy import services as taxonomy_services
+
     make_user("admin", email="admin@example.com")
+    news = taxonomy_services.term_create(actor=SYSTEM, taxonomy="category", slug="news", label="News")
+    taxonomy_services.term_create(actor=SYSTEM, taxonomy="category", slug="local", label="Local", parent_id=news.id)
     expect = _expect()
     base = live_server.url
     log_in(page, base, "admin@example.com")
@@ -208,6 +212,7 @@ def test_admin_screens_render_for_admins(posts, live_server, page):
         ("schema/", "Schema", "admin-schema"),
         ("schema/posts/", "Posts posts", "admin-schema-collection"),
         ("taxonomies/category/", "Categories", "admin-taxonomy-terms"),
+        ("taxonomies/category/local/", "Edit", "admin-taxonomy-term-edit"),
         ("settings/", "Site settings", "admin-settings"),
         ("users/", "Users and roles", "admin-users"),
         ("audit/", "Audit log", "admin-audit-log"),

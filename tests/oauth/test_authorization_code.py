@@ -214,11 +214,13 @@ def test_concurrent_exchanges_of_one_code_succeed_exactly_once(app):
     assert AccessToken.objects.count() == 1
 
 
-def test_resolving_an_oauth_token_is_one_query(django_assert_num_queries):
+def test_resolving_an_oauth_token_is_one_query_plus_a_last_used_stamp_a_minute(django_assert_num_queries):
     from emdash.auth import resolve_bearer
 
     code, verifier, user = code_for()
     raw = exchange(code, verifier).json()["access_token"]
+    with django_assert_num_queries(2):  # the lookup, and (first use this minute) the last-used stamp, as for PATs
+        resolve_bearer(raw, MCP_URL)
     with django_assert_num_queries(1):
         actor = resolve_bearer(raw, MCP_URL)
     assert actor is not None and actor.user == user and actor.token_id.startswith("oauth:")
