@@ -9,12 +9,12 @@ from django.http import HttpRequest
 
 from emdash.actor import Actor
 from emdash.conf import emdash_settings
+from emdash.oauth.metadata import MCP_PATH
 from emdash.oauth.tokens import ACCESS_PREFIX as OAUTH_ACCESS_PREFIX
 from emdash.oauth.tokens import resolve_access_token
 from emdash.tokens import PAT_PREFIX, resolve_pat
 
 MAX_TOKEN_LENGTH = 512
-MCP_PATH = "/_emdash/api/mcp"
 
 
 def resolve_bearer(raw: str, audience: str | None = None) -> Actor | None:
@@ -32,8 +32,8 @@ def resolve_bearer(raw: str, audience: str | None = None) -> Actor | None:
     return None
 
 
-def mcp_resource_url(request: HttpRequest) -> str:
-    """The audience OAuth tokens are bound to: this site's MCP URL."""
+def resource_url(request: HttpRequest) -> str:
+    """This site's MCP URL: the protected resource, and the audience OAuth tokens are bound to."""
     return site_origin(request) + MCP_PATH
 
 
@@ -84,7 +84,7 @@ def request_actor(request: HttpRequest) -> Actor:
     """
     token = bearer_token(request)
     if token is not None:
-        actor = resolve_bearer(token, mcp_resource_url(request))
+        actor = resolve_bearer(token, resource_url(request))
         if actor is None:
             raise BadToken
         return actor

@@ -5,12 +5,8 @@ from __future__ import annotations
 from django.http import HttpRequest, JsonResponse
 
 from emdash import scopes
-from emdash.auth import MCP_PATH, site_origin
+from emdash.auth import resource_url, site_origin
 from emdash.oauth import metadata
-
-
-def resource_url(request: HttpRequest) -> str:
-    return site_origin(request) + MCP_PATH
 
 
 def resource_metadata_url(request: HttpRequest) -> str:
@@ -21,8 +17,8 @@ def protected_resource(request: HttpRequest) -> JsonResponse:
     origin = site_origin(request)
     response = JsonResponse(
         {
-            "resource": origin + MCP_PATH,
-            "authorization_servers": [origin + "/_emdash"],
+            "resource": resource_url(request),
+            "authorization_servers": [origin + metadata.ISSUER_PATH],
             "scopes_supported": list(scopes.ALL),
             "bearer_methods_supported": ["header"],
             "resource_name": "EmDash MCP server",

@@ -17,9 +17,9 @@ from django.http import HttpRequest, HttpResponse
 from django.views.decorators.csrf import csrf_exempt
 
 from emdash.actor import Actor
-from emdash.auth import bearer_token, origin_allowed, resolve_bearer
+from emdash.auth import bearer_token, origin_allowed, resolve_bearer, resource_url
 from emdash.conf import emdash_settings
-from emdash.discovery import resource_metadata_url, resource_url
+from emdash.discovery import resource_metadata_url
 from emdash.models import AuditLog
 from mcp_endpoint import dispatch, jsonrpc, versions
 from mcp_endpoint.jsonrpc import INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, SERVER_ERROR, RpcError

@@ -20,8 +20,7 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 
 from emdash.actor import Actor
-from emdash.auth import site_origin
-from emdash.discovery import resource_url
+from emdash.auth import resource_url, site_origin
 from emdash.errors import EmDashError, ValidationError
 from emdash.http import api_view
 from emdash.oauth import authorize as authz
