@@ -149,15 +149,16 @@ def _answer_one(raw: Any, ctx: dispatch.Context, request: HttpRequest) -> dict[s
 
 @csrf_exempt
 def mcp(request: HttpRequest) -> HttpResponse:
+    origin = request.META.get("HTTP_ORIGIN")
     if request.method == "OPTIONS":  # CORS preflights are answered by emdash.cors before they get here
         _drain(request)
-        return HttpResponse(status=204, headers={"Allow": "POST, OPTIONS"})
+        refused = bool(origin) and not origin_allowed(request, origin)
+        return HttpResponse(status=403 if refused else 204, headers={"Allow": "POST, OPTIONS"})
     if request.method != "POST":
         _drain(request)
         return _rpc_error(
             405, SERVER_ERROR, "Method not allowed: this MCP endpoint is stateless; use POST", Allow="POST"
         )
-    origin = request.META.get("HTTP_ORIGIN")
     if origin and not origin_allowed(request, origin):
         _drain(request)
         return _rpc_error(403, SERVER_ERROR, "Forbidden: origin not allowed")
