@@ -2,8 +2,8 @@
 
 from collections.abc import Callable
 
-from django.http import HttpResponseBase
 from csp.decorators import csp_update
+from django.http import HttpResponseBase
 from django.urls import path
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSplitView
 

@@ -15,7 +15,6 @@ from emdash.conf import emdash_settings
 from emdash.tracing import log_exception, trace
 from media.services import sweep_if_due as sweep_media_orphans
 
-
 log = logging.getLogger("emdash.worker")
 
 
