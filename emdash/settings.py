@@ -7,6 +7,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import dj_database_url
+from csp.constants import NONCE
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("EMDASH_VAR_DIR", BASE_DIR / "var"))
@@ -251,7 +252,7 @@ CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": ["'self'"],
         "script-src": ["'self'"],
-        "style-src": ["'self'", "'nonce'"],
+        "style-src": ["'self'", NONCE],
         "img-src": ["'self'", "data:", "blob:", "https:"],  # media may live on an S3 or CDN domain
         "font-src": ["'self'", "data:"],
         "connect-src": ["'self'"],  # covers the admin's same-origin websocket (CSP level 3)
