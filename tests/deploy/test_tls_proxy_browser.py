@@ -17,7 +17,7 @@ import pytest
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
 
 from emdash.models import PersonalAccessToken
-from tests.browser import CHROMIUM, CHROMIUM_ARGS, _skip_reason, screenshot
+from tests.browser import screenshot
 from tests.deploy.servers import daphne
 from tests.deploy.tls_proxy import TLSProxy, self_signed_cert
 from tests.e2e.admin_helpers import PASSWORD
@@ -49,23 +49,16 @@ def proxied_site(cms: None, tmp_path: Any) -> Iterator[str]:
 
 
 @pytest.fixture
-def tls_page() -> Iterator[Any]:
-    """Chromium that accepts the throwaway certificate; console messages are collected on ``page.console``."""
-    if reason := _skip_reason():
-        pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as driver:
-        browser = driver.chromium.launch(
-            executable_path=str(CHROMIUM), args=[*CHROMIUM_ARGS, "--ignore-certificate-errors"]
-        )
-        context = browser.new_context(ignore_https_errors=True, viewport={"width": 1280, "height": 900})
-        context.set_default_timeout(15_000)
-        page = context.new_page()
-        page.console = []  # type: ignore[attr-defined]
-        page.on("console", lambda message: page.console.append(message.text))  # type: ignore[attr-defined]
-        yield page
-        browser.close()
+def tls_page(browser: Any) -> Iterator[Any]:
+    """A page that accepts the throwaway certificate (the shared ``browser`` fixture launches Chromium);
+    console messages are collected on ``page.console``."""
+    context = browser.new_context(ignore_https_errors=True, viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    page.console = []  # type: ignore[attr-defined]
+    page.on("console", lambda message: page.console.append(message.text))  # type: ignore[attr-defined]
+    yield page
+    context.close()
 
 
 def test_admin_login_and_a_form_post_work_behind_the_tls_proxy(proxied_site: str, tls_page: Any) -> None:
