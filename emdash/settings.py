@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import dj_database_url
@@ -102,7 +103,7 @@ TEMPLATES = [
 ]
 
 
-def _postgres_pool(db: dict) -> None:
+def _postgres_pool(db: Any) -> None:
     """psycopg's pool, bounded per process: under ASGI every sync view runs in its own thread, and persistent
     per-thread connections (CONN_MAX_AGE) pile up past max_connections. EMDASH_DB_POOL_MAX=0 turns it off."""
     pool_max = int(os.environ.get("EMDASH_DB_POOL_MAX", "10"))

@@ -152,7 +152,7 @@ def mcp(request: HttpRequest) -> HttpResponse:
     origin = request.META.get("HTTP_ORIGIN")
     if request.method == "OPTIONS":  # CORS preflights are answered by emdash.cors before they get here
         _drain(request)
-        refused = bool(origin) and not origin_allowed(request, origin)
+        refused = bool(origin and not origin_allowed(request, origin))
         return HttpResponse(status=403 if refused else 204, headers={"Allow": "POST, OPTIONS"})
     if request.method != "POST":
         _drain(request)
