@@ -2,9 +2,10 @@
 
 from collections.abc import Callable
 
+from csp.decorators import csp_update
 from django.http import HttpResponseBase
 from django.urls import path
-from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSplitView
 
 from api import content, media, menus, schema, search, site_settings, taxonomies, tokens
 
@@ -65,5 +66,11 @@ urlpatterns = [
     path("_emdash/api/tokens", tokens.TokenListView.as_view(), name="api-tokens"),
     path("_emdash/api/tokens/<str:token_id>", tokens.TokenDetailView.as_view(), name="api-token"),
     path("_emdash/api/openapi.json", SpectacularJSONAPIView.as_view(), name="api-openapi"),
-    path("_emdash/api/docs/", SpectacularSwaggerView.as_view(url_name="api-openapi"), name="api-docs"),
+    # The split view serves its script from ?script (no inline script); Swagger UI's page carries an inline
+    # <style> block without a nonce, so this page alone allows inline styles.
+    path(
+        "_emdash/api/docs/",
+        csp_update({"style-src": ["'unsafe-inline'"]})(SpectacularSwaggerSplitView.as_view(url_name="api-openapi")),
+        name="api-docs",
+    ),
 ]

@@ -18,6 +18,15 @@ def get(mapping: Any, key: Any) -> Any:
 
 
 @register.filter
+def indent(depth: Any) -> int:
+    """A tree depth as an indentation class number (admin.css defines 0-10; deeper levels stay at 10)."""
+    try:
+        return max(0, min(int(depth or 0), 10))
+    except (TypeError, ValueError):
+        return 0
+
+
+@register.filter
 def contains(container: Any, value: Any) -> bool:
     try:
         return value in container

@@ -16,6 +16,9 @@
     if (form.dataset && form.dataset.confirm && !window.confirm(form.dataset.confirm)) event.preventDefault();
   });
 
+  /* Filters that apply as soon as they change (no inline handlers: the Content-Security-Policy forbids them). */
+  $$("select[data-autosubmit]").forEach((select) => select.addEventListener("change", () => select.form.submit()));
+
   /* Show the inputs that apply to the chosen type (schema builder, menu editor). */
   function wireShowFor(form, selectName) {
     const select = form.elements[selectName];
