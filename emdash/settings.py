@@ -80,6 +80,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
+    "settings_app.localtime.SiteTimeMiddleware",  # one site-settings read per request, only if a date is shown
 ]
 
 ROOT_URLCONF = "emdash.urls"

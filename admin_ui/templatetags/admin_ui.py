@@ -1,4 +1,4 @@
-"""Small template helpers for the admin: dict lookups and readable UTC times."""
+"""Small template helpers for the admin: dict lookups and times in the site's zone."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 from django import template
 from django.utils.html import format_html
 
-from emdash.dates import parse_iso
+from settings_app.templatetags.site_time import local_time
 
 register = template.Library()
 
@@ -36,11 +36,5 @@ def contains(container: Any, value: Any) -> bool:
 
 @register.simple_tag
 def iso_time(value: Any) -> str:
-    """``<time>`` with the machine-readable value and a short UTC label."""
-    if not value:
-        return ""
-    try:
-        moment = parse_iso(value) if isinstance(value, str) else value
-    except ValueError:
-        return str(value)
-    return format_html('<time datetime="{}">{} UTC</time>', value, moment.strftime("%Y-%m-%d %H:%M"))
+    """``<time>`` with the machine-readable UTC value and a label in the site's zone and ``dateFormat``."""
+    return local_time(value)

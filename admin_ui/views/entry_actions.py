@@ -16,13 +16,14 @@ from admin_ui.views.entries import collection_or_404, load_entry, title_of
 from content import selectors, services
 from content.schema import CollectionSpec
 from emdash.actor import Actor
+from emdash.dates import iso
 from emdash.permissions import Perm
+from settings_app import localtime
 
 
 def _schedule_time(request: HttpRequest) -> str:
-    """The form's ``datetime-local`` value is UTC (the label says so); services want ISO 8601."""
-    raw = request.POST.get("scheduled_at", "").strip()
-    return f"{raw}:00Z" if len(raw) == 16 else raw
+    """The form's ``datetime-local`` value is in the site's zone (the label names it); services want UTC ISO."""
+    return iso(localtime.from_input(request.POST.get("scheduled_at", ""))) or ""
 
 
 ACTIONS: dict[str, tuple[str, str]] = {  # action -> (audit name, success message)
