@@ -38,3 +38,16 @@ def contains(container: Any, value: Any) -> bool:
 def iso_time(value: Any) -> str:
     """``<time>`` with the machine-readable UTC value and a label in the site's zone and ``dateFormat``."""
     return local_time(value)
+
+
+@register.simple_tag(takes_context=True)
+def share_links(context: Any, collection: str, id: str) -> list[Any]:
+    """The item's working share links, for the edit page's Preview box (empty if the user may not see them)."""
+    from emdash.actor import Actor
+    from emdash.errors import EmDashError
+    from public_site.preview import share_list
+
+    try:
+        return share_list(actor=Actor.for_user(context["request"].user), collection=collection, id=id)
+    except EmDashError:
+        return []
