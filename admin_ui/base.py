@@ -14,7 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from admin_ui import audit
+from admin_ui import audit, plain
 from emdash.actor import Actor
 from emdash.errors import EmDashError
 from emdash.permissions import Perm, can
@@ -60,7 +60,7 @@ class Outcome:
 
 
 def attempt(request: HttpRequest, action: str, call: Callable[[], Any], success: str | None = None) -> Outcome:
-    """Run one service call, map domain errors to a message (with the stable code) and audit it.
+    """Run one service call, map domain errors to a plain-language message (admin_ui.plain) and audit it.
 
     Unexpected errors are logged with a trace id; the user sees only the trace id."""
     started = time.perf_counter()
@@ -68,13 +68,13 @@ def attempt(request: HttpRequest, action: str, call: Callable[[], Any], success:
         result = call()
     except EmDashError as exc:
         audit.record(request, action, exc.code, started)
-        problems = (exc.details or {}).get("fields") or {}
-        messages.error(request, f"{exc.message} ({exc.code})")
-        return Outcome(False, problems=dict(problems), code=exc.code)
+        messages.error(request, plain.message_for(exc), extra_tags=plain.code_tag(exc.code))
+        return Outcome(False, problems=plain.problems_of(exc), code=exc.code)
     except Exception:
         trace_id = log_exception(log, "admin action %s failed", action)
         audit.record(request, action, "INTERNAL_ERROR", started)
-        messages.error(request, f"Something went wrong on our side. Trace id: {trace_id} (INTERNAL_ERROR)")
+        text = f"Something went wrong on our side and nothing was changed. Reference for support: {trace_id}."
+        messages.error(request, text, extra_tags=plain.code_tag("INTERNAL_ERROR"))
         return Outcome(False, code="INTERNAL_ERROR")
     audit.record(request, action, "ok", started)
     if success:

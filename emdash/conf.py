@@ -31,6 +31,9 @@ DEFAULTS: dict[str, Any] = {
     "MEDIA_SWEEP_INTERVAL": 3600,
     # Seconds a signed draft preview link stays valid.
     "PREVIEW_MAX_AGE": 3600,
+    # Days an `emdash login` (emdash-cli client) refresh token lives; each refresh starts a new period (sliding),
+    # so an unused CLI session ends after this long. Other OAuth clients keep 90 days.
+    "CLI_REFRESH_DAYS": 30,
 }
 
 

@@ -77,7 +77,9 @@ def test_a_link_to_a_deleted_item_is_not_found(site) -> None:
 
 def test_lifetimes_and_expiry(site) -> None:
     editor = make_user("editor")
-    share, _ = preview.share_create(actor=Actor.for_user(editor), collection="posts", id=site["hello"].id, lifetime="7d")
+    share, _ = preview.share_create(
+        actor=Actor.for_user(editor), collection="posts", id=site["hello"].id, lifetime="7d"
+    )
     assert timedelta(days=6, hours=23) < share.expires_at - timezone.now() <= timedelta(days=7)
     with pytest.raises(ValidationError):
         preview.share_create(actor=Actor.for_user(editor), collection="posts", id=site["hello"].id, lifetime="1y")
@@ -102,7 +104,7 @@ def test_admin_share_create_list_and_revoke(site) -> None:
     created = client.post(f"{edit}share/", {"lifetime": "1h"})
     html = created.content.decode()
     assert created.status_code == 200 and "/_emdash/share/" in html and "for 1 hour" in html
-    url = html.split('data-share-url', 1)[0].rsplit('value="', 1)[1].split('"', 1)[0]
+    url = html.split("data-share-url", 1)[0].rsplit('value="', 1)[1].split('"', 1)[0]
     assert Client().get(url).status_code == 200
     page = client.get(edit).content.decode()
     assert "Active share links" in page and "Switch off" in page
