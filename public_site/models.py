@@ -19,3 +19,6 @@ class PreviewShare(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["collection", "entry_id"], name="preview_share_item")]
+
+    def __str__(self) -> str:
+        return f"share link for {self.collection}/{self.entry_id}"

@@ -8,11 +8,10 @@ and a revocation stamp (a row, not a signed token, so one link can be switched o
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
-
-import secrets
 
 from django.core import signing
 from django.urls import reverse

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
-from django.utils.html import format_html
 
 from settings_app.templatetags.site_time import local_time
 

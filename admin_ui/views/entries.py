@@ -10,9 +10,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from admin_ui import plain
+from admin_ui import plain, widgets
 from admin_ui import terms as entry_terms
-from admin_ui import widgets
 from admin_ui.base import actor_for, admin_page, attempt, status_for
 from content import schema, selectors, services
 from content.schema import CollectionSpec

@@ -11,9 +11,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from emdash.actor import Actor
+from emdash.conf import emdash_settings
 from emdash.models import User
 from emdash.oauth import grants
-from emdash.conf import emdash_settings
 from emdash.oauth.errors import invalid_grant, invalid_request, invalid_scope, invalid_target
 from emdash.oauth.metadata import CLI_CLIENT_ID
 from emdash.oauth.models import AccessToken, OAuthClient, RefreshToken
