@@ -135,9 +135,9 @@ def from_input(raw: str, site: SiteTime | None = None) -> datetime:
     local = naive.replace(tzinfo=site.zone, fold=0)
     instant = local.astimezone(UTC)
     if instant.astimezone(site.zone).replace(tzinfo=None) != naive:
-        raise ValidationError(
+        text = (
             f"{naive:%H:%M} on {naive:%Y-%m-%d} does not exist in {site.zone_name}: the clocks skip that hour "
-            "(daylight saving time starts). Pick a time outside the gap.",
-            details={"fields": {"scheduledAt": "That time is skipped by the daylight saving change."}},
+            "(daylight saving time starts). Pick a time outside the gap."
         )
+        raise ValidationError(text, details={"fields": {"scheduledAt": text}})
     return instant

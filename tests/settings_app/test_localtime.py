@@ -55,7 +55,8 @@ def test_a_time_in_the_spring_forward_gap_is_refused():
     with pytest.raises(ValidationError) as caught:
         localtime.from_input("2026-03-29T02:30", PARIS)
     assert "does not exist in Europe/Paris" in caught.value.message
-    assert caught.value.details == {"fields": {"scheduledAt": "That time is skipped by the daylight saving change."}}
+    assert caught.value.details == {"fields": {"scheduledAt": caught.value.message}}
+    assert caught.value.message.startswith("02:30 on 2026-03-29 does not exist in Europe/Paris")
 
 
 def test_an_ambiguous_fall_back_time_means_its_first_occurrence():

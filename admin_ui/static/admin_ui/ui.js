@@ -1,4 +1,4 @@
-// Small admin helpers kept apart from admin.js: copy buttons and the phone navigation toggle.
+// Small admin helpers kept apart from admin.js: copy buttons (the share-link page).
 // No inline handlers (the Content-Security-Policy forbids them): everything is wired here.
 (function () {
   "use strict";
@@ -19,27 +19,7 @@
     });
   }
 
-  function wireNavToggle(button) {
-    var nav = document.getElementById(button.getAttribute("aria-controls"));
-    if (!nav) return;
-    button.hidden = false;
-    nav.classList.add("collapsible");
-    button.addEventListener("click", function () {
-      var open = button.getAttribute("aria-expanded") !== "true";
-      button.setAttribute("aria-expanded", String(open));
-      nav.classList.toggle("open", open);
-    });
-    document.addEventListener("keydown", function (event) {
-      if (event.key === "Escape" && button.getAttribute("aria-expanded") === "true") {
-        button.setAttribute("aria-expanded", "false");
-        nav.classList.remove("open");
-        button.focus();
-      }
-    });
-  }
-
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("[data-copy]").forEach(wireCopy);
-    document.querySelectorAll("[data-nav-toggle]").forEach(wireNavToggle);
   });
 })();
