@@ -20,7 +20,7 @@ from settings_app import services as settings_services
 from tests.browser import _note_csp_violation, screenshot
 from tests.e2e.admin_helpers import log_in
 from tests.factories import make_user
-from tests.site.conftest import SYSTEM, body
+from tests.site.conftest import SYSTEM
 
 pytestmark = pytest.mark.slow
 PHONE = {"width": 375, "height": 812}
@@ -57,7 +57,9 @@ def _no_horizontal_overflow(page: Any) -> None:
     assert width <= inner, f"{page.url} overflows: scrollWidth {width} > innerWidth {inner}"
 
 
-def test_preview_opens_the_draft_and_a_share_link_works_without_an_account_until_revoked(site, live_server, page, contexts):
+def test_preview_opens_the_draft_and_a_share_link_works_without_an_account_until_revoked(
+    site, live_server, page, contexts
+):
     expect = _expect()
     make_user("editor", email="editor@example.com")
     post = site["hello"]
