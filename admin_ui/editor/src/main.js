@@ -22,7 +22,7 @@ function readJSON(element, fallback) {
 
 function mount(root) {
   const source = root.querySelector("[data-pt-source]");
-  const mediaUrls = readJSON(root.querySelector("[data-pt-media]"), {});
+  const mediaUrls = readJSON(document.getElementById(root.dataset.mediaScript || ""), {});
   let initial;
   try {
     initial = source.value.trim() ? JSON.parse(source.value) : [];
