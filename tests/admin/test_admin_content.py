@@ -53,7 +53,9 @@ def test_create_edit_publish_and_see_it_live(posts, as_role):
     assert _get(entry_id).row.author_id == user.pk
     edit = client.get(response["Location"])
     rev = edit.context["rev"]
-    response = client.post(response["Location"], {"f_title": "Hello again", "f_body": BODY, "slug": "hello", "_rev": rev})
+    response = client.post(
+        response["Location"], {"f_title": "Hello again", "f_body": BODY, "slug": "hello", "_rev": rev}
+    )
     assert response.status_code == 302
     client.post(f"/_emdash/admin/content/posts/{entry_id}/publish/")
     entry = _get(entry_id)
