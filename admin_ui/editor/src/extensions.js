@@ -44,6 +44,7 @@ const BlockKeys = Extension.create({
 });
 
 const PtLink = Link.extend({
+  inclusive: false, // typing right after a link is plain text again (autolink would make it extend the link)
   addAttributes() {
     return { ...this.parent?.(), ptKey: hidden() };
   },

@@ -60,7 +60,8 @@ function mount(root) {
   source.hidden = true;
   source.setAttribute("aria-hidden", "true");
   source.tabIndex = -1;
-  root.append(tools.element, bar.element, surface, images.element);
+  source.before(tools.element, bar.element, surface);
+  root.append(images.element);
   root.classList.add("pt-ready");
   // The value as the editor will write it, so an untouched form does not look changed (keys get added).
   source.value = JSON.stringify(fromEditor(editor.getJSON()));

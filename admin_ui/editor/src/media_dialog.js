@@ -16,7 +16,8 @@ const TEMPLATE = `
       <p class="muted small" role="status" aria-live="polite" data-pt-upload-status></p>
     </div>
     <fieldset class="plain"><legend>Or choose from the media library</legend>
-      <div class="pt-media-grid" data-pt-media-grid><p class="muted small">Loading…</p></div>
+      <p class="muted small" role="status" data-pt-media-status></p>
+      <div class="pt-media-grid" data-pt-media-grid></div>
     </fieldset>
     <div class="field"><label for="{id}-alt">Alt text <span class="muted small">(what the image shows, for people who cannot see it)</span></label>
       <input id="{id}-alt" type="text" maxlength="500" data-pt-alt></div>
@@ -38,6 +39,8 @@ export function mediaDialog(editor, config) {
   const alt = $("[data-pt-alt]");
   const insert = $("[data-pt-insert]");
   const status = $("[data-pt-upload-status]");
+  const listStatus = $("[data-pt-media-status]");
+  let loading = null;
   let chosen = null;
   if (config.canUpload !== "1") $("[data-pt-upload-area]").hidden = true;
 
@@ -64,16 +67,18 @@ export function mediaDialog(editor, config) {
     return button;
   };
   const load = async () => {
-    grid.textContent = "Loading…";
+    grid.replaceChildren();
+    listStatus.textContent = "Loading…";
     try {
       const response = await fetch(config.mediaListUrl, { credentials: "same-origin", headers: { Accept: "application/json" } });
       if (!response.ok) throw new Error(String(response.status));
       const page = await response.json();
       const items = (page.items || []).filter((item) => (item.mimeType || "").startsWith("image/"));
-      grid.textContent = items.length ? "" : "No images yet: upload one above.";
-      items.forEach((item) => grid.append(tile(item)));
+      const shown = new Set(Array.from(grid.children, (b) => b.dataset.mediaId)); // uploaded meanwhile
+      items.filter((item) => !shown.has(item.id)).forEach((item) => grid.append(tile(item)));
+      listStatus.textContent = grid.children.length ? "" : "No images yet: upload one above.";
     } catch (error) {
-      grid.textContent = "The media library could not be loaded.";
+      listStatus.textContent = "The media library could not be loaded.";
     }
   };
   const upload = async (file) => {
@@ -92,6 +97,9 @@ export function mediaDialog(editor, config) {
       return;
     }
     status.textContent = `Uploaded ${file.name}.`;
+    if (loading) await loading;
+    listStatus.textContent = "";
+    grid.querySelectorAll(`[data-media-id="${CSS.escape(result.item.id)}"]`).forEach((b) => b.remove());
     const button = tile(result.item);
     grid.prepend(button);
     choose(result.item, button);
@@ -120,7 +128,7 @@ export function mediaDialog(editor, config) {
       status.textContent = "";
       $("[data-pt-upload]").value = "";
       dialog.showModal();
-      load();
+      loading = load();
     },
   };
 }

@@ -109,6 +109,7 @@ export function linkBar(editor, safeHref) {
   const input = element.querySelector("input");
   const error = element.querySelector("[data-pt-link-error]");
   const close = () => { element.hidden = true; error.textContent = ""; editor.commands.focus(); };
+  let range = null; // the selection when the bar opened: focus moves to the input, the selection must not
   const apply = () => {
     const href = safeHref(input.value);
     if (!href) {
@@ -116,15 +117,18 @@ export function linkBar(editor, safeHref) {
       input.focus();
       return;
     }
-    const chain = editor.chain().focus().extendMarkRange("link");
-    if (editor.state.selection.empty && !editor.isActive("link")) {
+    const chain = editor.chain().focus();
+    if (range) chain.setTextSelection(range);
+    if (range && range.from === range.to && !editor.isActive("link")) {
       chain.insertContent({ type: "text", text: href, marks: [{ type: "link", attrs: { href } }] }).run();
-    } else chain.setLink({ href }).run();
+    } else chain.extendMarkRange("link").setLink({ href }).run();
     close();
   };
   element.querySelector("[data-pt-link-apply]").addEventListener("click", apply);
   element.querySelector("[data-pt-link-remove]").addEventListener("click", () => {
-    editor.chain().focus().extendMarkRange("link").unsetLink().run();
+    const chain = editor.chain().focus();
+    if (range) chain.setTextSelection(range);
+    chain.extendMarkRange("link").unsetLink().run();
     close();
   });
   element.querySelector("[data-pt-link-cancel]").addEventListener("click", close);
@@ -136,6 +140,11 @@ export function linkBar(editor, safeHref) {
     element,
     open() {
       if (!editor.isEditable) return;
+      // A selection made with the keyboard reaches the editor's state through "selectionchange", which can
+      // still be pending when Ctrl+K arrives: read it from the page first.
+      if (editor.view.domObserver && editor.view.domObserver.flush) editor.view.domObserver.flush();
+      const { from, to } = editor.state.selection;
+      range = { from, to };
       input.value = editor.getAttributes("link").href || "";
       error.textContent = "";
       element.hidden = false;
