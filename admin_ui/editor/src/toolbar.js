@@ -73,6 +73,8 @@ export function toolbar(editor, actions, label) {
     button.title = shortcut ? `${title} (${shortcut})` : title;
     button.setAttribute("aria-label", title);
     if (!["image", "undo", "redo", "link"].includes(name)) button.setAttribute("aria-pressed", "false");
+    // A mouse click must not take the focus (and the selection) away from the text.
+    button.addEventListener("mousedown", (event) => event.preventDefault());
     button.addEventListener("click", () => {
       if (actions[name]) actions[name]();
       else command(editor.chain().focus()).run();

@@ -58,6 +58,7 @@
     }
     changedWhileSaving = false;
     say("Saving…", "saving");
+    form.dataset.saving = "1";
     saving = (async () => {
       try {
         const response = await fetch(form.action || window.location.href, {
@@ -85,6 +86,8 @@
         return false;
       } finally {
         saving = null;
+        delete form.dataset.saving;
+        form.dispatchEvent(new Event("autosaved"));
         if (changedWhileSaving && !stopped) schedule();
       }
     })();
