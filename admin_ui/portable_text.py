@@ -116,7 +116,8 @@ def image_ids(blocks: Any) -> list[str]:
 
 def _line(block: dict[str, Any]) -> str:
     if block.get("_type") == "image":
-        asset = block.get("asset") if isinstance(block.get("asset"), dict) else {}
+        asset = block.get("asset")
+        asset = asset if isinstance(asset, dict) else {}
         return f"[image {asset.get('id', '?')}{': ' + block['alt'] if block.get('alt') else ''}]"
     if block.get("_type") == "code":
         return f"```{block.get('language') or ''}\n{block.get('code', '')}\n```"

@@ -9,6 +9,6 @@ await build({
   minify: true,
   legalComments: "eof",
   sourcemap: false,
-  outfile: "../static/admin_ui/editor.js",
+  outfile: process.env.OUTFILE || "../static/admin_ui/editor.js",
   logLevel: "info",
 });
