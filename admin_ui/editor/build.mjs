@@ -8,6 +8,9 @@ await build({
   target: ["es2020"],
   minify: true,
   legalComments: "eof",
+  banner: {
+    js: "/* EmDash admin rich-text editor. Bundles Tiptap, ProseMirror and their dependencies (MIT licence); sources and exact versions: admin_ui/editor/ (package-lock.json). */",
+  },
   sourcemap: false,
   outfile: process.env.OUTFILE || "../static/admin_ui/editor.js",
   logLevel: "info",
