@@ -1,6 +1,6 @@
 /* The Tiptap extensions of the Portable Text editor: the schema is limited to what Portable Text stores, so
    ProseMirror's paste parser drops everything else (Word's spans, styles, classes, fonts, tables' layout). */
-import { Extension, Node, mergeAttributes } from "@tiptap/core";
+import { Extension, Mark, Node, mergeAttributes } from "@tiptap/core";
 import Image from "@tiptap/extension-image";
 import { Link } from "@tiptap/extension-link";
 import { Plugin } from "@tiptap/pm/state";
@@ -91,6 +91,24 @@ const PtObject = Node.create({
   },
 });
 
+/* Annotations other than links (internal references, footnotes, …) written through MCP or the API: the editor
+   cannot edit them but keeps them on their text, underlined with a dotted line. */
+const PtAnnotation = Mark.create({
+  name: "ptAnnotation",
+  excludes: "",
+  inclusive: false,
+  addAttributes() {
+    return { def: hidden() };
+  },
+  parseHTML() {
+    return [];
+  },
+  renderHTML({ mark }) {
+    const kind = (mark.attrs.def && mark.attrs.def._type) || "annotation";
+    return ["span", { class: "pt-annotation", title: `${kind} (kept as is)` }, 0];
+  },
+});
+
 export function extensions({ onLinkShortcut }) {
   const LinkShortcut = Extension.create({
     name: "ptLinkShortcut",
@@ -107,6 +125,7 @@ export function extensions({ onLinkShortcut }) {
     PtLink,
     MediaImage,
     PtObject,
+    PtAnnotation,
     BlockKeys,
     LinkShortcut,
   ];

@@ -43,6 +43,8 @@ function inlineContent(block) {
       if (MARKS[mark]) marks.push({ type: MARKS[mark] });
       else if (defs[mark] && defs[mark]._type === "link" && safeHref(defs[mark].href)) {
         marks.push({ type: "link", attrs: { href: safeHref(defs[mark].href), ptKey: mark } });
+      } else if (defs[mark] && defs[mark]._type !== "link") {
+        marks.push({ type: "ptAnnotation", attrs: { def: defs[mark] } }); // e.g. an internal link: kept as is
       }
     }
     span.text.split("\n").forEach((part, index) => {
@@ -169,6 +171,10 @@ function spansOf(node, blockKey) {
           markDefs.push({ _type: "link", _key: key, href });
         }
         marks.push(linkKeys.get(id));
+      } else if (mark.type === "ptAnnotation" && mark.attrs && mark.attrs.def && mark.attrs.def._key) {
+        const def = mark.attrs.def;
+        if (!markDefs.some((d) => d._key === def._key)) markDefs.push(def);
+        marks.push(def._key);
       }
     }
     pieces.push({ text: child.text, marks });

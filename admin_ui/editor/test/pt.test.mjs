@@ -21,6 +21,9 @@ const SAMPLE = [
   { _type: "image", _key: "i", asset: { id: "M1" }, alt: "A cat", caption: "Cap", crop: { top: 1 } },
   { _type: "youtube", _key: "j", url: "https://youtu.be/x" },
   block("k", "h4", [span("ks0", "end", ["code", "underline", "strike-through"])]),
+  block("m", "normal", [span("ms0", "see "), span("ms1", "the about page", ["r1", "strong"])], {
+    markDefs: [{ _type: "internalLink", _key: "r1", reference: { collection: "pages", id: "P1" } }],
+  }),
 ];
 
 test("round trip keeps blocks, keys, styles, lists, marks, links, code, images and unknown blocks", () => {
