@@ -249,3 +249,33 @@ def test_settings_keep_every_input_when_one_is_wrong(cms, live_server, page):
     page.get_by_role("button", name="Save settings").click()
     expect(page.get_by_text("Settings saved.")).to_be_visible()
     assert site_settings()["title"] == "Renamed site" and site_settings()["tagline"] == "Fresh tagline"
+
+
+STRICT_CSP = (
+    "default-src 'self'; script-src 'self'; style-src-elem 'self'; style-src-attr 'unsafe-inline'; "
+    "img-src 'self' data: blob:; connect-src 'self' ws: wss:"
+)
+
+
+def test_the_editor_and_autosave_work_under_a_strict_content_security_policy(posts, live_server, page):
+    """No inline script, no injected <style>: the edit page works with script-src 'self' and style-src-elem 'self'."""
+    make_user("editor", email="editor@example.com")
+    entry = make_entry(data={"title": "Strict"})
+    expect = _expect()
+    base = live_server.url
+    log_in(page, base, "editor@example.com")
+    violations: list[str] = []
+    page.on("console", lambda message: "Content Security Policy" in message.text and violations.append(message.text))
+
+    def with_csp(route):
+        response = route.fetch()
+        route.fulfill(response=response, headers={**response.headers, "content-security-policy": STRICT_CSP})
+
+    page.route("**/_emdash/admin/content/**", with_csp)
+    page.goto(base + f"/_emdash/admin/content/posts/{entry.id}/")
+    page.get_by_role("textbox", name="Body").click()
+    page.keyboard.press("Control+b")
+    page.keyboard.type("Under a strict policy")
+    expect(page.locator("[data-save-status]")).to_contain_text("Saved at", timeout=15_000)
+    assert violations == []
+    assert _data(entry.id)["body"][0]["children"][0]["marks"] == ["strong"]

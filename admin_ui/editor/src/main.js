@@ -38,6 +38,7 @@ function mount(root) {
     extensions: extensions({ onLinkShortcut: () => bar && bar.open() }),
     content: toEditor(initial, mediaUrls),
     editable: !disabled,
+    injectCSS: false, // no <style> element (a strict Content-Security-Policy forbids it): admin.css has the rules
     editorProps: {
       attributes: {
         class: "pt-content",
