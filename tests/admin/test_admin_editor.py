@@ -37,11 +37,13 @@ def test_the_browser_conversion_passes_its_own_tests():
     assert "# fail 0" in result.stdout
 
 
-def test_the_committed_bundle_is_there_and_has_no_cdn():
+def test_the_committed_bundle_and_its_lock_file_are_there():
     bundle = (ROOT / "admin_ui/static/admin_ui/editor.js").read_text()
     assert len(bundle) > 100_000 and "ptObject" in bundle
     lock = json.loads((ROOT / "admin_ui/editor/package-lock.json").read_text())
     assert "node_modules/@tiptap/core" in lock["packages"]
+    page = (ROOT / "templates/admin_ui/entries/_fields.html").read_text()
+    assert "{% static 'admin_ui/editor.js' %}" in page and "//cdn" not in page  # served by us, never a CDN
 
 
 def test_the_edit_page_mounts_the_editor_without_inline_script(posts, as_role):
