@@ -40,6 +40,7 @@ function mount(root) {
     editable: !disabled,
     injectCSS: false, // no <style> element (a strict Content-Security-Policy forbids it): admin.css has the rules
     editorProps: {
+      transformPastedHTML: stripPresentation,
       attributes: {
         class: "pt-content",
         role: "textbox",
@@ -78,3 +79,14 @@ function start() {
 
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
 else start();
+
+// Pasted HTML (word processors, web pages) is full of style attributes and <style> blocks. Chromium checks
+// them against the page's Content-Security-Policy even in a DOMParser document, reporting one violation each,
+// so they are cut from the markup before anything parses it; the editor's schema drops the rest of the
+// formatting anyway. Only tags are touched, never text.
+const STYLE_BLOCK = /<style\b[^>]*>[\s\S]*?<\/style\s*>/gi;
+const STYLE_ATTRIBUTE = /\sstyle\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)/gi;
+
+function stripPresentation(html) {
+  return html.replace(STYLE_BLOCK, "").replace(/<[^>]*>/g, (tag) => tag.replace(STYLE_ATTRIBUTE, ""));
+}
