@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from pathlib import Path
 
@@ -38,6 +39,14 @@ SECRET_KEY = _secret_key()
 DEBUG = env_bool("DEBUG", False)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1],testserver")
 
+# Django's task framework: built in from Django 6, the django-tasks backport on 5.2 (emdash/background.py).
+# The embedded default keeps jobs in this database; EMDASH_TASKS_BACKEND switches to RQ, Celery, ...
+TASKS_BACKEND = os.environ.get("EMDASH_TASKS_BACKEND", "django_tasks_db.DatabaseBackend")
+TASKS = {"default": {"BACKEND": TASKS_BACKEND, "QUEUES": ["default"]}}
+TASK_APPS = ["django_tasks_db"]
+if importlib.util.find_spec("django.tasks") is None:
+    TASK_APPS.insert(0, "django_tasks")
+
 INSTALLED_APPS = [
     "daphne",
     "django.contrib.auth",
@@ -49,6 +58,7 @@ INSTALLED_APPS = [
     "django_filters",
     "oauth2_provider",
     "channels",
+    *TASK_APPS,
     "emdash",
     "emdash.oauth",
     "content",

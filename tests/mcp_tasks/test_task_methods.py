@@ -1,0 +1,156 @@
+"""MCP Tasks (seed 001, protocol 2025-11-25) in process: creation, the status machine, ownership, limits.
+
+The worker is simulated by calling the job (``run_mcp_task.call``) directly; tests/mcp_tasks/test_live.py runs
+the real worker process.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import orjson
+import pytest
+from django.test import override_settings
+from django.utils import timezone
+
+from emdash.models import AuditLog
+from emdash.roles import Role
+from emdash.tokens import token_revoke
+from mcp_endpoint import task_store
+from mcp_endpoint.models import McpTask
+from mcp_endpoint.registry import REGISTRY, load_tools
+from mcp_endpoint.tasks_exec import run_mcp_task
+from tests.mcp.conftest import MCP, MakeMCP
+
+TASKS = "2025-11-25"
+RELATED = "io.modelcontextprotocol/related-task"
+INVALID_PARAMS = -32602
+INVALID_REQUEST = -32600
+METHOD_NOT_FOUND = -32601
+
+
+def create(mcp: MCP, name: str, arguments: dict | None = None, task: dict | None = None, **kw) -> dict:
+    params = {"name": name, "arguments": arguments or {}, "task": {} if task is None else task}
+    return mcp.result("tools/call", params, version=kw.pop("version", TASKS), **kw)["task"]
+
+
+def work(task_id: str) -> str:
+    """What the worker does with one queued job."""
+    return run_mcp_task.call(task_id)
+
+
+def test_capability_is_advertised_from_2025_11_25_only(mcp: MCP):
+    for version in ("2025-11-25",):
+        caps = mcp.result("initialize", {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}})["capabilities"]
+        assert caps["tasks"] == {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}
+    for version in ("2025-06-18", "2025-03-26", "2024-11-05"):
+        caps = mcp.result("initialize", {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}})["capabilities"]
+        assert "tasks" not in caps
+    discover = mcp.result("server/discover", {"_meta": {}}, version="2026-07-28")
+    assert discover["capabilities"]["tasks"]["requests"] == {"tools": {"call": {}}}
+
+
+def test_every_tool_declares_optional_task_support_from_2025_11_25(mcp: MCP):
+    load_tools()
+    tools = mcp.result("tools/list", version=TASKS)["tools"]
+    assert len(tools) == len(REGISTRY)
+    assert all(t["execution"] == {"taskSupport": "optional"} for t in tools)
+    for version in ("2025-06-18", "2025-03-26"):
+        assert all("execution" not in t for t in mcp.result("tools/list", version=version)["tools"])
+
+
+def test_task_runs_and_result_equals_the_direct_call(mcp: MCP):
+    mcp.ok("menu_create", {"name": "main", "label": "Main"}, version=TASKS)
+    direct = mcp.call("menu_list", {}, version=TASKS)
+    task = create(mcp, "menu_list", task={"ttl": 60000})
+    assert task["status"] == "working"
+    assert set(task) >= {"taskId", "status", "createdAt", "lastUpdatedAt", "ttl", "pollInterval"}
+    assert task["ttl"] == 60000 and task["pollInterval"] == 1000
+    assert task["createdAt"].endswith("Z")
+    row = McpTask.objects.get(pk=task["taskId"])
+    assert row.owner == mcp.user and row.arguments == {} and row.tool_name == "menu_list"
+
+    assert work(task["taskId"]) == "completed"
+    got = mcp.result("tasks/get", {"taskId": task["taskId"]}, version=TASKS)
+    assert got["status"] == "completed" and got["taskId"] == task["taskId"]
+    result = mcp.result("tasks/result", {"taskId": task["taskId"]}, version=TASKS)
+    assert result["_meta"][RELATED] == {"taskId": task["taskId"]}
+    assert result["isError"] is False
+    assert orjson.loads(result["content"][0]["text"]) == orjson.loads(direct["content"][0]["text"])
+    assert result["structuredContent"] == direct["structuredContent"]
+    actions = set(AuditLog.objects.filter(user=mcp.user).values_list("action", "outcome"))
+    assert {
+        ("tasks/create:menu_list", "ok"),
+        ("menu_list", "ok"),
+        ("tasks/complete:menu_list", "completed"),
+        ("tasks/result:menu_list", "completed"),
+    } <= actions
+    audit = AuditLog.objects.get(user=mcp.user, action="menu_list", trace_id=row.trace_id)
+    assert audit.token_ref == row.token_ref  # the task's run is audited like the call, with the creator's token
+
+
+def test_task_param_is_ignored_before_2025_11_25(mcp: MCP):
+    for version in ("2025-06-18", "2025-03-26"):
+        result = mcp.result("tools/call", {"name": "menu_list", "arguments": {}, "task": {}}, version=version)
+        assert "task" not in result and result["isError"] is False
+    assert not McpTask.objects.exists()
+    assert mcp.error("tasks/list", {}, version="2025-06-18")["code"] == METHOD_NOT_FOUND
+
+
+def test_tool_error_fails_the_task_and_keeps_the_tool_result(mcp: MCP):
+    task = create(mcp, "menu_get", {"name": "nope"})
+    assert work(task["taskId"]) == "failed"
+    got = mcp.result("tasks/get", {"taskId": task["taskId"]}, version=TASKS)
+    assert got["status"] == "failed" and got["statusMessage"]
+    result = mcp.result("tasks/result", {"taskId": task["taskId"]}, version=TASKS)
+    assert result["isError"] is True and result["_meta"]["code"] == "NOT_FOUND"
+    assert result["_meta"][RELATED] == {"taskId": task["taskId"]}
+
+
+def test_invalid_arguments_fail_at_run_time_like_the_direct_call(mcp: MCP):
+    task = create(mcp, "menu_list", {"bogus": 1})
+    assert work(task["taskId"]) == "failed"
+    result = mcp.result("tasks/result", {"taskId": task["taskId"]}, version=TASKS)
+    assert result["_meta"]["code"] == "VALIDATION_ERROR"
+
+
+def test_denied_call_makes_no_task(make_mcp: MakeMCP):
+    reader = make_mcp(Role.ADMIN, ["content:read"])
+    error = reader.error("tools/call", {"name": "menu_create", "arguments": {}, "task": {}}, version=TASKS)
+    assert error["code"] == INVALID_REQUEST and error["data"]["code"] == "INSUFFICIENT_SCOPE"
+    contributor = make_mcp(Role.CONTRIBUTOR, "admin")
+    error = contributor.error("tools/call", {"name": "schema_list_collections", "task": {}}, version=TASKS)
+    assert error["data"]["code"] == "INSUFFICIENT_PERMISSIONS"
+    assert not McpTask.objects.exists()
+    assert reader.error("tools/call", {"name": "no_such_tool", "task": {}}, version=TASKS)["code"] == INVALID_PARAMS
+
+
+@pytest.mark.parametrize("bad", [[], "x", {"ttl": -1}, {"ttl": "60"}, {"ttl": 1.5}, {"ttl": True}])
+def test_malformed_task_param_is_invalid_params(mcp: MCP, bad):
+    error = mcp.error("tools/call", {"name": "menu_list", "task": bad}, version=TASKS)
+    assert error["code"] == INVALID_PARAMS
+    assert not McpTask.objects.exists()
+
+
+def test_ttl_is_capped_and_defaulted(mcp: MCP):
+    assert create(mcp, "menu_list", task={"ttl": 10**12})["ttl"] == 24 * 60 * 60 * 1000
+    assert create(mcp, "menu_list")["ttl"] == 60 * 60 * 1000
+    with override_settings(EMDASH={"TASKS_MAX_TTL": 5000}):
+        assert create(mcp, "menu_list", task={"ttl": 60000})["ttl"] == 5000
+
+
+def test_revoked_token_fails_the_task_at_run_time(mcp: MCP):
+    task = create(mcp, "menu_list")
+    token_revoke(user=mcp.user, token_id=mcp.issued.token.pk)
+    assert work(task["taskId"]) == "failed"
+    row = McpTask.objects.get(pk=task["taskId"])
+    assert row.error["code"] == INVALID_REQUEST and "revoked" in row.error["message"]
+
+
+def test_scopes_are_rechecked_at_run_time(mcp: MCP, make_mcp: MakeMCP):
+    """The owner's role is read again when the task runs: a demoted user's queued task is refused."""
+    task = create(mcp, "schema_list_collections")
+    mcp.user.role = Role.CONTRIBUTOR
+    mcp.user.save(update_fields=["role"])
+    assert work(task["taskId"]) == "failed"
+    assert McpTask.objects.get(pk=task["taskId"]).error["data"]["code"] == "INSUFFICIENT_PERMISSIONS"
