@@ -154,3 +154,151 @@ def test_scopes_are_rechecked_at_run_time(mcp: MCP, make_mcp: MakeMCP):
     mcp.user.save(update_fields=["role"])
     assert work(task["taskId"]) == "failed"
     assert McpTask.objects.get(pk=task["taskId"]).error["data"]["code"] == "INSUFFICIENT_PERMISSIONS"
+
+
+def test_other_users_get_invalid_params_and_never_see_the_task(mcp: MCP, make_mcp: MakeMCP):
+    task = create(mcp, "menu_list")
+    work(task["taskId"])
+    other = make_mcp()
+    for method in ("tasks/get", "tasks/result", "tasks/cancel"):
+        error = other.error(method, {"taskId": task["taskId"]}, version=TASKS)
+        assert error["code"] == INVALID_PARAMS, method
+        unknown = other.error(method, {"taskId": "no-such-task"}, version=TASKS)
+        assert unknown["message"].replace("no-such-task", task["taskId"]) == error["message"]  # indistinguishable
+    assert other.result("tasks/list", {}, version=TASKS)["tasks"] == []
+    assert [t["taskId"] for t in mcp.result("tasks/list", {}, version=TASKS)["tasks"]] == [task["taskId"]]
+    # Another token of the same user does see it: tasks belong to the user.
+    same_user = make_mcp(user=mcp.user)
+    assert same_user.result("tasks/get", {"taskId": task["taskId"]}, version=TASKS)["status"] == "completed"
+
+
+@pytest.mark.parametrize("bad", [None, 5, "", "x" * 65])
+def test_bad_task_ids_are_invalid_params(mcp: MCP, bad):
+    params = {} if bad is None else {"taskId": bad}
+    assert mcp.error("tasks/get", params, version=TASKS)["code"] == INVALID_PARAMS
+
+
+def test_list_is_paginated_newest_first(mcp: MCP, monkeypatch):
+    from mcp_endpoint import task_methods
+
+    monkeypatch.setattr(task_methods, "PAGE_SIZE", 2)
+    ids = [create(mcp, "menu_list")["taskId"] for _ in range(5)]
+    seen: list[str] = []
+    cursor = None
+    while True:
+        page = mcp.result("tasks/list", {} if cursor is None else {"cursor": cursor}, version=TASKS)
+        seen += [t["taskId"] for t in page["tasks"]]
+        cursor = page.get("nextCursor")
+        if cursor is None:
+            break
+    assert seen == list(reversed(ids))
+    assert mcp.error("tasks/list", {"cursor": "garbage"}, version=TASKS)["code"] == INVALID_PARAMS
+
+
+def test_cursor_of_another_user_is_refused(mcp: MCP, make_mcp: MakeMCP, monkeypatch):
+    from mcp_endpoint import task_methods
+
+    monkeypatch.setattr(task_methods, "PAGE_SIZE", 1)
+    for _ in range(2):
+        create(mcp, "menu_list")
+    cursor = mcp.result("tasks/list", {}, version=TASKS)["nextCursor"]
+    assert make_mcp().error("tasks/list", {"cursor": cursor}, version=TASKS)["code"] == INVALID_PARAMS
+
+
+def test_cancel_a_working_task_and_the_worker_does_not_overwrite_it(mcp: MCP):
+    task = create(mcp, "menu_create", {"name": "never", "label": "Never"})
+    cancelled = mcp.result("tasks/cancel", {"taskId": task["taskId"]}, version=TASKS)
+    assert cancelled["status"] == "cancelled" and cancelled["taskId"] == task["taskId"]
+    assert work(task["taskId"]) == "skipped"  # the queued job finds it cancelled and does nothing
+    assert not mcp.ok("menu_list", {}, version=TASKS)["items"]
+    error = mcp.error("tasks/cancel", {"taskId": task["taskId"]}, version=TASKS)
+    assert error["code"] == INVALID_PARAMS and "cancelled" in error["message"]
+    assert mcp.error("tasks/result", {"taskId": task["taskId"]}, version=TASKS)["code"] == INVALID_PARAMS
+
+
+def test_cancel_while_running_keeps_cancelled(mcp: MCP):
+    """The worker's finish is conditional: a cancel that lands mid-run wins."""
+    task = create(mcp, "menu_list")
+    row = task_store.claim(task["taskId"])
+    assert row is not None and row.attempts == 1
+    mcp.result("tasks/cancel", {"taskId": task["taskId"]}, version=TASKS)
+    assert task_store.finish(task["taskId"], McpTask.COMPLETED, result={"content": []}) is False
+    assert McpTask.objects.get(pk=task["taskId"]).status == "cancelled"
+
+
+def test_terminal_tasks_cannot_be_cancelled(mcp: MCP):
+    done = create(mcp, "menu_list")
+    work(done["taskId"])
+    failed = create(mcp, "menu_get", {"name": "nope"})
+    work(failed["taskId"])
+    for task_id, status in ((done["taskId"], "completed"), (failed["taskId"], "failed")):
+        error = mcp.error("tasks/cancel", {"taskId": task_id}, version=TASKS)
+        assert error["code"] == INVALID_PARAMS and error["data"]["status"] == status
+
+
+def test_a_task_is_claimed_once(mcp: MCP):
+    task = create(mcp, "menu_create", {"name": "once", "label": "Once"})
+    assert work(task["taskId"]) == "completed"
+    assert work(task["taskId"]) == "skipped"  # a duplicate delivery (at-least-once queues) runs nothing
+    assert len(mcp.ok("menu_list", {}, version=TASKS)["items"]) == 1
+
+
+def test_per_user_limit_on_working_tasks(mcp: MCP, make_mcp: MakeMCP):
+    with override_settings(EMDASH={"TASKS_MAX_WORKING": 2}):
+        first = create(mcp, "menu_list")
+        create(mcp, "menu_list")
+        error = mcp.error("tools/call", {"name": "menu_list", "task": {}}, version=TASKS)
+        assert error["code"] == INVALID_REQUEST and error["data"] == {"code": "TASK_LIMIT", "limit": 2}
+        assert "at most 2" in error["message"]
+        assert make_mcp().result("tools/call", {"name": "menu_list", "task": {}}, version=TASKS)["task"]
+        work(first["taskId"])  # a finished task frees its slot
+        assert create(mcp, "menu_list")["status"] == "working"
+    assert McpTask.objects.filter(owner=mcp.user).count() == 3
+
+
+def test_result_of_a_working_task_waits_then_says_so(mcp: MCP, monkeypatch):
+    from mcp_endpoint import task_methods
+
+    monkeypatch.setattr(task_methods, "RESULT_WAIT", 0.3)
+    task = create(mcp, "menu_list")
+    error = mcp.error("tasks/result", {"taskId": task["taskId"]}, version=TASKS)
+    assert error["code"] == INVALID_REQUEST and error["data"]["code"] == "TASK_NOT_FINISHED"
+    assert error["data"]["status"] == "working"
+
+
+def test_sweep_deletes_expired_and_fails_abandoned_tasks(mcp: MCP):
+    expired = create(mcp, "menu_list", task={"ttl": 1000})
+    abandoned = create(mcp, "menu_list")
+    fresh = create(mcp, "menu_list")
+    assert task_store.claim(abandoned["taskId"]) is not None
+    McpTask.objects.filter(pk=abandoned["taskId"]).update(lease_expires_at=timezone.now() - timedelta(seconds=1))
+    later = timezone.now() + timedelta(seconds=2)
+    assert task_store.sweep(now=later) == 2
+    assert not McpTask.objects.filter(pk=expired["taskId"]).exists()
+    row = McpTask.objects.get(pk=abandoned["taskId"])
+    assert row.status == "failed" and "stopped before it finished" in row.status_message
+    assert McpTask.objects.get(pk=fresh["taskId"]).status == "working"
+    error = mcp.error("tasks/result", {"taskId": abandoned["taskId"]}, version=TASKS)
+    assert error["code"] == -32603 and error["data"][RELATED] == {"taskId": abandoned["taskId"]}
+
+
+def test_expired_tasks_are_invisible_before_the_sweep(mcp: MCP):
+    task = create(mcp, "menu_list")
+    McpTask.objects.filter(pk=task["taskId"]).update(expires_at=timezone.now() - timedelta(seconds=1))
+    assert mcp.error("tasks/get", {"taskId": task["taskId"]}, version=TASKS)["code"] == INVALID_PARAMS
+    assert mcp.result("tasks/list", {}, version=TASKS)["tasks"] == []
+    assert work(task["taskId"]) == "skipped"
+
+
+def test_task_methods_work_on_the_2026_revision(mcp: MCP):
+    meta = {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}
+    created = mcp.result(
+        "tools/call",
+        {"name": "menu_list", "arguments": {}, "task": {}, **meta},
+        version="2026-07-28",
+        headers={"Mcp-Method": "tools/call", "Mcp-Name": "menu_list"},
+    )
+    task_id = created["task"]["taskId"]
+    work(task_id)
+    got = mcp.result("tasks/get", {"taskId": task_id, **meta}, version="2026-07-28", headers={"Mcp-Method": "tasks/get"})
+    assert got["status"] == "completed"
