@@ -41,10 +41,14 @@ def work(task_id: str) -> str:
 
 def test_capability_is_advertised_from_2025_11_25_only(mcp: MCP):
     for version in ("2025-11-25",):
-        caps = mcp.result("initialize", {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}})["capabilities"]
+        caps = mcp.result(
+            "initialize", {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+        )["capabilities"]
         assert caps["tasks"] == {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}
     for version in ("2025-06-18", "2025-03-26", "2024-11-05"):
-        caps = mcp.result("initialize", {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}})["capabilities"]
+        caps = mcp.result(
+            "initialize", {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+        )["capabilities"]
         assert "tasks" not in caps
     discover = mcp.result("server/discover", {"_meta": {}}, version="2026-07-28")
     assert discover["capabilities"]["tasks"]["requests"] == {"tools": {"call": {}}}
@@ -300,5 +304,7 @@ def test_task_methods_work_on_the_2026_revision(mcp: MCP):
     )
     task_id = created["task"]["taskId"]
     work(task_id)
-    got = mcp.result("tasks/get", {"taskId": task_id, **meta}, version="2026-07-28", headers={"Mcp-Method": "tasks/get"})
+    got = mcp.result(
+        "tasks/get", {"taskId": task_id, **meta}, version="2026-07-28", headers={"Mcp-Method": "tasks/get"}
+    )
     assert got["status"] == "completed"
