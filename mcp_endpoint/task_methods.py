@@ -10,8 +10,6 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-from django.utils import timezone
-
 from content import cursors
 from emdash.errors import InsufficientPermissions, InsufficientScope, InvalidCursor
 from emdash.permissions import require
@@ -20,7 +18,7 @@ from mcp_endpoint.jsonrpc import INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOU
 from mcp_endpoint.models import McpTask
 
 RELATED_TASK = "io.modelcontextprotocol/related-task"
-TASKS_CAPABILITY = {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}
+TASKS_CAPABILITY: dict[str, Any] = {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}
 PAGE_SIZE = 50
 RESULT_WAIT = 10.0  # seconds tasks/result waits for a working task before telling the client to poll
 RESULT_POLL = 0.2

@@ -88,9 +88,9 @@ def claim(task_id: str) -> McpTask | None:
     """Take a working, never-claimed task for this worker; None if cancelled, expired or claimed already."""
     now = timezone.now()
     lease = now + timedelta(seconds=float(emdash_settings.TASKS_LEASE))
-    claimed = McpTask.objects.filter(
-        pk=task_id, status=McpTask.WORKING, attempts=0, expires_at__gt=now
-    ).update(attempts=1, lease_expires_at=lease, updated_at=now)
+    claimed = McpTask.objects.filter(pk=task_id, status=McpTask.WORKING, attempts=0, expires_at__gt=now).update(
+        attempts=1, lease_expires_at=lease, updated_at=now
+    )
     return McpTask.objects.filter(pk=task_id).first() if claimed else None
 
 

@@ -25,7 +25,7 @@ log = logging.getLogger("emdash.mcp.tasks")
 REVOKED_MESSAGE = "Unauthorized: the token that created this task was revoked or its user deactivated"
 
 
-def actor_at_run_time(owner_id: int, token_ref: str, client_name: str = "") -> Actor | None:
+def actor_at_run_time(owner_id: int, token_ref: str) -> Actor | None:
     """The task owner as they stand now (token scopes re-read, revocation honoured); None if no longer valid."""
     user = User.objects.filter(pk=owner_id, is_active=True).first()
     if user is None:
@@ -80,9 +80,11 @@ def run_mcp_task(task_id: str) -> str:
 
 
 def _run_claimed(row: McpTask) -> str:
-    actor = actor_at_run_time(row.owner_id, row.token_ref, row.client_name)
+    actor = actor_at_run_time(row.owner_id, row.token_ref)
+    result: dict[str, Any] | None = None
+    error: dict[str, Any] | None = None
     if actor is None:
-        result, error = None, {"code": INVALID_REQUEST, "message": REVOKED_MESSAGE}
+        error = {"code": INVALID_REQUEST, "message": REVOKED_MESSAGE}
     else:
         result, error = execute_tool_call(
             actor,
@@ -99,11 +101,11 @@ def _run_claimed(row: McpTask) -> str:
     else:
         status, message = McpTask.COMPLETED, ""
     stored = task_store.finish(row.pk, status, message=message, result=result, error=error)
-    _audit_completion(row, actor, status if stored else "superseded")
+    _audit_completion(row, status if stored else "superseded")
     return status if stored else "superseded"
 
 
-def _audit_completion(row: McpTask, actor: Actor | None, outcome: str) -> None:
+def _audit_completion(row: McpTask, outcome: str) -> None:
     AuditLog.objects.create(
         user_id=row.owner_id,
         token_ref=row.token_ref,

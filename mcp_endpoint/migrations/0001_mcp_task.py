@@ -2,13 +2,13 @@
 
 import django.db.models.deletion
 import django.utils.timezone
-import mcp_endpoint.models
 from django.conf import settings
 from django.db import migrations, models
 
+import mcp_endpoint.models
+
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -17,31 +17,62 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='McpTask',
+            name="McpTask",
             fields=[
-                ('id', models.CharField(default=mcp_endpoint.models.new_task_id, editable=False, max_length=64, primary_key=True, serialize=False)),
-                ('token_ref', models.CharField(blank=True, max_length=64)),
-                ('client_name', models.CharField(blank=True, max_length=200)),
-                ('tool_name', models.CharField(max_length=100)),
-                ('arguments', models.JSONField(default=dict)),
-                ('protocol_version', models.CharField(max_length=16)),
-                ('status', models.CharField(choices=[('working', 'working'), ('completed', 'completed'), ('failed', 'failed'), ('cancelled', 'cancelled')], default='working', max_length=16)),
-                ('status_message', models.CharField(blank=True, max_length=500)),
-                ('result', models.JSONField(blank=True, null=True)),
-                ('error', models.JSONField(blank=True, null=True)),
-                ('trace_id', models.CharField(max_length=32)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('updated_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('ttl_ms', models.PositiveIntegerField()),
-                ('poll_interval_ms', models.PositiveIntegerField()),
-                ('expires_at', models.DateTimeField(db_index=True)),
-                ('attempts', models.PositiveSmallIntegerField(default=0)),
-                ('lease_expires_at', models.DateTimeField(blank=True, null=True)),
-                ('owner', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='mcp_tasks', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.CharField(
+                        default=mcp_endpoint.models.new_task_id,
+                        editable=False,
+                        max_length=64,
+                        primary_key=True,
+                        serialize=False,
+                    ),
+                ),
+                ("token_ref", models.CharField(blank=True, max_length=64)),
+                ("client_name", models.CharField(blank=True, max_length=200)),
+                ("tool_name", models.CharField(max_length=100)),
+                ("arguments", models.JSONField(default=dict)),
+                ("protocol_version", models.CharField(max_length=16)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("working", "working"),
+                            ("completed", "completed"),
+                            ("failed", "failed"),
+                            ("cancelled", "cancelled"),
+                        ],
+                        default="working",
+                        max_length=16,
+                    ),
+                ),
+                ("status_message", models.CharField(blank=True, max_length=500)),
+                ("result", models.JSONField(blank=True, null=True)),
+                ("error", models.JSONField(blank=True, null=True)),
+                ("trace_id", models.CharField(max_length=32)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("updated_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("ttl_ms", models.PositiveIntegerField()),
+                ("poll_interval_ms", models.PositiveIntegerField()),
+                ("expires_at", models.DateTimeField(db_index=True)),
+                ("attempts", models.PositiveSmallIntegerField(default=0)),
+                ("lease_expires_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "owner",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="mcp_tasks",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-id'],
-                'indexes': [models.Index(fields=['owner', '-created_at', '-id'], name='mcp_task_owner_idx'), models.Index(fields=['status', 'lease_expires_at'], name='mcp_task_lease_idx')],
+                "ordering": ["-created_at", "-id"],
+                "indexes": [
+                    models.Index(fields=["owner", "-created_at", "-id"], name="mcp_task_owner_idx"),
+                    models.Index(fields=["status", "lease_expires_at"], name="mcp_task_lease_idx"),
+                ],
             },
         ),
     ]
