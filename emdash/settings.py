@@ -46,6 +46,8 @@ TASKS = {"default": {"BACKEND": TASKS_BACKEND, "QUEUES": ["default"]}}
 TASK_APPS = ["django_tasks_db"]
 if importlib.util.find_spec("django.tasks") is None:
     TASK_APPS.insert(0, "django_tasks")
+if TASKS_BACKEND.startswith("django_tasks_rq."):  # pip install django-tasks-rq; jobs in Redis (REDIS_URL)
+    TASK_APPS += ["django_rq", "django_tasks_rq"]
 
 INSTALLED_APPS = [
     "daphne",
@@ -175,6 +177,7 @@ if S3_BUCKET := _env_first("EMDASH_S3_BUCKET", "AWS_STORAGE_BUCKET_NAME"):
     }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+RQ_QUEUES = {"default": {"URL": REDIS_URL or "redis://127.0.0.1:6379/0"}}  # read only by the RQ task backend
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}}}

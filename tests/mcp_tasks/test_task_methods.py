@@ -308,3 +308,24 @@ def test_task_methods_work_on_the_2026_revision(mcp: MCP):
         "tasks/get", {"taskId": task_id, **meta}, version="2026-07-28", headers={"Mcp-Method": "tasks/get"}
     )
     assert got["status"] == "completed"
+
+
+def test_the_backend_is_a_setting(mcp: MCP, django_capture_on_commit_callbacks):
+    """With the immediate backend the job runs when the creating transaction commits, no worker needed."""
+    from emdash.background import uses_database_queue
+
+    assert uses_database_queue()
+    immediate = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+    with override_settings(TASKS=immediate):
+        assert not uses_database_queue()
+        with django_capture_on_commit_callbacks(execute=True):
+            task = create(mcp, "menu_list")
+        assert McpTask.objects.get(pk=task["taskId"]).status == "completed"
+
+
+def test_a_failed_hand_off_fails_the_task(mcp: MCP, django_capture_on_commit_callbacks):
+    broken = {"default": {"BACKEND": "tests.no_such_module.Backend"}}
+    with override_settings(TASKS=broken), django_capture_on_commit_callbacks(execute=True):
+        task = create(mcp, "menu_list")
+    row = McpTask.objects.get(pk=task["taskId"])
+    assert row.status == "failed" and "could not be queued" in row.status_message
