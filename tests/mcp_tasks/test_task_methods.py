@@ -7,6 +7,7 @@ the real worker process.
 from __future__ import annotations
 
 from datetime import timedelta
+from importlib.util import find_spec
 
 import orjson
 import pytest
@@ -315,7 +316,8 @@ def test_the_backend_is_a_setting(mcp: MCP, django_capture_on_commit_callbacks):
     from emdash.background import uses_database_queue
 
     assert uses_database_queue()
-    immediate = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+    package = "django.tasks" if find_spec("django.tasks") else "django_tasks"  # Django 6, or the 5.2 backport
+    immediate = {"default": {"BACKEND": f"{package}.backends.immediate.ImmediateBackend"}}
     with override_settings(TASKS=immediate):
         assert not uses_database_queue()
         with django_capture_on_commit_callbacks(execute=True):
