@@ -31,6 +31,18 @@ DEFAULTS: dict[str, Any] = {
     "MEDIA_SWEEP_INTERVAL": 3600,
     # Seconds a signed draft preview link stays valid.
     "PREVIEW_MAX_AGE": 3600,
+    # MCP tasks (protocol 2025-11-25): ttl when the client names none and the cap on what it asks for (ms),
+    # the poll interval we suggest (ms), working tasks one user may have at once, and the seconds after which
+    # a task claimed by a worker that never finished it (killed, machine lost) is marked failed.
+    "TASKS_DEFAULT_TTL": 60 * 60 * 1000,
+    "TASKS_MAX_TTL": 24 * 60 * 60 * 1000,
+    "TASKS_POLL_INTERVAL": 1000,
+    "TASKS_MAX_WORKING": 20,
+    "TASKS_LEASE": 600,
+    # Seconds the worker waits between looks at the task queue when it is empty.
+    "TASKS_QUEUE_INTERVAL": 0.5,
+    # Seconds between OAuth prunes (expired codes and tokens) by the worker.
+    "OAUTH_PRUNE_INTERVAL": 3600,
 }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,16 @@ SECRET_KEY = _secret_key()
 DEBUG = env_bool("DEBUG", False)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1],testserver")
 
+# Django's task framework: built in from Django 6, the django-tasks backport on 5.2 (emdash/background.py).
+# The embedded default keeps jobs in this database; EMDASH_TASKS_BACKEND switches to RQ, Celery, ...
+TASKS_BACKEND = os.environ.get("EMDASH_TASKS_BACKEND", "django_tasks_db.DatabaseBackend")
+TASKS = {"default": {"BACKEND": TASKS_BACKEND, "QUEUES": ["default"]}}
+TASK_APPS = ["django_tasks_db"]
+if importlib.util.find_spec("django.tasks") is None:
+    TASK_APPS.insert(0, "django_tasks")
+if TASKS_BACKEND.startswith("django_tasks_rq."):  # pip install django-tasks-rq; jobs in Redis (REDIS_URL)
+    TASK_APPS += ["django_rq", "django_tasks_rq"]
+
 INSTALLED_APPS = [
     "daphne",
     "django.contrib.auth",
@@ -53,6 +64,7 @@ INSTALLED_APPS = [
     "corsheaders",
     "csp",
     "channels",
+    *TASK_APPS,
     "emdash",
     "emdash.oauth",
     "content",
@@ -189,6 +201,7 @@ if S3_BUCKET := _env_first("EMDASH_S3_BUCKET", "AWS_STORAGE_BUCKET_NAME"):
     }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+RQ_QUEUES = {"default": {"URL": REDIS_URL or "redis://127.0.0.1:6379/0"}}  # read only by the RQ task backend
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}}}

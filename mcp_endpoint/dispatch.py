@@ -13,7 +13,7 @@ from emdash.errors import EmDashError, InsufficientPermissions, InsufficientScop
 from emdash.models import AuditLog
 from emdash.permissions import require
 from emdash.tracing import log_exception
-from mcp_endpoint import jsonrpc, registry, versions
+from mcp_endpoint import jsonrpc, registry, task_methods, versions
 from mcp_endpoint.instructions import INSTRUCTIONS
 from mcp_endpoint.jsonrpc import INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, Message, RpcError
 
@@ -55,7 +55,7 @@ def _initialize(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
     chosen = requested if requested in versions.HANDSHAKE else versions.NEWEST_HANDSHAKE
     return {
         "protocolVersion": chosen,
-        "capabilities": CAPABILITIES,
+        "capabilities": task_methods.capabilities(CAPABILITIES, chosen),
         "serverInfo": SERVER_INFO,
         "instructions": INSTRUCTIONS,
     }
@@ -64,7 +64,7 @@ def _initialize(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
 def _discover(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
     return {
         "supportedVersions": list(versions.SUPPORTED),
-        "capabilities": CAPABILITIES,
+        "capabilities": task_methods.capabilities(CAPABILITIES, versions.MODERN),
         "instructions": INSTRUCTIONS,
         "ttlMs": 0,
         "cacheScope": "private",
@@ -81,7 +81,7 @@ def _tools_list(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
     if cursor is not None:
         # One page holds every tool, so no cursor we hand out exists; anything else is invalid.
         raise RpcError(INVALID_PARAMS, "Invalid params: unknown cursor")
-    body: dict[str, Any] = {"tools": registry.definitions()}
+    body: dict[str, Any] = {"tools": task_methods.tool_definitions(registry.definitions(), ctx.version)}
     if versions.is_modern(ctx.version):
         body.update(ttlMs=TOOLS_TTL_MS, cacheScope="public")
     return body
@@ -157,12 +157,31 @@ def _tools_call(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
         _audit(ctx, tool.name, outcome, started)
 
 
+def _tools_call_or_task(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
+    """A ``task`` param makes the call a task (2025-11-25 on); earlier versions ignore it and run it now."""
+    if "task" in params and versions.supports_tasks(ctx.version):
+        return task_methods.create(params, ctx, permission_error=_permission_error, audit=_audit)
+    return _tools_call(params, ctx)
+
+
+def _tasks_result(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
+    return task_methods.result(params, ctx, audit=_audit)
+
+
+def _tasks_cancel(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
+    return task_methods.cancel(params, ctx, audit=_audit)
+
+
 METHODS: dict[str, Callable[[dict[str, Any], Context], dict[str, Any]]] = {
     "initialize": _initialize,
     "ping": _ping,
     "tools/list": _tools_list,
-    "tools/call": _tools_call,
+    "tools/call": _tools_call_or_task,
     "server/discover": _discover,
+    "tasks/get": task_methods.get,
+    "tasks/result": _tasks_result,
+    "tasks/list": task_methods.list_tasks,
+    "tasks/cancel": _tasks_cancel,
 }
 
 

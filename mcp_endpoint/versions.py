@@ -17,3 +17,8 @@ def structured_output(version: str) -> bool:
 
 def is_modern(version: str) -> bool:
     return version == MODERN
+
+
+def supports_tasks(version: str) -> bool:
+    """Task-augmented requests (tasks/get, tasks/result, ...) exist from 2025-11-25 on."""
+    return version >= "2025-11-25"
