@@ -15,6 +15,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from content.rows import new_id
+from emdash import limits
 from emdash.actor import Actor
 from emdash.conf import emdash_settings
 from emdash.errors import Conflict, ValidationError
@@ -203,7 +204,7 @@ def media_upload(
     extras = Extras(alt=_text("alt", alt, problems), caption=_text("caption", caption, problems))
     if problems:
         raise ValidationError.for_fields(problems)
-    limit = int(emdash_settings.MEDIA_MAX_UPLOAD_SIZE)
+    limit = limits.max_upload()
     if file.size > limit:
         raise FileTooLarge(limit)
     if file.size == 0:

@@ -16,6 +16,7 @@ from django.core import signing
 from django.core.files.base import File
 
 from content.rows import new_id
+from emdash import limits
 from emdash.actor import Actor
 from emdash.conf import emdash_settings
 from emdash.errors import Conflict, ValidationError
@@ -38,7 +39,7 @@ class Ticket:
 
 
 def _limit() -> int:
-    return int(emdash_settings.MEDIA_MAX_UPLOAD_SIZE)
+    return limits.max_upload()
 
 
 def upload_ticket(*, actor: Actor, filename: Any, mime_type: Any, size: Any = None) -> Ticket:
