@@ -11,10 +11,12 @@ import secrets
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig
 from django.http import Http404
 from rest_framework import exceptions
 from rest_framework.response import Response
 
+from emdash import limits
 from emdash.errors import EmDashError
 
 log = logging.getLogger("emdash.api")
@@ -70,6 +72,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         return envelope("FORBIDDEN", "Forbidden", 403)
     if isinstance(exc, exceptions.APIException):
         return _drf_error(exc)
+    if isinstance(exc, RequestDataTooBig):  # Django's own size check (DATA_UPLOAD_MAX_MEMORY_SIZE)
+        limit = limits.max_body()
+        return envelope("PAYLOAD_TOO_LARGE", f"Request body too large (limit {limit} bytes)", 413, {"maxSize": limit})
     trace_id = secrets.token_hex(8)
     request = context.get("request")
     where = f"{request.method} {request.path}" if request is not None else "API call"

@@ -206,3 +206,38 @@ def test_a_symlink_out_of_the_root_is_refused(media_root: Path, tmp_path: Path) 
 def test_only_get_and_head() -> None:
     item = uploaded_png()
     assert Client().post(url(item)).status_code == 405
+
+
+def test_media_get_url_resolves_with_debug_off(mcp) -> None:
+    from tests.media.test_tools import structured
+
+    item = uploaded_png()
+    got = structured(mcp, "media_get", {"id": item.id})["item"]
+    response = Client().get(got["url"])
+    assert response.status_code == 200
+    assert full(response) == image_bytes("PNG", (64, 32))
+
+
+def test_the_public_sites_image_url_resolves_with_debug_off(cms) -> None:
+    import re
+
+    from content import services as content_services
+    from tests.factories import make_collection
+
+    make_collection(
+        "posts",
+        fields=[
+            {"slug": "title", "label": "Title", "type": "string", "required": True},
+            {"slug": "body", "label": "Body", "type": "portableText"},
+        ],
+    )
+    item = uploaded_png()
+    block = {"_type": "image", "_key": "i1", "asset": {"id": item.id}}
+    entry = content_services.entry_create(actor=SYSTEM, collection="posts", data={"title": "Pics", "body": [block]})
+    content_services.entry_publish(actor=SYSTEM, collection="posts", id=entry.id)
+    page = Client().get("/posts/pics/")
+    assert page.status_code == 200
+    src = re.search(r'<img src="([^"]+)"', page.content.decode()).group(1)
+    assert src == f"/media/{item.storage_key}"
+    response = Client().get(src)
+    assert response.status_code == 200 and response["Content-Type"] == "image/png"
