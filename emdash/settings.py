@@ -180,6 +180,7 @@ EMDASH = {
     "ALLOWED_ORIGINS": env_list("EMDASH_ALLOWED_ORIGINS"),
 }
 
+
 # --- Request-body limits and media serving (emdash/limits.py, media/serving.py) ---------------------------
 # Sizes in bytes, or with a K/M/G suffix (binary: 4M = 4 MiB).
 def env_size(name: str, default: int) -> int:

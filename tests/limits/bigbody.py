@@ -74,11 +74,23 @@ class Outcome:
 
 
 def send_big(
-    host: str, port: int, path: str, size: int, *, chunked: bool = False, content_type: str = "application/json",
-    headers: dict[str, str] | None = None, timeout: float = 60.0,
+    host: str,
+    port: int,
+    path: str,
+    size: int,
+    *,
+    chunked: bool = False,
+    content_type: str = "application/json",
+    headers: dict[str, str] | None = None,
+    timeout: float = 60.0,
 ) -> Outcome:
     """POST ``size`` bytes (Content-Length, or chunked) and return the server's answer and how long it took."""
-    lines = [f"POST {path} HTTP/1.1", f"Host: {host}:{port}", f"Content-Type: {content_type}", "Accept: application/json"]
+    lines = [
+        f"POST {path} HTTP/1.1",
+        f"Host: {host}:{port}",
+        f"Content-Type: {content_type}",
+        "Accept: application/json",
+    ]
     lines += [f"{name}: {value}" for name, value in (headers or {}).items()]
     lines.append("Transfer-Encoding: chunked" if chunked else f"Content-Length: {size}")
     start = time.monotonic()
@@ -110,7 +122,7 @@ def send_big(
                     break
             elif writable:
                 try:
-                    pending = pending[sock.send(pending):]
+                    pending = pending[sock.send(pending) :]
                 except (BrokenPipeError, ConnectionResetError):
                     pending, done_sending = b"", True  # the server stopped listening; read what it said
     finally:
