@@ -41,8 +41,18 @@ def command(server: str, port: int) -> list[str]:
         "emdash-serve": [py, "-m", "emdash.serve", *bind],
         "uvicorn": [py, "-m", "uvicorn", "--host", "127.0.0.1", "--port", str(port), "emdash.asgi:application"],
         "gunicorn": [py, "-m", "gunicorn", "-w", "1", "-b", f"127.0.0.1:{port}", "emdash.wsgi:application"],
-        "granian": [py, "-m", "granian", "--interface", "asgi", "--host", "127.0.0.1", "--port", str(port),
-                    "emdash.asgi:application"],
+        "granian": [
+            py,
+            "-m",
+            "granian",
+            "--interface",
+            "asgi",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "emdash.asgi:application",
+        ],
     }[server]
 
 
@@ -57,7 +67,9 @@ def main(server: str) -> None:
     env = {**os.environ, "EMDASH_VAR_DIR": var, "DEBUG": "0", "DATABASE_URL": f"sqlite:///{var}/db.sqlite3"}
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
     port = free_port()
-    proc = subprocess.Popen(command(server, port), cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        command(server, port), cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     try:
         for _ in range(150):
             try:

@@ -74,7 +74,7 @@ class LimitedRequest(WebRequest):
         transport.write(b"\r\n".join(head) + b"\r\n\r\n" + body)
         if hasattr(transport, "loseWriteConnection"):
             transport.loseWriteConnection()  # FIN after the answer; keep draining the client's bytes a moment
-            reactor.callLater(LINGER, self.channel.loseConnection)  # type: ignore[attr-defined]
+            reactor.callLater(LINGER, self.channel.loseConnection)  # type: ignore[attr-defined,arg-type]
         else:
             self.channel.loseConnection()
 

@@ -174,7 +174,7 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 # Project settings; defaults and documentation live in emdash/conf.py.
-EMDASH = {
+EMDASH: dict[str, object] = {
     "SITE_URL": os.environ.get("EMDASH_SITE_URL", ""),
     "LOCALES": env_list("EMDASH_LOCALES", "en"),
     "ALLOWED_ORIGINS": env_list("EMDASH_ALLOWED_ORIGINS"),
@@ -191,10 +191,11 @@ def env_size(name: str, default: int) -> int:
     return int(raw[:-1] if scale > 1 else raw) * scale
 
 
-EMDASH["MAX_BODY"] = env_size("EMDASH_MAX_BODY", 4 * 1024 * 1024)
+_MAX_BODY = env_size("EMDASH_MAX_BODY", 4 * 1024 * 1024)
+EMDASH["MAX_BODY"] = _MAX_BODY
 EMDASH["MAX_UPLOAD"] = env_size("EMDASH_MAX_UPLOAD", 50 * 1024 * 1024)
 # Django's own check on request.body agrees with ours (its 2.5 MiB default answered 500s).
-DATA_UPLOAD_MAX_MEMORY_SIZE = EMDASH["MAX_BODY"]
+DATA_UPLOAD_MAX_MEMORY_SIZE = _MAX_BODY
 # nginx serves the files itself when set (X-Accel-Redirect to this internal location); see docs/production.md.
 EMDASH["MEDIA_ACCEL_PREFIX"] = os.environ.get("EMDASH_MEDIA_ACCEL_PREFIX", "")
 # ----------------------------------------------------------------------------------------------------------

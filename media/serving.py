@@ -201,5 +201,5 @@ def _decorate(
     response["Content-Security-Policy"] = "sandbox"
     if disposition:
         inline = found.mime_type in INLINE_TYPES
-        response["Content-Disposition"] = content_disposition_header(not inline, found.filename)
+        response["Content-Disposition"] = content_disposition_header(not inline, found.filename) or "attachment"
     return response

@@ -13,15 +13,15 @@ from typing import Any
 
 import orjson
 from django.apps import apps
-from django.core.exceptions import RequestDataTooBig
 from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 
-from emdash.actor import Actor
 from emdash import limits
+from emdash.actor import Actor
 from emdash.auth import resource_url, site_origin
 from emdash.errors import EmDashError, ValidationError
 from emdash.http import api_view

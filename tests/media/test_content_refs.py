@@ -12,7 +12,6 @@ from django.test.utils import CaptureQueriesContext
 from emdash.tokens import token_create
 from tests.factories import make_collection, make_user
 from tests.media.helpers import media_rows
-from tests.mcp.conftest import make_mcp, mcp  # noqa: F401  (fixtures)
 
 MISSING = "01ZZZZZZZZZZZZZZZZZZZZZZZZ"
 IMG, DOC = "01ARZ3NDEKTSV4RRFFQ69G5FAV", "01ARZ3NDEKTSV4RRFFQ69G5FAW"
