@@ -110,7 +110,8 @@ def declared_length(value: Any) -> int | None:
 
 
 class BodyLimitMiddleware:
-    """Refuse a declared Content-Length over the route's limit before any view reads the body."""
+    """Refuse a declared Content-Length over the route's limit before any view reads the body. The MCP view
+    checks its own (same limit, same answer) after the transport checks, and drains the body for keep-alive."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -118,10 +119,8 @@ class BodyLimitMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         path = request.path_info
         declared = declared_length(request.META.get("CONTENT_LENGTH"))
-        if declared is not None and declared > (limit := limit_for(path)):
-            response = _django_response(path, limit)
-            response["Connection"] = "close"
-            return response
+        if declared is not None and path.rstrip("/") != MCP_PATH and declared > (limit := limit_for(path)):
+            return _django_response(path, limit)
         return self.get_response(request)
 
 
@@ -237,6 +236,6 @@ class BodyLimitWSGI:
 
 def _wsgi_refusal(start_response: Callable[..., Any], path: str, limit: int) -> list[bytes]:
     status, headers, body = refusal(path, limit)
-    pairs = [(name.decode(), value.decode()) for name, value in headers] + [("Connection", "close")]
+    pairs = [(name.decode(), value.decode()) for name, value in headers]  # no Connection: hop-by-hop (PEP 3333)
     start_response(f"{status} Request Entity Too Large", pairs)
     return [body]

@@ -103,13 +103,16 @@ class LimitedCLI(CommandLineInterface):
     server_class = LimitedServer
 
 
+def arguments(argv: list[str]) -> list[str]:
+    """daphne's arguments, with ``emdash.asgi:application`` appended unless the last one names an app."""
+    args = list(argv)
+    named = args and _APP_PATH.fullmatch(args[-1]) and not (len(args) > 1 and args[-2].startswith("-"))
+    return args if named else [*args, APPLICATION]
+
+
 def main(argv: list[str] | None = None) -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "emdash.settings")
-    args = list(sys.argv[1:] if argv is None else argv)
-    named = args and _APP_PATH.fullmatch(args[-1]) and not (len(args) > 1 and args[-2].startswith("-"))
-    if not named:
-        args.append(APPLICATION)
-    LimitedCLI().run(args)
+    LimitedCLI().run(arguments(sys.argv[1:] if argv is None else argv))
 
 
 if __name__ == "__main__":

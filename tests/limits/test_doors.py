@@ -206,3 +206,12 @@ def test_wsgi_wrapper(length: str, body: bytes, status: str) -> None:
         assert len(seen.get("body", b"")) <= 1000
     else:
         assert b"".join(result) == b"ok" and seen["body"] == body
+
+
+def test_emdash_serve_defaults_the_application() -> None:
+    from emdash.serve import APPLICATION, arguments
+
+    assert arguments(["-b", "0.0.0.0", "-p", "8000"]) == ["-b", "0.0.0.0", "-p", "8000", APPLICATION]
+    assert arguments(["-p", "8000", "other.asgi:app"]) == ["-p", "8000", "other.asgi:app"]
+    assert arguments(["-e", "tcp:8000"]) == ["-e", "tcp:8000", APPLICATION]
+    assert arguments([]) == [APPLICATION]
