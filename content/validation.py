@@ -11,6 +11,8 @@ from content.schema import CollectionSpec, FieldSpec
 from emdash.dates import iso, parse_iso
 from emdash.errors import ValidationError
 
+MEDIA_FIELD_TYPES = ("image", "file")
+
 
 def _is_empty(value: Any) -> bool:
     return value is None or value == "" or value == [] or value == {}
@@ -97,6 +99,7 @@ def validate_data(
             elif field.required:
                 problems[f"data.{field.slug}"] = "is required"
     _check_references(spec, clean, problems)
+    _check_media_refs(spec, clean, problems)
     _check_unique(spec, clean, entry_id, problems)
     if problems:
         raise ValidationError.for_fields(problems)
@@ -117,6 +120,23 @@ def _check_references(spec: CollectionSpec, clean: dict[str, Any], problems: dic
         exists = target.model.objects.filter(id=value, deleted_at__isnull=True).exists()
         if not exists:
             problems[f"data.{field.slug}"] = f"no item with id '{value}' in '{target_slug}'"
+
+
+def _check_media_refs(spec: CollectionSpec, clean: dict[str, Any], problems: dict[str, str]) -> None:
+    """Image and file values must name existing media items: one query for every reference of the write."""
+    from media.selectors import existing_ids  # media depends on content; import at call time, not load time
+
+    refs = {
+        field.slug: clean[field.slug]["id"]
+        for field in spec.fields
+        if field.type in MEDIA_FIELD_TYPES and isinstance(clean.get(field.slug), dict)
+    }
+    if not refs:
+        return
+    found = existing_ids(set(refs.values()))
+    for slug, media_id in refs.items():
+        if media_id not in found:
+            problems[f"data.{slug}"] = f"no media item with id '{media_id[:100]}'"
 
 
 def check_publishable(spec: CollectionSpec, values: dict[str, Any], entry_id: str) -> None:

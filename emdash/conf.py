@@ -18,12 +18,18 @@ DEFAULTS: dict[str, Any] = {
     "REVISIONS_KEEP": 50,
     # Seconds the worker sleeps between runs.
     "WORKER_INTERVAL": 5.0,
-    # Largest MCP request body in bytes.
-    "MCP_MAX_BODY": 4 * 1024 * 1024,
+    # Largest request body in bytes on every route but the uploads (env EMDASH_MAX_BODY); see emdash/limits.py.
+    "MAX_BODY": 4 * 1024 * 1024,
+    # Largest uploaded file in bytes: multipart upload, signed PUT, media_upload (env EMDASH_MAX_UPLOAD).
+    "MAX_UPLOAD": 50 * 1024 * 1024,
+    # Largest MCP request body in bytes (None: MAX_BODY).
+    "MCP_MAX_BODY": None,
     # Media types that may be uploaded or registered ("type/*" wildcards; SVG only when listed explicitly).
     "MEDIA_ALLOWED_TYPES": ["image/*", "video/*", "audio/*", "application/pdf"],
-    # Largest media upload in bytes (multipart and signed PUT).
-    "MEDIA_MAX_UPLOAD_SIZE": 50 * 1024 * 1024,
+    # Largest media upload in bytes (None: MAX_UPLOAD).
+    "MEDIA_MAX_UPLOAD_SIZE": None,
+    # Internal nginx location that serves MEDIA_ROOT (X-Accel-Redirect); "" = the app streams files itself.
+    "MEDIA_ACCEL_PREFIX": "",
     # Seconds a signed upload URL stays valid.
     "MEDIA_UPLOAD_URL_TTL": 900,
     # Seconds before a stored file with no media item is swept by the worker, and between sweeps.

@@ -82,6 +82,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "emdash.tracing.TraceMiddleware",  # first: everything after it, errors included, logs with the trace id
+    "emdash.limits.BodyLimitMiddleware",  # 413 for oversized bodies before anything reads them
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",  # static files under daphne, gunicorn and tests alike
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -277,11 +278,31 @@ CONTENT_SECURITY_POLICY = {
 }
 
 # Project settings; defaults and documentation live in emdash/conf.py.
-EMDASH = {
+EMDASH: dict[str, object] = {
     "SITE_URL": SITE_URL,
     "LOCALES": env_list("EMDASH_LOCALES", "en"),
     "ALLOWED_ORIGINS": env_list("EMDASH_ALLOWED_ORIGINS"),
 }
+
+
+# --- Request-body limits and media serving (emdash/limits.py, media/serving.py) ---------------------------
+# Sizes in bytes, or with a K/M/G suffix (binary: 4M = 4 MiB).
+def env_size(name: str, default: int) -> int:
+    raw = os.environ.get(name, "").strip().upper().removesuffix("IB").removesuffix("B")
+    if not raw:
+        return default
+    scale = {"K": 1024, "M": 1024**2, "G": 1024**3}.get(raw[-1], 1)
+    return int(raw[:-1] if scale > 1 else raw) * scale
+
+
+_MAX_BODY = env_size("EMDASH_MAX_BODY", 4 * 1024 * 1024)
+EMDASH["MAX_BODY"] = _MAX_BODY
+EMDASH["MAX_UPLOAD"] = env_size("EMDASH_MAX_UPLOAD", 50 * 1024 * 1024)
+# Django's own check on request.body agrees with ours (its 2.5 MiB default answered 500s).
+DATA_UPLOAD_MAX_MEMORY_SIZE = _MAX_BODY
+# nginx serves the files itself when set (X-Accel-Redirect to this internal location); see docs/production.md.
+EMDASH["MEDIA_ACCEL_PREFIX"] = os.environ.get("EMDASH_MEDIA_ACCEL_PREFIX", "")
+# ----------------------------------------------------------------------------------------------------------
 
 # The REST API (api/): its views set their own parsers, renderers, authentication, route rules and error
 # handler (api.base.ApiView), so nothing here changes other DRF views.

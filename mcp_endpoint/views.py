@@ -15,9 +15,9 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.csrf import csrf_exempt
 
+from emdash import limits
 from emdash.actor import Actor
 from emdash.auth import bearer_token, origin_allowed, resolve_bearer, resource_url
-from emdash.conf import emdash_settings
 from emdash.discovery import resource_metadata_url
 from emdash.models import AuditLog
 from emdash.tracing import current_trace_id, log_exception
@@ -182,7 +182,7 @@ def _handle_post(request: HttpRequest) -> HttpResponse:
     if isinstance(version, HttpResponse):
         _drain(request)
         return version
-    limit = int(emdash_settings.MCP_MAX_BODY)
+    limit = limits.mcp_max_body()
     try:
         declared = int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:

@@ -13,11 +13,13 @@ from typing import Any
 import orjson
 from django.apps import apps
 from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 
+from emdash import limits
 from emdash.actor import Actor
 from emdash.auth import resource_url, site_origin
 from emdash.errors import EmDashError, ValidationError
@@ -45,7 +47,7 @@ def oauth_json(body: Any, status: int = 200, headers: dict[str, str] | None = No
 def params(request: HttpRequest) -> dict[str, str]:
     """Form-encoded (the RFCs) or JSON body parameters; repeated or non-string values are invalid_request."""
     if len(request.body) > MAX_BODY:
-        raise invalid_request("The request body is too large")
+        raise OAuthError("invalid_request", f"The request body is too large (limit {MAX_BODY} bytes)", 413)
     content_type = request.META.get("CONTENT_TYPE", "").split(";")[0].strip().lower()
     if content_type == "application/json":
         try:
@@ -84,6 +86,10 @@ def oauth_endpoint(view: Callable[[HttpRequest], Any]) -> Callable[[HttpRequest]
             body, status = view(request)
         except OAuthError as exc:
             return oauth_json(exc.as_dict(), exc.status, exc.headers)
+        except RequestDataTooBig:  # Django's own size check (DATA_UPLOAD_MAX_MEMORY_SIZE)
+            too_large = limits.too_large(request)
+            too_large["Access-Control-Allow-Origin"] = "*"
+            return too_large
         except Exception:
             trace_id = log_exception(log, "%s failed", request.path)
             return oauth_json({"error": "server_error", "error_description": f"Internal error (trace {trace_id})"}, 500)
