@@ -31,6 +31,13 @@ DEFAULTS: dict[str, Any] = {
     "MEDIA_SWEEP_INTERVAL": 3600,
     # Seconds a signed draft preview link stays valid.
     "PREVIEW_MAX_AGE": 3600,
+    # Request rates per token (per session user, else per IP) for the MCP and REST doors: "door=count/window"
+    # with s, m, h or d windows ("10/15m"); "door=off" or plain "off" disables. Doors not named keep the default.
+    "RATE_LIMITS": "mcp=600/m,rest=600/m",
+    # Password sign-in: failures allowed per account and per client IP before a lockout of LOGIN_LOCKOUT seconds.
+    "LOGIN_MAX_FAILURES": 5,
+    "LOGIN_MAX_FAILURES_PER_IP": 20,
+    "LOGIN_LOCKOUT": 900,
 }
 
 

@@ -21,6 +21,11 @@ def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
+def env_int(name: str) -> int | None:
+    value = os.environ.get(name, "").strip()
+    return int(value) if value else None
+
+
 def _secret_key() -> str:
     """Use SECRET_KEY, else a random key kept under var/ so sessions and cursors survive restarts."""
     if key := os.environ.get("SECRET_KEY"):
@@ -177,6 +182,10 @@ EMDASH = {
     "SITE_URL": os.environ.get("EMDASH_SITE_URL", ""),
     "LOCALES": env_list("EMDASH_LOCALES", "en"),
     "ALLOWED_ORIGINS": env_list("EMDASH_ALLOWED_ORIGINS"),
+    "RATE_LIMITS": os.environ.get("EMDASH_RATE_LIMITS", ""),
+    "LOGIN_MAX_FAILURES": env_int("EMDASH_LOGIN_MAX_FAILURES"),
+    "LOGIN_MAX_FAILURES_PER_IP": env_int("EMDASH_LOGIN_MAX_FAILURES_PER_IP"),
+    "LOGIN_LOCKOUT": env_int("EMDASH_LOGIN_LOCKOUT"),
 }
 
 # The REST API (api/): its views set their own parsers, renderers, authentication, route rules and error
