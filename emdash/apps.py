@@ -6,6 +6,9 @@ class EmDashConfig(AppConfig):
     verbose_name = "EmDash"
 
     def ready(self) -> None:
-        from emdash import login_throttle
+        from django.core import checks
+
+        from emdash import door_limits, login_throttle
 
         login_throttle.connect()
+        checks.register(door_limits.check_config)

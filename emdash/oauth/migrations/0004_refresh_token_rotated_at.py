@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('emdash_oauth', '0003_access_token_last_used'),
+        ("emdash_oauth", "0003_access_token_last_used"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='refreshtoken',
-            name='rotated_at',
+            model_name="refreshtoken",
+            name="rotated_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
     ]
