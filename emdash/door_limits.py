@@ -82,15 +82,15 @@ def _jsonrpc_id(request: HttpRequest) -> Any:
 
 
 def mcp_response(request: HttpRequest, seconds: int) -> HttpResponse:
-    error = {"code": RATE_LIMITED_CODE, "message": f"Rate limit exceeded; retry in {seconds} s"}
-    error["data"] = {"retryAfter": seconds}
+    message = f"Rate limit exceeded; retry in {seconds} s"
+    error = {"code": RATE_LIMITED_CODE, "message": message, "data": {"retryAfter": seconds}}
     body = {"jsonrpc": "2.0", "id": _jsonrpc_id(request), "error": error}
     return HttpResponse(orjson.dumps(body), status=429, content_type="application/json")
 
 
 def rest_response(request: HttpRequest, seconds: int) -> HttpResponse:
-    error = {"code": "RATE_LIMITED", "message": f"Too many requests; retry in {seconds} s"}
-    error["details"] = {"retryAfter": seconds}
+    message = f"Too many requests; retry in {seconds} s"
+    error = {"code": "RATE_LIMITED", "message": message, "details": {"retryAfter": seconds}}
     return HttpResponse(orjson.dumps({"error": error}), status=429, content_type="application/json")
 
 

@@ -7,7 +7,6 @@ from asgiref.sync import async_to_sync
 from channels.testing import WebsocketCommunicator
 from django.test import Client, override_settings
 
-from admin_ui.live import GROUP
 from emdash.asgi import application
 from tests.factories import actor, make_entry
 
