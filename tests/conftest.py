@@ -36,6 +36,12 @@ def _fresh_cache() -> Iterator[None]:
 
 
 @pytest.fixture
+def unlimited_rates(settings) -> None:
+    """Switch the MCP/REST request rate limits off, for tests that send more than the default 600 a minute."""
+    settings.EMDASH = {**settings.EMDASH, "RATE_LIMITS": "off"}
+
+
+@pytest.fixture
 def cms(transactional_db: None) -> Iterator[None]:
     """A database where schema changes commit; entry tables are dropped afterwards."""
     schema.invalidate()

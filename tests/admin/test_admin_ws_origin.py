@@ -25,7 +25,7 @@ def _connects(headers: list[tuple[bytes, bytes]], scheme: str = "ws") -> bool:
     async def scenario() -> bool:
         communicator = WebsocketCommunicator(application, "/_emdash/admin/ws/changes/", headers=headers)
         communicator.scope["scheme"] = scheme
-        connected, _ = await communicator.connect()
+        connected, _ = await communicator.connect(timeout=10)
         await communicator.disconnect()
         return connected
 
@@ -79,7 +79,7 @@ def _notice_for(role: str, by) -> dict:
 
     async def scenario() -> dict:
         communicator = WebsocketCommunicator(application, "/_emdash/admin/ws/changes/", headers=headers)
-        connected, _ = await communicator.connect()
+        connected, _ = await communicator.connect(timeout=10)
         assert connected
         from asgiref.sync import sync_to_async
 
