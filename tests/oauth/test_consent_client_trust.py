@@ -28,7 +28,7 @@ def test_a_dynamically_registered_client_is_marked_unverified_with_its_redirect_
     assert page.status_code == 200
     text = page.content.decode()
     assert 'data-client-verified="false"' in text and 'data-client-verified="true"' not in text
-    assert "Unverified application." in text and "(unverified)" in text
+    assert "Unverified application." in text
     assert "registered itself" in text and "not verified" in text
     assert "<strong>callback.attacker.example:8443</strong>" in text
 
