@@ -25,6 +25,11 @@ def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
+def env_int(name: str) -> int | None:
+    value = os.environ.get(name, "").strip()
+    return int(value) if value else None
+
+
 def _secret_key() -> str:
     """Use SECRET_KEY, else a random key kept under var/ so sessions and cursors survive restarts."""
     if key := os.environ.get("SECRET_KEY"):
@@ -90,6 +95,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "emdash.door_limits.RateLimitMiddleware",  # MCP and REST request rates (after auth: counts per session user)
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -282,6 +288,10 @@ EMDASH: dict[str, object] = {
     "SITE_URL": SITE_URL,
     "LOCALES": env_list("EMDASH_LOCALES", "en"),
     "ALLOWED_ORIGINS": env_list("EMDASH_ALLOWED_ORIGINS"),
+    "RATE_LIMITS": os.environ.get("EMDASH_RATE_LIMITS", ""),
+    "LOGIN_MAX_FAILURES": env_int("EMDASH_LOGIN_MAX_FAILURES"),
+    "LOGIN_MAX_FAILURES_PER_IP": env_int("EMDASH_LOGIN_MAX_FAILURES_PER_IP"),
+    "LOGIN_LOCKOUT": env_int("EMDASH_LOGIN_LOCKOUT"),
 }
 
 

@@ -9,6 +9,7 @@ import logging
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
+from urllib.parse import urlsplit
 
 import orjson
 from django.apps import apps
@@ -208,7 +209,12 @@ def authorize(request: HttpRequest) -> HttpResponse:
             return HttpResponseRedirect(authz.approve(req, user=user, selected=request.POST.getlist("scope")))
         return HttpResponseRedirect(authz.deny(req))
     requested = req.requested_or(s.value for s in scopes_for_role(user.role))
-    context = {"client": req.client, "redirect_uri": req.redirect_uri, "scopes": _scope_rows(requested, user.role)}
+    context = {
+        "client": req.client,
+        "redirect_uri": req.redirect_uri,
+        "redirect_host": urlsplit(req.redirect_uri).netloc,
+        "scopes": _scope_rows(requested, user.role),
+    }
     return render(request, "oauth/authorize.html", context)
 
 

@@ -19,6 +19,10 @@ from jsonschema import Draft202012Validator
 from mcp_endpoint import registry, versions
 from tests.mcp.conftest import MCP, MakeMCP
 
+# A fuzz run sends ~1,000 calls a minute with one token, by design: above the default MCP rate limit, which
+# tests/auth_limits tests on its own.
+pytestmark = pytest.mark.usefixtures("unlimited_rates")
+
 FUZZ = settings(
     max_examples=150,
     deadline=None,
