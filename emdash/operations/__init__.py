@@ -1,0 +1,28 @@
+"""The operation table and its pipeline: each operation declared once, run the same way at every door.
+
+See docs/architecture.md ("How to add an operation").
+"""
+
+from emdash.operations.pipeline import Call, Recorder, Source, run_operation, validate
+from emdash.operations.record import TABLE, Operation, Route, declare, get, load, operations
+from emdash.operations.schema import NULLABLE, Input, NoInput, WholeNumber, input_schema
+
+__all__ = [
+    "NULLABLE",
+    "TABLE",
+    "Call",
+    "Input",
+    "NoInput",
+    "Operation",
+    "Recorder",
+    "Route",
+    "Source",
+    "WholeNumber",
+    "declare",
+    "get",
+    "input_schema",
+    "load",
+    "operations",
+    "run_operation",
+    "validate",
+]
