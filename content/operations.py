@@ -24,7 +24,9 @@ Locale = Annotated[
 Cursor = Annotated[
     str, Field(description="Opaque cursor from the previous page's nextCursor", min_length=1, max_length=2048)
 ]
-Slug = Annotated[str, Field(description="URL slug: lowercase letters, digits, '-' or '_'", min_length=1, max_length=200)]
+Slug = Annotated[
+    str, Field(description="URL slug: lowercase letters, digits, '-' or '_'", min_length=1, max_length=200)
+]
 Data = Annotated[dict[str, Any], Field(description="Field values keyed by field slug (see schema_get_collection)")]
 TermSlugs = list[Annotated[str, Field(min_length=1, max_length=200)]]
 Terms = Annotated[

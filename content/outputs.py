@@ -40,6 +40,8 @@ ITEM = {
     },
     "required": ["id", "collection", "slug", "status", "locale", "data"],
 }
+
+
 def page_of(item: dict[str, Any]) -> dict[str, Any]:
     return {
         "type": "object",

@@ -52,4 +52,3 @@ TERMS_IN = {
         "items": {"type": "string", "minLength": 1, "maxLength": 200},
     },
 }
-

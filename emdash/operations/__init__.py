@@ -3,11 +3,12 @@
 See docs/architecture.md ("How to add an operation").
 """
 
-from emdash.operations.pipeline import Call, Recorder, Source, run_operation, validate
+from emdash.operations.pipeline import JSON, Call, Recorder, Shape, Source, run_operation, validate
 from emdash.operations.record import TABLE, Operation, Route, declare, get, load, operations
 from emdash.operations.schema import NULLABLE, Input, NoInput, WholeNumber, input_schema
 
 __all__ = [
+    "JSON",
     "NULLABLE",
     "TABLE",
     "Call",
@@ -16,6 +17,7 @@ __all__ = [
     "Operation",
     "Recorder",
     "Route",
+    "Shape",
     "Source",
     "WholeNumber",
     "declare",

@@ -39,12 +39,26 @@ class Call:
     client: str = ""
 
 
-def validate(op: Operation, raw_input: Any, *, lax: bool = False) -> Input:
-    """The typed input, or VALIDATION_ERROR naming every bad field. ``lax`` parses strings (query strings)."""
+@dataclass(frozen=True)
+class Shape:
+    """How a door hands over the input: ``lax`` parses strings (query strings); ``fixed`` are the wire
+    names the door fills itself (path parameters); ``noun`` names an input key in messages."""
+
+    lax: bool = False
+    fixed: frozenset[str] = frozenset()
+    noun: str = "argument"
+
+
+JSON = Shape()
+
+
+def validate(op: Operation, raw_input: Any, shape: Shape = JSON) -> Input:
+    """The typed input, or VALIDATION_ERROR naming every bad field at once."""
     try:
-        return op.input.model_validate(raw_input, strict=not lax)
+        return op.input.model_validate(raw_input, strict=not shape.lax)
     except PydanticError as exc:
-        raise ValidationError.for_fields(problems(exc, op.input), prefix="Invalid arguments") from None
+        found = problems(exc, op.input, shape.fixed, shape.noun)
+        raise ValidationError.for_fields(found, prefix="Invalid arguments") from None
 
 
 def _kwargs(args: Input) -> dict[str, Any]:
@@ -87,7 +101,7 @@ def run_operation(
     trace_id: str | None = None,
     client: str = "",
     record: Recorder | None = None,
-    lax: bool = False,
+    shape: Shape = JSON,
 ) -> Payload:
     """Run ``op`` for ``actor`` with ``raw_input`` (wire names); returns the payload every door presents.
 
@@ -99,7 +113,7 @@ def run_operation(
     outcome = "INTERNAL_ERROR"
     try:
         require(actor, op.perm)  # before validation: a refused caller learns nothing about the input shape
-        args = validate(op, raw_input, lax=lax)
+        args = validate(op, raw_input, shape)
         if op.is_write and op.atomic:
             with transaction.atomic():
                 payload = _execute(op, call, args, started)

@@ -146,15 +146,16 @@ _TYPES = {
 }
 
 
-def _message(error: Any, model: type[Input]) -> str:
+def _message(error: Any, model: type[Input], fixed: frozenset[str], noun: str) -> str:
     kind, ctx = error["type"], error.get("ctx") or {}
     if kind in _TYPES:
         return f"must be of type {_TYPES[kind]}"
     if kind == "missing":
         return "is required"
     if kind == "extra_forbidden":
-        accepted = ", ".join(f.alias or n for n, f in model.model_fields.items()) or "none"
-        return f"unknown argument (accepted: {accepted})"
+        names = (f.alias or n for n, f in model.model_fields.items())
+        accepted = ", ".join(name for name in names if name not in fixed) or "none"
+        return f"unknown {noun} (accepted: {accepted})"
     if kind in ("literal_error", "enum"):
         return "must be one of: " + ctx.get("expected", "").replace("'", "").replace(" or ", ", ")
     if kind in ("greater_than_equal", "less_than_equal"):
@@ -171,10 +172,15 @@ def _message(error: Any, model: type[Input]) -> str:
     return str(error.get("msg", "is not valid"))[:200]
 
 
-def problems(exc: PydanticError, model: type[Input]) -> dict[str, str]:
-    """Every problem, keyed by the dotted path of the argument (wire names), first one per path."""
+def problems(
+    exc: PydanticError, model: type[Input], fixed: frozenset[str] = frozenset(), noun: str = "argument"
+) -> dict[str, str]:
+    """Every problem, keyed by the dotted path of the argument (wire names), first one per path.
+
+    ``fixed`` names the fields the door fills itself (REST path parameters): not offered as accepted keys.
+    """
     found: dict[str, str] = {}
     for error in exc.errors(include_url=False):
         path = ".".join(str(part) for part in error["loc"]) or "arguments"
-        found.setdefault(path, _message(error, model))
+        found.setdefault(path, _message(error, model, fixed, noun))
     return dict(sorted(found.items()))
