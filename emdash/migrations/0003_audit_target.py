@@ -4,19 +4,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('emdash', '0002_tokens_audit'),
+        ("emdash", "0002_tokens_audit"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='auditlog',
-            name='target',
+            model_name="auditlog",
+            name="target",
             field=models.CharField(blank=True, db_index=True, max_length=255),
         ),
         migrations.AddIndex(
-            model_name='auditlog',
-            index=models.Index(fields=['source', '-id'], name='emdash_audit_source_idx'),
+            model_name="auditlog",
+            index=models.Index(fields=["source", "-id"], name="emdash_audit_source_idx"),
         ),
     ]

@@ -16,9 +16,10 @@ from jsonschema import Draft202012Validator
 from emdash.operations.schema import Input, check_portable, input_schema
 from emdash.permissions import RULES, Perm
 
-CATEGORIES = ("content", "schema", "media", "search", "taxonomy", "menu", "revision", "settings")
+# The MCP categories (SPEC 5.5), then the REST-only ones.
+CATEGORIES = ("content", "schema", "media", "search", "taxonomy", "menu", "revision", "settings", "audit")
 # The modules that declare operations; importing one fills TABLE. Add an area's module here.
-MODULES = ("content.operations",)
+MODULES = ("content.operations", "emdash.audit_operations")
 
 Payload = dict[str, Any]
 # service(actor, input) -> result; present(result, input) -> the payload every door returns.
