@@ -54,7 +54,7 @@ class ListInput(Input):
     status: Literal["draft", "published", "scheduled"] | None = Field(None, description="Filter by status")
     limit: WholeNumber = _limit(50, 100)
     cursor: Cursor | None = None
-    order_by: OrderBy | None = Field(None, description="Sort field (snake_case or camelCase)")
+    order_by: OrderBy | None = Field(None, description="Sort field (snake_case or camelCase)")  # type: ignore[valid-type]
     order: Literal["asc", "desc"] | None = Field(None, description="Sort direction (default desc)")
     locale: Locale | None = None
 
