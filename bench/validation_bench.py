@@ -60,7 +60,7 @@ class MsgCreate(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     slug: Str200 | None = None
     status: Literal["draft", "published"] | None = None
     locale: Annotated[str, msgspec.Meta(min_length=1, max_length=16)] | None = None
-    translationOf: Str200 | None = None  # noqa: N815  (the wire name)
+    translationOf: Str200 | None = None
     terms: Annotated[dict[str, list[Str200]], msgspec.Meta(max_length=20)] | None = None
 
 
@@ -69,7 +69,7 @@ class MsgList(msgspec.Struct, forbid_unknown_fields=True):
     status: Literal["draft", "published", "scheduled"] | None = None
     limit: Annotated[int, msgspec.Meta(ge=1, le=100)] = 50
     cursor: Annotated[str, msgspec.Meta(min_length=1, max_length=2048)] | None = None
-    orderBy: ORDER | None = None  # noqa: N815
+    orderBy: ORDER | None = None
     order: Literal["asc", "desc"] | None = None
     locale: Annotated[str, msgspec.Meta(min_length=1, max_length=16)] | None = None
 
