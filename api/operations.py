@@ -72,7 +72,7 @@ def _handler(method: str, op: Operation, route: Route) -> Callable[..., Response
     return extend_schema(
         summary=op.title,
         operation_id=f"{op.name}",
-        request={"application/json": op.schema} if route.args == "body" else None,
+        request={"application/json": _body_schema(op, route)} if route.args == "body" else None,
         parameters=_query_parameters(op, route),
         responses={
             route.status: OpenApiResponse(op.output_schema or OpenApiTypes.OBJECT, description="Success"),
@@ -80,6 +80,18 @@ def _handler(method: str, op: Operation, route: Route) -> Callable[..., Response
         },
         tags=[op.category],
     )(handler)
+
+
+def _body_schema(op: Operation, route: Route) -> dict[str, Any]:
+    """The input schema without the path parameters (the URL carries them)."""
+    in_path = {_wire(op, name) for name in path_params(route)}
+    schema = {**op.schema, "properties": {k: v for k, v in op.schema["properties"].items() if k not in in_path}}
+    required = [name for name in op.schema.get("required", []) if name not in in_path]
+    if required:
+        schema["required"] = required
+    else:
+        schema.pop("required", None)
+    return schema
 
 
 def _query_parameters(op: Operation, route: Route) -> list[OpenApiParameter]:

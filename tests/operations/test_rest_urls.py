@@ -34,3 +34,24 @@ def test_literal_segments_win_over_parameters() -> None:
     view = resolve("/_emdash/api/content/posts/trash").func.view_class
     assert view.bound["GET"][0].name == "content_list_trashed"
     assert resolve("/_emdash/api/content/posts/01J").func.view_class.bound["GET"][0].name == "content_get"
+
+
+def test_openapi_types_the_generated_routes_from_the_records() -> None:
+    """Request bodies are the input schema minus path parameters; 2xx responses are the output schema."""
+    from django.test import Client
+
+    from emdash.operations.record import path_params
+
+    paths = Client().get("/_emdash/api/openapi.json").json()["paths"]
+    for op in operations():
+        for route in op.routes:
+            url = "/" + re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", route.path)
+            entry = paths[url][route.method.lower()]
+            assert entry["operationId"] == op.name
+            response = entry["responses"][str(route.status)]["content"]["application/json"]["schema"]
+            assert response == op.output_schema, op.name
+            if route.args == "body":
+                body = entry["requestBody"]["content"]["application/json"]["schema"]
+                assert body["additionalProperties"] is False
+                in_path = {op.input.model_fields[p].alias or p for p in path_params(route)}
+                assert set(body["properties"]) == set(op.schema["properties"]) - in_path, op.name
