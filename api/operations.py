@@ -40,7 +40,8 @@ class OperationView(ApiView):
         fixed = {_wire(op, name): value for name, value in params.items()}
         raw = {**self._arguments(request, route, fixed), **fixed}
         shape = Shape(lax=route.args == "query", fixed=frozenset(fixed), noun="field")
-        payload = run_operation(op, self.actor(request), raw, source="rest", shape=shape)
+        client = request.META.get("HTTP_USER_AGENT", "")  # which program called, for the audit row
+        payload = run_operation(op, self.actor(request), raw, source="rest", shape=shape, client=client)
         return Response(payload, status=route.status)
 
     def _arguments(self, request: Request, route: Route, fixed: dict[str, str]) -> dict[str, Any]:
