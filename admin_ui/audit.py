@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import time
-import uuid
 
 from django.http import HttpRequest
 
 from emdash.models import AuditLog
+from emdash.tracing import current_trace_id
 
 
 def record(request: HttpRequest, action: str, outcome: str, started: float | None = None) -> None:
@@ -19,5 +19,5 @@ def record(request: HttpRequest, action: str, outcome: str, started: float | Non
         action=action[:100],
         outcome=outcome[:40],
         duration_ms=round((time.perf_counter() - started) * 1000, 2) if started else 0,
-        trace_id=uuid.uuid4().hex,
+        trace_id=current_trace_id(),
     )

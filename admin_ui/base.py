@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import logging
 import time
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,6 +20,7 @@ from emdash.actor import Actor
 from emdash.errors import EmDashError
 from emdash.operations import run_operation
 from emdash.permissions import Perm, can
+from emdash.tracing import log_exception
 
 log = logging.getLogger("emdash.admin")
 
@@ -78,8 +78,7 @@ def attempt(
         messages.error(request, f"{exc.message} ({exc.code})")
         return Outcome(False, problems=dict(problems), code=exc.code)
     except Exception:
-        trace_id = uuid.uuid4().hex
-        log.exception("admin action %s failed (trace id %s)", action, trace_id)
+        trace_id = log_exception(log, "admin action %s failed", action)
         record(request, action, "INTERNAL_ERROR", started)
         messages.error(request, f"Something went wrong on our side. Trace id: {trace_id} (INTERNAL_ERROR)")
         return Outcome(False, code="INTERNAL_ERROR")

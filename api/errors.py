@@ -7,7 +7,6 @@ unexpected is logged with a trace id and answered with a bare 500 (no stack trac
 from __future__ import annotations
 
 import logging
-import secrets
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
@@ -16,6 +15,7 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 
 from emdash.errors import EmDashError
+from emdash.tracing import log_exception
 
 log = logging.getLogger("emdash.api")
 
@@ -70,8 +70,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         return envelope("FORBIDDEN", "Forbidden", 403)
     if isinstance(exc, exceptions.APIException):
         return _drf_error(exc)
-    trace_id = secrets.token_hex(8)
     request = context.get("request")
     where = f"{request.method} {request.path}" if request is not None else "API call"
-    log.error("%s failed (trace %s)", where, trace_id, exc_info=exc)
+    trace_id = log_exception(log, "%s failed", where)
     return Response({"error": {"code": "INTERNAL_ERROR", "message": "Internal error", "traceId": trace_id}}, status=500)

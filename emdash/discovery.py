@@ -15,7 +15,7 @@ def resource_metadata_url(request: HttpRequest) -> str:
 
 def protected_resource(request: HttpRequest) -> JsonResponse:
     origin = site_origin(request)
-    response = JsonResponse(
+    return JsonResponse(
         {
             "resource": resource_url(request),
             "authorization_servers": [origin + metadata.ISSUER_PATH],
@@ -24,11 +24,7 @@ def protected_resource(request: HttpRequest) -> JsonResponse:
             "resource_name": "EmDash MCP server",
         }
     )
-    response["Access-Control-Allow-Origin"] = "*"
-    return response
 
 
 def authorization_server(request: HttpRequest) -> JsonResponse:
-    response = JsonResponse(metadata.authorization_server(site_origin(request)))
-    response["Access-Control-Allow-Origin"] = "*"
-    return response
+    return JsonResponse(metadata.authorization_server(site_origin(request)))

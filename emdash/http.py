@@ -7,7 +7,6 @@ HTTP status of the domain error, so REST and MCP report the same codes.
 from __future__ import annotations
 
 import logging
-import secrets
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -21,6 +20,7 @@ from emdash.actor import Actor
 from emdash.auth import BadToken, request_actor
 from emdash.discovery import resource_metadata_url
 from emdash.errors import EmDashError, ValidationError
+from emdash.tracing import log_exception
 
 log = logging.getLogger("emdash.api")
 
@@ -72,8 +72,7 @@ def api_view(view: Callable[..., Any]) -> View:
         except EmDashError as exc:
             return error_response(exc)
         except Exception:
-            trace_id = secrets.token_hex(8)
-            log.exception("%s %s failed (trace %s)", request.method, request.path, trace_id)
+            trace_id = log_exception(log, "%s %s failed", request.method, request.path)
             return json_response(
                 {"error": {"code": "INTERNAL_ERROR", "message": "Internal error", "traceId": trace_id}}, 500
             )

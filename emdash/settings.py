@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
 
 import dj_database_url
+from csp.constants import NONCE
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("EMDASH_VAR_DIR", BASE_DIR / "var"))
@@ -47,7 +50,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "django_filters",
-    "oauth2_provider",
+    "corsheaders",
+    "csp",
     "channels",
     "emdash",
     "emdash.oauth",
@@ -65,14 +69,17 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "emdash.tracing.TraceMiddleware",  # first: everything after it, errors included, logs with the trace id
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",  # static files under daphne, gunicorn and tests alike
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "emdash.cors.CorsMiddleware",  # before CommonMiddleware, so preflights answer before redirects
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
 ]
 
 ROOT_URLCONF = "emdash.urls"
@@ -96,6 +103,21 @@ TEMPLATES = [
 ]
 
 
+def _postgres_pool(db: Any) -> None:
+    """psycopg's pool, bounded per process: under ASGI every sync view runs in its own thread, and persistent
+    per-thread connections (CONN_MAX_AGE) pile up past max_connections. EMDASH_DB_POOL_MAX=0 turns it off."""
+    pool_max = int(os.environ.get("EMDASH_DB_POOL_MAX", "10"))
+    if pool_max <= 0:
+        return
+    db["CONN_MAX_AGE"] = 0  # Django requires it with a pool: connections go back to the pool at request end
+    db["OPTIONS"]["pool"] = {
+        "min_size": min(int(os.environ.get("EMDASH_DB_POOL_MIN", "1")), pool_max),
+        "max_size": pool_max,
+        # Seconds a request waits for a free connection before failing (psycopg_pool.PoolTimeout).
+        "timeout": float(os.environ.get("EMDASH_DB_POOL_TIMEOUT", "10")),
+    }
+
+
 def _databases() -> dict:
     url = os.environ.get("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'emdash.sqlite3'}"
     db = dj_database_url.parse(url, conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")))
@@ -112,6 +134,8 @@ def _databases() -> dict:
         db["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
     else:
         db.setdefault("OPTIONS", {})
+        if db["ENGINE"] == "django.db.backends.postgresql":
+            _postgres_pool(db)
     return {"default": db}
 
 
@@ -172,9 +196,76 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# --- Production behind a TLS proxy (SPEC 2): everything follows from EMDASH_SITE_URL and EMDASH_TRUST_PROXY.
+SITE_URL = os.environ.get("EMDASH_SITE_URL", "").strip()
+_site = urlsplit(SITE_URL)
+SITE_ORIGIN = f"{_site.scheme}://{_site.netloc}" if _site.scheme and _site.netloc else ""
+HTTPS = _site.scheme == "https"
+
+
+def _proxy_hops() -> int:
+    """EMDASH_TRUST_PROXY: how many proxies in front of us append to X-Forwarded-For (1, yes or true = one)."""
+    value = os.environ.get("EMDASH_TRUST_PROXY", "").strip().lower()
+    if value in {"", "0", "false", "no", "off"}:
+        return 0
+    return int(value) if value.isdigit() else 1
+
+
+EMDASH_TRUST_PROXY = _proxy_hops()
+if EMDASH_TRUST_PROXY:
+    # Only a proxy we trust may say the request came over TLS and for which host; it must overwrite
+    # (not pass through) X-Forwarded-Proto and X-Forwarded-Host (docs/production.md shows nginx).
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    USE_X_FORWARDED_HOST = True
+# The site's own origin and the configured API origins may post forms and cookie-authenticated API calls.
+CSRF_TRUSTED_ORIGINS = list(dict.fromkeys(([SITE_ORIGIN] if SITE_ORIGIN else []) + env_list("EMDASH_ALLOWED_ORIGINS")))
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("EMDASH_SECURE_COOKIES", HTTPS)
+SECURE_HSTS_SECONDS = int(os.environ.get("EMDASH_HSTS_SECONDS", 31536000 if HTTPS and not DEBUG else 0))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("EMDASH_HSTS_INCLUDE_SUBDOMAINS", True)
+SECURE_HSTS_PRELOAD = env_bool("EMDASH_HSTS_PRELOAD", False)
+SILENCED_SYSTEM_CHECKS: list[str] = []
+if not SECURE_HSTS_PRELOAD:
+    # Opt-in on purpose: the preload directive lets anyone submit the domain (and its subdomains) to browsers'
+    # built-in HTTPS-only lists, which is hard to undo. That is the operator's choice, not a default.
+    SILENCED_SYSTEM_CHECKS.append("security.W021")
+SECURE_SSL_REDIRECT = env_bool("EMDASH_SSL_REDIRECT", HTTPS and not DEBUG)
+# Load balancers probe the backend over plain HTTP without the proxy's headers: never redirect the probe.
+SECURE_REDIRECT_EXEMPT = [r"^_emdash/health$"]
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
+# CORS (django-cors-headers): only the API-style routes; which origins may call is decided per request by
+# emdash.cors (same origin, EMDASH_SITE_URL, EMDASH_ALLOWED_ORIGINS, loopback in DEBUG).
+CORS_URLS_REGEX = r"^/_emdash/api/.*$"
+CORS_ALLOW_CREDENTIALS = True
+CORS_ALLOW_HEADERS = [
+    "authorization", "content-type", "accept", "mcp-protocol-version", "mcp-method", "mcp-name", "last-event-id",
+    "x-csrftoken", "if-match",
+]  # fmt: skip
+CORS_EXPOSE_HEADERS = ["WWW-Authenticate", "Retry-After", "X-Trace-Id"]
+CORS_PREFLIGHT_MAX_AGE = 600
+
+# Content-Security-Policy (django-csp) for every HTML page: no inline script, inline <style> blocks carry the
+# request's nonce. form-action is left open on purpose: the OAuth consent form redirects to the client's
+# redirect URI, which Chrome checks against form-action. The API docs page adds its own allowances (api/urls.py).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", NONCE],
+        "img-src": ["'self'", "data:", "blob:", "https:"],  # media may live on an S3 or CDN domain
+        "font-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],  # covers the admin's same-origin websocket (CSP level 3)
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
+
 # Project settings; defaults and documentation live in emdash/conf.py.
 EMDASH = {
-    "SITE_URL": os.environ.get("EMDASH_SITE_URL", ""),
+    "SITE_URL": SITE_URL,
     "LOCALES": env_list("EMDASH_LOCALES", "en"),
     "ALLOWED_ORIGINS": env_list("EMDASH_ALLOWED_ORIGINS"),
 }
@@ -194,10 +285,19 @@ SPECTACULAR_SETTINGS = {
     "PREPROCESSING_HOOKS": ["api.openapi.only_rest_routes"],
 }
 
+# Everything goes to the console (stderr) with the request's trace id; every unexpected error is one record
+# (emdash.tracing). handler500 (emdash.views.server_error) shows the same id to the user.
+_LOG_LEVEL = os.environ.get("EMDASH_LOG_LEVEL", "INFO")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "loggers": {"emdash": {"handlers": ["console"], "level": os.environ.get("EMDASH_LOG_LEVEL", "INFO")}},
+    "filters": {"trace_id": {"()": "emdash.tracing.TraceIdFilter"}},
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s [trace %(trace_id)s] %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain", "filters": ["trace_id"]}},
+    "loggers": {
+        "emdash": {"handlers": ["console"], "level": _LOG_LEVEL},
+        "django": {"handlers": ["console"], "level": "INFO"},  # django.request: 4xx warnings, 5xx errors
+        "django.server": {"handlers": ["console"], "level": "INFO", "propagate": False},  # else twice via "django"
+        "daphne": {"handlers": ["console"], "level": "INFO"},
+    },
 }

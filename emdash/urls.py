@@ -3,6 +3,7 @@ from django.urls import include, path, re_path
 from emdash import discovery, views
 
 handler404 = "public_site.views.not_found"
+handler500 = "emdash.views.server_error"
 
 urlpatterns = [
     path("_emdash/health", views.health, name="health"),

@@ -13,6 +13,7 @@ from emdash.errors import EmDashError, InsufficientPermissions, InsufficientScop
 from emdash.models import AuditLog
 from emdash.operations import Source, run_operation
 from emdash.permissions import require
+from emdash.tracing import log_exception
 from mcp_endpoint import jsonrpc, registry, versions
 from mcp_endpoint.instructions import INSTRUCTIONS
 from mcp_endpoint.jsonrpc import INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, Message, RpcError
@@ -176,7 +177,7 @@ def call_tool(tool: registry.Tool, arguments: dict[str, Any], ctx: Context, sour
         outcome = exc.code
         return tool_error(exc, ctx.trace_id)
     except Exception as exc:
-        log.exception("tool %s failed (trace %s)", tool.name, ctx.trace_id)
+        log_exception(log, "tool %s failed", tool.name)
         raise InternalError(ctx.trace_id) from exc
     finally:
         if tool.operation is None:  # the pipeline records operation calls itself
@@ -206,7 +207,7 @@ def handle(message: Message, ctx: Context) -> dict[str, Any] | None:
     except InternalError:
         raise
     except Exception as exc:  # any method, not only tools: the view answers 500 with the trace id
-        log.exception("method %s failed (trace %s)", message.method, ctx.trace_id)
+        log_exception(log, "method %s failed", message.method)
         raise InternalError(ctx.trace_id) from exc
     if versions.is_modern(ctx.version):
         result.setdefault("resultType", "complete")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import base64
 import logging
-import secrets
 from typing import Any
 
 from django.db import transaction
@@ -21,6 +20,7 @@ from emdash.auth import bearer_token, origin_allowed, resolve_bearer, resource_u
 from emdash.conf import emdash_settings
 from emdash.discovery import resource_metadata_url
 from emdash.models import AuditLog
+from emdash.tracing import current_trace_id, log_exception
 from mcp_endpoint import dispatch, jsonrpc, versions
 from mcp_endpoint.jsonrpc import INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, SERVER_ERROR, RpcError
 
@@ -28,7 +28,6 @@ log = logging.getLogger("emdash.mcp")
 
 HEADER_MISMATCH = -32020
 UNSUPPORTED_VERSION = -32022
-CORS_ALLOW_HEADERS = "Authorization, Content-Type, Accept, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID"
 
 
 def _drain(request: HttpRequest) -> None:
@@ -67,16 +66,6 @@ def _accepts_json(accept: str) -> bool:
         except ValueError:
             continue
     return False
-
-
-def _cors(request: HttpRequest, response: HttpResponse) -> HttpResponse:
-    origin = request.META.get("HTTP_ORIGIN")
-    if origin and origin_allowed(request, origin):
-        response["Access-Control-Allow-Origin"] = origin
-        response["Access-Control-Allow-Credentials"] = "true"
-        response["Access-Control-Expose-Headers"] = "WWW-Authenticate"
-        response["Vary"] = "Origin"
-    return response
 
 
 def _unauthorized(request: HttpRequest, token_sent: bool) -> HttpResponse:
@@ -160,25 +149,25 @@ def _answer_one(raw: Any, ctx: dispatch.Context, request: HttpRequest) -> dict[s
 
 @csrf_exempt
 def mcp(request: HttpRequest) -> HttpResponse:
-    if request.method == "OPTIONS":
-        return _preflight(request)
+    origin = request.META.get("HTTP_ORIGIN")
+    if request.method == "OPTIONS":  # CORS preflights are answered by emdash.cors before they get here
+        _drain(request)
+        refused = bool(origin and not origin_allowed(request, origin))
+        return HttpResponse(status=403 if refused else 204, headers={"Allow": "POST, OPTIONS"})
     if request.method != "POST":
         _drain(request)
         return _rpc_error(
             405, SERVER_ERROR, "Method not allowed: this MCP endpoint is stateless; use POST", Allow="POST"
         )
-    origin = request.META.get("HTTP_ORIGIN")
     if origin and not origin_allowed(request, origin):
         _drain(request)
         return _rpc_error(403, SERVER_ERROR, "Forbidden: origin not allowed")
     try:
-        response = _handle_post(request)
+        return _handle_post(request)
     except Exception:  # outside any tool (auth lookup, audit, encoding...): still a JSON-RPC answer
-        trace_id = secrets.token_hex(8)
-        log.exception("MCP request failed (trace %s)", trace_id)
+        trace_id = log_exception(log, "MCP request failed")
         _drain(request)
-        response = _rpc_error(500, INTERNAL_ERROR, "Internal error", data={"traceId": trace_id})
-    return _cors(request, response)
+        return _rpc_error(500, INTERNAL_ERROR, "Internal error", data={"traceId": trace_id})
 
 
 def _handle_post(request: HttpRequest) -> HttpResponse:
@@ -214,7 +203,7 @@ def _handle_post(request: HttpRequest) -> HttpResponse:
     ctx = dispatch.Context(
         actor=actor,
         version=version,
-        trace_id=secrets.token_hex(8),
+        trace_id=current_trace_id(),
         client_name=request.META.get("HTTP_USER_AGENT", "")[:200],
     )
     try:
@@ -257,19 +246,4 @@ def _write_audit(ctx: dispatch.Context) -> None:
         with transaction.atomic():
             AuditLog.objects.bulk_create(ctx.audit)
     except Exception:
-        log.exception("could not write the audit log (trace %s)", ctx.trace_id)
-
-
-def _preflight(request: HttpRequest) -> HttpResponse:
-    _drain(request)
-    origin = request.META.get("HTTP_ORIGIN")
-    if not origin or not origin_allowed(request, origin):
-        return HttpResponse(status=403)
-    response = HttpResponse(status=204)
-    response["Access-Control-Allow-Origin"] = origin
-    response["Access-Control-Allow-Methods"] = "POST, OPTIONS"
-    response["Access-Control-Allow-Headers"] = CORS_ALLOW_HEADERS
-    response["Access-Control-Allow-Credentials"] = "true"
-    response["Access-Control-Max-Age"] = "600"
-    response["Vary"] = "Origin"
-    return response
+        log_exception(log, "could not write the audit log")

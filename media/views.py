@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import logging
-import secrets
 
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.csrf import csrf_exempt
 
 from emdash.errors import EmDashError
 from emdash.http import error_response, json_response
+from emdash.tracing import log_exception
 from media import uploads
 
 log = logging.getLogger("emdash.api")
@@ -31,8 +31,7 @@ def upload(request: HttpRequest, token: str) -> HttpResponse:
     except EmDashError as exc:
         return error_response(exc)
     except Exception:
-        trace_id = secrets.token_hex(8)
-        log.exception("PUT %s failed (trace %s)", request.path, trace_id)
+        trace_id = log_exception(log, "PUT %s failed", request.path)
         return json_response(
             {"error": {"code": "INTERNAL_ERROR", "message": "Internal error", "traceId": trace_id}}, 500
         )

@@ -59,8 +59,17 @@ def page(browser: Any) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     context.set_default_timeout(10_000)
     tab = context.new_page()
+    violations: list[str] = []
+    tab.on("console", lambda message: _note_csp_violation(violations, message.text))
     yield tab
     context.close()
+    assert not violations, f"Content-Security-Policy violations in the browser console: {violations}"
+
+
+def _note_csp_violation(violations: list[str], text: str) -> None:
+    """Chromium reports every blocked script, style or connection on the console; any one fails the test."""
+    if "Content Security Policy" in text:
+        violations.append(text[:300])
 
 
 def screenshot(page: Any, name: str) -> Path:

@@ -10,8 +10,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
+from admin_ui import autosave, widgets
 from admin_ui import terms as entry_terms
-from admin_ui import widgets
 from admin_ui.base import actor_for, admin_page, run, status_for
 from content import schema, selectors
 from content.schema import CollectionSpec
@@ -186,6 +186,8 @@ def entry_edit(request: HttpRequest, collection: str, id: str) -> HttpResponse:
     values = widgets.initial(spec, entry.to_dict()["data"])
     if request.method == "POST":
         outcome, problems = _save(request, spec, actor, entry)
+        if autosave.wanted(request):
+            return autosave.answer(request, outcome, problems)
         if outcome is not None and outcome.ok:
             return redirect("admin_ui:entry_edit", spec.slug, entry.id)
         values = widgets.posted(spec, request.POST)

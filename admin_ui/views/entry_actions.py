@@ -84,7 +84,7 @@ def _display(value: Any, kind: str) -> str:
     if value is None:
         return ""
     if kind == "portableText":
-        return portable_text.to_markdown(value)
+        return portable_text.readable(value)
     if isinstance(value, dict | list):
         import json
 

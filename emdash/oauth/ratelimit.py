@@ -8,9 +8,9 @@ from __future__ import annotations
 import time
 
 from django.core.cache import cache
-from django.http import HttpRequest
 
 from emdash.oauth.errors import RateLimited
+from emdash.proxy import client_ip as client_ip  # the one definition (trusted-proxy aware), re-exported
 
 # name: (allowed events, per seconds)
 LIMITS: dict[str, tuple[int, int]] = {
@@ -20,11 +20,6 @@ LIMITS: dict[str, tuple[int, int]] = {
     "user_code_miss": (10, 900),  # wrong user codes per user (and per IP) at the verification page
     "token": (120, 60),  # other token-endpoint requests per IP
 }
-
-
-def client_ip(request: HttpRequest) -> str:
-    # REMOTE_ADDR only: forwarded headers are client-controlled unless a trusted proxy rewrites them.
-    return str(request.META.get("REMOTE_ADDR") or "unknown")
 
 
 def _key(name: str, subject: str, window_start: int) -> str:

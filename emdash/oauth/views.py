@@ -6,7 +6,6 @@ Views parse input, call one service, and shape the RFC answer; the logic lives i
 from __future__ import annotations
 
 import logging
-import secrets
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -28,6 +27,7 @@ from emdash.oauth import clients, codes, device, grants, metadata, ratelimit, to
 from emdash.oauth.errors import OAuthError, RateLimited, invalid_request
 from emdash.permissions import scopes_for_role
 from emdash.scopes import DESCRIPTIONS, Scope
+from emdash.tracing import log_exception
 
 log = logging.getLogger("emdash.oauth")
 MAX_BODY = 64 * 1024
@@ -37,7 +37,6 @@ def oauth_json(body: Any, status: int = 200, headers: dict[str, str] | None = No
     response = HttpResponse(orjson.dumps(body), status=status, content_type="application/json")
     response["Cache-Control"] = "no-store"
     response["Pragma"] = "no-cache"
-    response["Access-Control-Allow-Origin"] = "*"  # public clients in browsers; no cookies are read here
     for name, value in (headers or {}).items():
         response[name] = value
     return response
@@ -77,12 +76,8 @@ def oauth_endpoint(view: Callable[[HttpRequest], Any]) -> Callable[[HttpRequest]
     @csrf_exempt
     @wraps(view)
     def wrapper(request: HttpRequest) -> HttpResponse:
-        if request.method == "OPTIONS":  # CORS preflight from browser-based public clients
-            preflight = HttpResponse(status=204)
-            preflight["Access-Control-Allow-Origin"] = "*"
-            preflight["Access-Control-Allow-Methods"] = "POST"
-            preflight["Access-Control-Allow-Headers"] = "Content-Type, Authorization"
-            return preflight
+        if request.method == "OPTIONS":  # CORS preflights are answered by emdash.cors; a plain OPTIONS here
+            return HttpResponse(status=204, headers={"Allow": "POST, OPTIONS"})
         if request.method != "POST":
             return oauth_json({"error": "invalid_request", "error_description": "Use POST"}, 405, {"Allow": "POST"})
         try:
@@ -90,8 +85,7 @@ def oauth_endpoint(view: Callable[[HttpRequest], Any]) -> Callable[[HttpRequest]
         except OAuthError as exc:
             return oauth_json(exc.as_dict(), exc.status, exc.headers)
         except Exception:
-            trace_id = secrets.token_hex(8)
-            log.exception("%s failed (trace %s)", request.path, trace_id)
+            trace_id = log_exception(log, "%s failed", request.path)
             return oauth_json({"error": "server_error", "error_description": f"Internal error (trace {trace_id})"}, 500)
         return oauth_json(body, status)
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from importlib.metadata import version
-
 import orjson
 import pytest
 from django.test import Client
@@ -91,13 +89,18 @@ def test_metadata_uses_the_configured_site_url(settings):
     assert prm["resource"] == "https://cms.example.com/_emdash/api/mcp"
 
 
-def test_oauthlib_is_pinned_below_4_and_dot_to_3_4_1():
-    """oauthlib 4 breaks django-oauth-toolkit's device endpoint; the pin must hold in pyproject and the venv."""
+def test_django_oauth_toolkit_and_oauthlib_are_gone(settings):
+    """SPEC 1: our OAuth server implements the grants itself; DOT and oauthlib are neither installed nor imported."""
     from pathlib import Path
 
-    pyproject = (Path(__file__).resolve().parents[2] / "pyproject.toml").read_text()
-    assert '"oauthlib>=3.2,<4"' in pyproject and '"django-oauth-toolkit==3.4.1"' in pyproject
-    assert int(version("oauthlib").split(".")[0]) < 4
+    root = Path(__file__).resolve().parents[2]
+    pyproject = (root / "pyproject.toml").read_text()
+    assert "django-oauth-toolkit" not in pyproject and "oauthlib" not in pyproject
+    assert "oauth2_provider" not in settings.INSTALLED_APPS
+    apps = ["emdash", "content", "media", "taxonomy", "menus", "settings_app", "mcp_endpoint", "admin_ui", "api"]
+    for source in (path for app in apps for path in (root / app).rglob("*.py") if "migrations" not in path.parts):
+        text = source.read_text()
+        assert "oauth2_provider" not in text and "import oauthlib" not in text, source
 
 
 @pytest.mark.django_db

@@ -16,6 +16,9 @@
     if (form.dataset && form.dataset.confirm && !window.confirm(form.dataset.confirm)) event.preventDefault();
   });
 
+  /* Filters that apply as soon as they change (no inline handlers: the Content-Security-Policy forbids them). */
+  $$("select[data-autosubmit]").forEach((select) => select.addEventListener("change", () => select.form.submit()));
+
   /* Show the inputs that apply to the chosen type (schema builder, menu editor). */
   function wireShowFor(form, selectName) {
     const select = form.elements[selectName];
@@ -186,6 +189,8 @@
     if (row) row.classList.add("flash");
   }
   async function checkEntry(form, message) {
+    // Our own autosave also announces a change: compare only once its new _rev is in the form.
+    if (form.dataset.saving === "1") await new Promise((done) => form.addEventListener("autosaved", done, { once: true }));
     const response = await fetch(form.dataset.stateUrl, { credentials: "same-origin" });
     if (response.status === 404) { announce(`This item was ${message.action} by ${message.by}.`); return; }
     if (!response.ok) return;

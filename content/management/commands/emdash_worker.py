@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import signal
 import time
 from typing import Any
@@ -11,7 +12,23 @@ from django.db import close_old_connections
 
 from content.services import publish_due
 from emdash.conf import emdash_settings
+from emdash.tracing import log_exception, trace
 from media.services import sweep_if_due as sweep_media_orphans
+
+log = logging.getLogger("emdash.worker")
+
+
+def run_pass() -> int:
+    """One pass under its own trace id; an unexpected error is logged once and the worker keeps going."""
+    with trace():
+        close_old_connections()
+        try:
+            published = publish_due()
+        except Exception:
+            log_exception(log, "worker pass failed")
+            return 0
+        sweep_media_orphans()  # at most once per MEDIA_SWEEP_INTERVAL; never raises
+        return published
 
 
 class Command(BaseCommand):
@@ -39,9 +56,7 @@ class Command(BaseCommand):
             signal.signal(signal.SIGINT, stop)
             self.stdout.write(f"emdash worker: running every {interval:g}s (Ctrl-C to stop)")
         while True:
-            close_old_connections()
-            published = publish_due()
-            sweep_media_orphans()  # at most once per MEDIA_SWEEP_INTERVAL; never raises
+            published = run_pass()
             if published or once:
                 self.stdout.write(f"emdash worker: published {published} scheduled item(s)")
             if once or stopping:

@@ -1,0 +1,111 @@
+"""One trace id per request (or worker pass): minted here, carried in a context variable, shown in every log line.
+
+The id is 16 hex characters. Error bodies, audit rows and log records all read ``current_trace_id()``, so the
+id a user reports finds the log entry and the audit row. Unexpected errors are logged through
+``log_exception``; the middleware then tells Django not to log the same 500 again, and logs the 500s nobody
+logged, so each one appears exactly once.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any
+
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction
+from django.http import HttpRequest, HttpResponse
+
+log = logging.getLogger("emdash.request")
+
+HEADER = "X-Trace-Id"
+
+
+@dataclass
+class _Trace:
+    trace_id: str
+    error_logged: bool = False
+
+
+_current: ContextVar[_Trace | None] = ContextVar("emdash_trace", default=None)
+
+
+def new_trace_id() -> str:
+    return secrets.token_hex(8)
+
+
+def current_trace_id() -> str:
+    """The id of the running request or job; outside one (a shell, a test) a fresh id that sticks."""
+    trace = _current.get()
+    if trace is None:
+        trace = _Trace(new_trace_id())
+        _current.set(trace)
+    return trace.trace_id
+
+
+@contextmanager
+def trace() -> Iterator[str]:
+    """Run a unit of work (a request, a worker pass) under a new trace id."""
+    token = _current.set(_Trace(new_trace_id()))
+    try:
+        yield current_trace_id()
+    finally:
+        _current.reset(token)
+
+
+def log_exception(logger: logging.Logger, message: str, *args: Any) -> str:
+    """Log the exception being handled, once, with the trace id; return the id for the response body."""
+    trace_id = current_trace_id()
+    logger.error(message + " (trace %s)", *args, trace_id, exc_info=True)
+    trace = _current.get()
+    if trace is not None:
+        trace.error_logged = True
+    return trace_id
+
+
+class TraceIdFilter(logging.Filter):
+    """Give every record a ``trace_id`` attribute ("-" outside a request) for the formatter."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        trace = _current.get()
+        record.trace_id = trace.trace_id if trace is not None else "-"
+        return True
+
+
+def _finish(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    trace = _current.get() or _Trace(current_trace_id())
+    response[HEADER] = trace.trace_id
+    if response.status_code >= 500 and not getattr(response, "_has_been_logged", False):
+        if not trace.error_logged:  # a 500 no code logged: still one line, with the id
+            log.error(
+                "%s %s answered %s (trace %s)", request.method, request.path, response.status_code, trace.trace_id
+            )
+        # Django's own "Internal Server Error" line would be a second record for the same failure.
+        response._has_been_logged = True  # type: ignore[attr-defined]
+    return response
+
+
+class TraceMiddleware:
+    """First middleware: every request runs under its own trace id (sync and async, without a thread hop)."""
+
+    sync_capable = True
+    async_capable = True
+
+    def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
+        self.get_response = get_response
+        self.async_mode = iscoroutinefunction(get_response)
+        if self.async_mode:
+            markcoroutinefunction(self)
+
+    def __call__(self, request: HttpRequest) -> Any:
+        if self.async_mode:
+            return self.__acall__(request)
+        with trace():
+            return _finish(request, self.get_response(request))
+
+    async def __acall__(self, request: HttpRequest) -> HttpResponse:
+        with trace():
+            return _finish(request, await self.get_response(request))
