@@ -25,8 +25,8 @@ def answer(request: HttpRequest, outcome: Outcome | None, problems: dict[str, st
     """``{ok, rev, updatedAt}`` or ``{ok: false, code, message, problems}``; flash messages are not kept."""
     notes = [str(m) for m in messages.get_messages(request)]  # consumed: they must not show on the next page
     if outcome is not None and outcome.ok:
-        entry = outcome.result
-        body: dict[str, Any] = {"ok": True, "rev": entry.rev, "updatedAt": entry.to_dict()["updatedAt"]}
+        saved = outcome.result  # the content_update payload: {item, _rev}
+        body: dict[str, Any] = {"ok": True, "rev": saved["_rev"], "updatedAt": saved["item"]["updatedAt"]}
         return JsonResponse(body)
     code = outcome.code if outcome is not None else "VALIDATION_ERROR"
     body = {

@@ -56,7 +56,7 @@ def _check_limit(limit: Any, maximum: int = 100) -> int:
     return limit
 
 
-def entry_get(*, actor: Actor, collection: str, id: Any, locale: Any = None) -> Entry:
+def entry_get(*, actor: Actor, collection: str, id: str, locale: str | None = None) -> Entry:
     spec = schema.get_collection(collection)
     require(actor, Perm.CONTENT_READ)
     row = rows.find(spec, id, locale=locale)
@@ -136,12 +136,12 @@ def entry_list(
     *,
     actor: Actor,
     collection: str,
-    status: Any = None,
-    locale: Any = None,
-    order_by: Any = "created_at",
-    order: Any = "desc",
-    limit: Any = 50,
-    cursor: Any = None,
+    status: str | None = None,
+    locale: str | None = None,
+    order_by: str = "created_at",
+    order: str = "desc",
+    limit: int = 50,
+    cursor: str | None = None,
     full: bool = False,
     search: Any = None,
 ) -> Page:
@@ -189,7 +189,7 @@ def _title_contains(spec: CollectionSpec, search: Any) -> Q:
     return match
 
 
-def entry_list_trashed(*, actor: Actor, collection: str, limit: Any = 50, cursor: Any = None) -> Page:
+def entry_list_trashed(*, actor: Actor, collection: str, limit: int = 50, cursor: str | None = None) -> Page:
     spec = schema.get_collection(collection)
     require(actor, Perm.CONTENT_READ_UNPUBLISHED)
     limit = _check_limit(limit)
@@ -206,7 +206,7 @@ def entry_list_trashed(*, actor: Actor, collection: str, limit: Any = 50, cursor
     )
 
 
-def entry_compare(*, actor: Actor, collection: str, id: Any) -> dict[str, Any]:
+def entry_compare(*, actor: Actor, collection: str, id: str) -> dict[str, Any]:
     """``{hasChanges, live, draft}``: live is None for items never published."""
     spec = schema.get_collection(collection)
     require(actor, Perm.CONTENT_READ_UNPUBLISHED)
@@ -217,7 +217,7 @@ def entry_compare(*, actor: Actor, collection: str, id: Any) -> dict[str, Any]:
     return {"hasChanges": live != draft, "live": live, "draft": draft}
 
 
-def entry_translations(*, actor: Actor, collection: str, id: Any) -> dict[str, Any]:
+def entry_translations(*, actor: Actor, collection: str, id: str) -> dict[str, Any]:
     spec = schema.get_collection(collection)
     require(actor, Perm.CONTENT_READ)
     row = rows.find(spec, id)
@@ -236,7 +236,7 @@ def entry_translations(*, actor: Actor, collection: str, id: Any) -> dict[str, A
     }
 
 
-def revision_list(*, actor: Actor, collection: str, id: Any, limit: Any = 20) -> dict[str, Any]:
+def revision_list(*, actor: Actor, collection: str, id: str, limit: int = 20) -> dict[str, Any]:
     spec = schema.get_collection(collection)
     require(actor, Perm.CONTENT_READ_UNPUBLISHED)
     limit = _check_limit(limit, 50)

@@ -11,6 +11,7 @@ from typing import Any
 from emdash.actor import Actor
 from emdash.errors import EmDashError, InsufficientPermissions, InsufficientScope, ValidationError
 from emdash.models import AuditLog
+from emdash.operations import Source, run_operation
 from emdash.permissions import require
 from emdash.tracing import log_exception
 from mcp_endpoint import jsonrpc, registry, task_methods, versions
@@ -94,13 +95,13 @@ def tool_error(error: EmDashError, trace_id: str) -> dict[str, Any]:
     return {"content": [{"type": "text", "text": error.message}], "isError": True, "_meta": meta}
 
 
-def _audit(ctx: Context, action: str, outcome: str, started: float) -> None:
+def _audit(ctx: Context, action: str, outcome: str, started: float, source: str = "mcp") -> None:
     ctx.audit.append(
         AuditLog(
             user=ctx.actor.user,
             token_ref=str(ctx.actor.token_id or ""),
             client_id=ctx.client_name[:200],
-            source="mcp",
+            source=source,
             action=action[:100],
             outcome=outcome,
             duration_ms=round((time.perf_counter() - started) * 1000, 3),
@@ -128,13 +129,38 @@ def _tools_call(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
     if not isinstance(arguments, dict):
         _audit(ctx, tool.name, "INVALID_PARAMS", started)
         raise RpcError(INVALID_PARAMS, "Invalid params: arguments must be an object")
+    return call_tool(tool, arguments, ctx)
+
+
+def _run(tool: registry.Tool, arguments: dict[str, Any], ctx: Context, source: Source) -> dict[str, Any]:
+    if tool.operation is not None:
+        return run_operation(
+            tool.operation,
+            ctx.actor,
+            arguments,
+            source=source,
+            trace_id=ctx.trace_id,
+            client=ctx.client_name,
+            record=ctx.audit.append,
+        )
+    require(ctx.actor, tool.perm)
+    problems = tool.argument_problems(arguments)
+    if problems:
+        raise ValidationError.for_fields(problems, prefix="Invalid arguments")
+    return tool.handler(ctx.actor, arguments)
+
+
+def call_tool(tool: registry.Tool, arguments: dict[str, Any], ctx: Context, source: Source = "mcp") -> dict[str, Any]:
+    """One tool call as a ``tools/call`` result: the MCP door, and the task worker (``source="worker"``).
+
+    Tool errors come back as results (``isError``); refusals raise :class:`RpcError`; anything unexpected
+    raises :class:`InternalError`. Audit rows land in ``ctx.audit`` (a write's own row is already in the
+    database, written with the write); the caller saves them.
+    """
+    started = time.perf_counter()
     outcome = "INTERNAL_ERROR"
     try:
-        require(ctx.actor, tool.perm)
-        problems = tool.argument_problems(arguments)
-        if problems:
-            raise ValidationError.for_fields(problems, prefix="Invalid arguments")
-        payload = tool.handler(ctx.actor, arguments)
+        payload = _run(tool, arguments, ctx, source)
         result: dict[str, Any] = {
             "content": [{"type": "text", "text": jsonrpc.dumps(payload).decode()}],
             "isError": False,
@@ -154,7 +180,8 @@ def _tools_call(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
         log_exception(log, "tool %s failed", tool.name)
         raise InternalError(ctx.trace_id) from exc
     finally:
-        _audit(ctx, tool.name, outcome, started)
+        if tool.operation is None:  # the pipeline records operation calls itself
+            _audit(ctx, tool.name, outcome, started, source)
 
 
 def _tools_call_or_task(params: dict[str, Any], ctx: Context) -> dict[str, Any]:

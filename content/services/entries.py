@@ -88,13 +88,13 @@ def entry_create(
     *,
     actor: Actor,
     collection: str,
-    data: Any,
-    slug: Any = None,
-    status: Any = None,
-    locale: Any = None,
-    translation_of: Any = None,
+    data: dict[str, Any],
+    slug: str | None = None,
+    status: str | None = None,
+    locale: str | None = None,
+    translation_of: str | None = None,
     slug_hint: str | None = None,
-    terms: Any = None,
+    terms: dict[str, list[str]] | None = None,
 ) -> Entry:
     """Create an entry. ``slug_hint`` seeds the generated slug when the values have no title; ``terms``
     (``{taxonomy: [term slug, ...]}``) assigns taxonomy terms in the same transaction."""
@@ -187,12 +187,12 @@ def entry_update(
     *,
     actor: Actor,
     collection: str,
-    id: Any,
-    data: Any = None,
-    slug: Any = None,
-    status: Any = None,
-    rev: Any = None,
-    terms: Any = None,
+    id: str,
+    data: dict[str, Any] | None = None,
+    slug: str | None = None,
+    status: str | None = None,
+    rev: str | None = None,
+    terms: dict[str, list[str]] | None = None,
 ) -> Entry:
     """Edit an entry. ``terms`` replaces the entry's terms of each taxonomy it names (others are kept)."""
     spec = schema.get_collection(collection)
@@ -243,7 +243,7 @@ def _owned_row(actor: Actor, spec: CollectionSpec, ident: Any, *, trashed: bool 
     return row
 
 
-def entry_trash(*, actor: Actor, collection: str, id: Any) -> None:
+def entry_trash(*, actor: Actor, collection: str, id: str) -> None:
     """Soft delete. A pending schedule is cancelled so a restored item never publishes by surprise."""
     spec = schema.get_collection(collection)
     with transaction.atomic():
@@ -253,7 +253,7 @@ def entry_trash(*, actor: Actor, collection: str, id: Any) -> None:
         send_entry_changed(spec.slug, row.id, "trashed", actor)
 
 
-def entry_restore(*, actor: Actor, collection: str, id: Any) -> Entry:
+def entry_restore(*, actor: Actor, collection: str, id: str) -> Entry:
     spec = schema.get_collection(collection)
     with transaction.atomic():
         row = _owned_row(actor, spec, id, trashed=True)
@@ -270,7 +270,7 @@ def _is_live(spec: CollectionSpec, ident: Any) -> bool:
     return True
 
 
-def entry_delete_permanently(*, actor: Actor, collection: str, id: Any) -> None:
+def entry_delete_permanently(*, actor: Actor, collection: str, id: str) -> None:
     """Remove a trashed entry with its revisions (and, through ``entry_deleting``, its term assignments)."""
     spec = schema.get_collection(collection)
     require(actor, Perm.CONTENT_DELETE_PERMANENT)
@@ -289,7 +289,7 @@ def entry_delete_permanently(*, actor: Actor, collection: str, id: Any) -> None:
         send_entry_changed(spec.slug, row.id, "deleted", actor)
 
 
-def entry_duplicate(*, actor: Actor, collection: str, id: Any) -> Entry:
+def entry_duplicate(*, actor: Actor, collection: str, id: str) -> Entry:
     """A draft copy: same values and locale, title + " (Copy)", a fresh slug and translation group."""
     spec = schema.get_collection(collection)
     require(actor, Perm.CONTENT_CREATE)

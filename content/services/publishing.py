@@ -51,7 +51,7 @@ def unpublish_row(spec: CollectionSpec, row: EntryBase, actor: Actor) -> None:
     send_entry_changed(spec.slug, row.id, "unpublished", actor)
 
 
-def entry_publish(*, actor: Actor, collection: str, id: Any) -> Entry:
+def entry_publish(*, actor: Actor, collection: str, id: str) -> Entry:
     spec = schema.get_collection(collection)
     with transaction.atomic():
         row = _owned_row(actor, spec, id)
@@ -59,7 +59,7 @@ def entry_publish(*, actor: Actor, collection: str, id: Any) -> Entry:
     return Entry.load(spec, row)
 
 
-def entry_unpublish(*, actor: Actor, collection: str, id: Any) -> Entry:
+def entry_unpublish(*, actor: Actor, collection: str, id: str) -> Entry:
     spec = schema.get_collection(collection)
     with transaction.atomic():
         row = _owned_row(actor, spec, id)
@@ -68,7 +68,7 @@ def entry_unpublish(*, actor: Actor, collection: str, id: Any) -> Entry:
     return Entry.load(spec, row)
 
 
-def entry_schedule(*, actor: Actor, collection: str, id: Any, scheduled_at: Any) -> Entry:
+def entry_schedule(*, actor: Actor, collection: str, id: str, scheduled_at: str) -> Entry:
     """Publish later. Drafts become ``scheduled``; published items keep serving the live version and
     their pending draft goes live at that time."""
     spec = schema.get_collection(collection)
@@ -90,7 +90,7 @@ def entry_schedule(*, actor: Actor, collection: str, id: Any, scheduled_at: Any)
     return Entry.load(spec, row)
 
 
-def entry_unschedule(*, actor: Actor, collection: str, id: Any) -> Entry:
+def entry_unschedule(*, actor: Actor, collection: str, id: str) -> Entry:
     """Cancel a pending schedule; a no-op when there is none."""
     spec = schema.get_collection(collection)
     with transaction.atomic():
@@ -102,7 +102,7 @@ def entry_unschedule(*, actor: Actor, collection: str, id: Any) -> Entry:
     return Entry.load(spec, row)
 
 
-def entry_discard_draft(*, actor: Actor, collection: str, id: Any) -> Entry:
+def entry_discard_draft(*, actor: Actor, collection: str, id: str) -> Entry:
     spec = schema.get_collection(collection)
     with transaction.atomic():
         row = _owned_row(actor, spec, id)

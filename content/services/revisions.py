@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db import transaction
 
 from content import rows, schema
@@ -17,7 +15,7 @@ from emdash.errors import CollectionNotFound, NotFound
 from emdash.permissions import Perm, require, require_owner_or
 
 
-def revision_restore(*, actor: Actor, revision_id: Any) -> Entry:
+def revision_restore(*, actor: Actor, revision_id: str) -> Entry:
     require(actor, Perm.CONTENT_EDIT_OWN)
     usable = isinstance(revision_id, str) and "\x00" not in revision_id  # PostgreSQL rejects NUL in text
     revision = Revision.objects.filter(id=revision_id.upper()).first() if usable else None

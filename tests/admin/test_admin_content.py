@@ -64,7 +64,8 @@ def test_create_edit_publish_and_see_it_live(posts, as_role):
     page = client.get("/posts/hello/").content.decode()
     assert "Hello again" in page and "<strong>Some bold text</strong>" in page
     actions = set(AuditLog.objects.filter(source="admin", user=user).values_list("action", flat=True))
-    assert {"content.create", "content.update", "content.publish"} <= actions
+    # The operation's name, as MCP and REST record it: one action name per operation at every door.
+    assert {"content_create", "content_update", "content_publish"} <= actions
 
 
 def test_saving_over_a_newer_version_is_refused_until_confirmed(posts, as_role):

@@ -70,7 +70,7 @@ def test_autosave_saves_through_the_form_and_answers_json(posts, as_role):
     assert answer["ok"] is True and answer["rev"] != rev and answer["updatedAt"]
     assert _data(entry.id)["title"] == "Typed"
     assert _data(entry.id)["body"][0]["children"][0]["text"] == "Draft text"
-    assert AuditLog.objects.filter(source="admin", user=user, action="content.update").exists()
+    assert AuditLog.objects.filter(source="admin", user=user, action="content_update").exists()
     # The flash message of the background save does not pop up on the next page.
     assert "Saved." not in client.get(url).content.decode()
     # The next autosave with the new _rev is accepted; the old one is a conflict.
