@@ -117,7 +117,7 @@ def _permission_error(exc: InsufficientScope | InsufficientPermissions) -> RpcEr
     return RpcError(INVALID_REQUEST, exc.message, data)
 
 
-def _tools_call(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
+def _tools_call(params: dict[str, Any], ctx: Context, source: Source = "mcp") -> dict[str, Any]:
     started = time.perf_counter()
     name = params.get("name")
     tool = registry.get(name)
@@ -129,7 +129,7 @@ def _tools_call(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
     if not isinstance(arguments, dict):
         _audit(ctx, tool.name, "INVALID_PARAMS", started)
         raise RpcError(INVALID_PARAMS, "Invalid params: arguments must be an object")
-    return call_tool(tool, arguments, ctx)
+    return call_tool(tool, arguments, ctx, source)
 
 
 def _run(tool: registry.Tool, arguments: dict[str, Any], ctx: Context, source: Source) -> dict[str, Any]:

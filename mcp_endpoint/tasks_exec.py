@@ -49,7 +49,7 @@ def execute_tool_call(
     """(CallToolResult, None) or (None, JSON-RPC error) — exactly what a direct tools/call would answer."""
     ctx = dispatch.Context(actor=actor, version=version, trace_id=trace_id, client_name=client_name)
     try:
-        return dispatch._tools_call({"name": name, "arguments": arguments}, ctx), None
+        return dispatch._tools_call({"name": name, "arguments": arguments}, ctx, source="worker"), None
     except RpcError as exc:
         error: dict[str, Any] = {"code": exc.code, "message": exc.message}
         if exc.data is not None:
