@@ -13,13 +13,14 @@ from typing import Any
 
 from django.apps import AppConfig
 
-from emdash.permissions import Perm
-from mcp_endpoint.registry import REGISTRY, tool
-
 NAME = "test_block"
 
 
 def register() -> None:
+    # Imported here: the AppConfig module loads before the app registry is ready.
+    from emdash.permissions import Perm
+    from mcp_endpoint.registry import REGISTRY, tool
+
     if NAME in REGISTRY:
         return
 
