@@ -13,7 +13,7 @@ from emdash.actor import Actor
 from emdash.errors import EmDashError, InsufficientPermissions, InsufficientScope, ValidationError
 from emdash.models import AuditLog
 from emdash.permissions import require
-from mcp_endpoint import jsonrpc, registry, versions
+from mcp_endpoint import hints, jsonrpc, registry, versions
 from mcp_endpoint.instructions import INSTRUCTIONS
 from mcp_endpoint.jsonrpc import INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, Message, RpcError
 
@@ -168,7 +168,7 @@ def _tools_call(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
         raise _permission_error(exc) from None
     except EmDashError as exc:
         outcome = exc.code
-        return tool_error(exc, ctx.trace_id)
+        return tool_error(hints.enrich(exc, ctx.actor), ctx.trace_id)
     except Exception as exc:
         log.exception("tool %s failed (trace %s)", tool.name, ctx.trace_id)
         raise InternalError(ctx.trace_id) from exc
