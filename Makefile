@@ -48,9 +48,10 @@ lint: install
 clean:
 	rm -rf $(VENV) var/*.sqlite3* .pytest_cache
 
-# The official MCP conformance suite (@modelcontextprotocol/conformance, run by the Node 22 that
-# conformance/package-lock.json pins) against a server it starts on a free port with a throw-away database.
-# CONFORMANCE_ARGS="--scenario ping --keep" narrows it down; see conformance/run.py.
+# The official MCP conformance suite (@modelcontextprotocol/conformance, released and the alpha with
+# --requirements 2026-07-28) and the TypeScript SDK client under every protocol version, run by the Node 22 that
+# conformance/package-lock.json pins against a server started on a free port with a throw-away database.
+# CONFORMANCE_ARGS="--suite released --keep" narrows it down; see conformance/run.py.
 conformance/node_modules/.package-lock.json: conformance/package.json conformance/package-lock.json
 	@echo "==> installing the conformance suite and Node 22 (npm ci)"
 	@cd conformance && npm ci --no-audit --no-fund --loglevel=error
