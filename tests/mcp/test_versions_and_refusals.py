@@ -191,3 +191,12 @@ def test_readme_token_can_do_what_the_instructions_say_first(make_mcp: MakeMCP, 
     client = make_mcp("editor", "content:read,content:write,media:read,schema:read")
     assert client.call("schema_get_collection", {"slug": "posts"})["isError"] is False
     assert client.call("content_list", {"collection": "posts"})["isError"] is False
+
+
+def test_a_batch_member_with_a_contradicting_meta_version_gets_its_own_error(mcp: MCP) -> None:
+    batch = [request("ping", {"_meta": modern_meta()}, msg_id=1), request("ping", msg_id=2)]
+    response = mcp.post(batch, version="2025-03-26")
+    assert response.status_code == 200
+    first, second = body_of(response)
+    assert first["id"] == 1 and first["error"]["code"] == -32020
+    assert second == {"jsonrpc": "2.0", "id": 2, "result": {}}
