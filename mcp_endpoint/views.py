@@ -1,7 +1,8 @@
 """The MCP front door: ``POST /_emdash/api/mcp``, stateless Streamable HTTP with JSON responses.
 
 The view reads as a list of steps: method → origin → content negotiation → protocol version → body →
-authenticate → parse → dispatch → encode. Every early answer drains the request body first, so a
+authenticate → parse → dispatch → encode. An unsupported protocol version is answered once the body is read,
+so the error can carry the request's id. Every early answer drains the request body first, so a
 keep-alive connection stays usable.
 """
 
