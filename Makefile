@@ -64,9 +64,10 @@ editor-check: admin_ui/editor/node_modules/.package-lock.json
 	@cd admin_ui/editor && node --test test/ && OUTFILE=/tmp/emdash-editor-check.js node build.mjs
 	@cmp admin_ui/static/admin_ui/editor.js /tmp/emdash-editor-check.js && echo "editor.js is up to date"
 
-# The official MCP conformance suite (@modelcontextprotocol/conformance, run by the Node 22 that
-# conformance/package-lock.json pins) against a server it starts on a free port with a throw-away database.
-# CONFORMANCE_ARGS="--scenario ping --keep" narrows it down; see conformance/run.py.
+# The official MCP conformance suite (@modelcontextprotocol/conformance, released and the alpha with
+# --requirements 2026-07-28) and the TypeScript SDK client under every protocol version, run by the Node 22 that
+# conformance/package-lock.json pins against a server started on a free port with a throw-away database.
+# CONFORMANCE_ARGS="--suite released --keep" narrows it down; see conformance/run.py.
 conformance/node_modules/.package-lock.json: conformance/package.json conformance/package-lock.json
 	@echo "==> installing the conformance suite and Node 22 (npm ci)"
 	@cd conformance && npm ci --no-audit --no-fund --loglevel=error

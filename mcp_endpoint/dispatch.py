@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from collections.abc import Callable
@@ -14,7 +15,7 @@ from emdash.models import AuditLog
 from emdash.operations import Source, run_operation
 from emdash.permissions import require
 from emdash.tracing import log_exception
-from mcp_endpoint import jsonrpc, registry, task_methods, versions
+from mcp_endpoint import hints, jsonrpc, registry, task_methods, versions
 from mcp_endpoint.instructions import INSTRUCTIONS
 from mcp_endpoint.jsonrpc import INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, Message, RpcError
 
@@ -82,10 +83,23 @@ def _tools_list(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
     if cursor is not None:
         # One page holds every tool, so no cursor we hand out exists; anything else is invalid.
         raise RpcError(INVALID_PARAMS, "Invalid params: unknown cursor")
-    body: dict[str, Any] = {"tools": task_methods.tool_definitions(registry.definitions(), ctx.version)}
+    body: dict[str, Any] = {"tools": tool_definitions(ctx.version)}
     if versions.is_modern(ctx.version):
         body.update(ttlMs=TOOLS_TTL_MS, cacheScope="public")
     return body
+
+
+@functools.cache
+def tool_definitions(version: str) -> list[dict[str, Any]]:
+    """tools/list for one protocol version, built once per process (only supported versions get here).
+
+    outputSchema is listed only where tools/call returns structuredContent: a client validating results
+    against it (the TypeScript SDK does) would otherwise reject every pre-2025-06-18 result.
+    """
+    tools = registry.definitions()
+    if not versions.structured_output(version):
+        tools = [{key: value for key, value in tool.items() if key != "outputSchema"} for tool in tools]
+    return task_methods.tool_definitions(tools, version)  # + execution.taskSupport from 2025-11-25
 
 
 def tool_error(error: EmDashError, trace_id: str) -> dict[str, Any]:
@@ -117,13 +131,19 @@ def _permission_error(exc: InsufficientScope | InsufficientPermissions) -> RpcEr
     return RpcError(INVALID_REQUEST, exc.message, data)
 
 
+def _unknown_tool(name: Any) -> str:
+    if not isinstance(name, str):
+        return 'Invalid params: "name" must be the name of a tool (call tools/list to see them)'
+    return f"Unknown tool: {name[:100]}. Call tools/list to see the available tools."
+
+
 def _tools_call(params: dict[str, Any], ctx: Context, source: Source = "mcp") -> dict[str, Any]:
     started = time.perf_counter()
     name = params.get("name")
     tool = registry.get(name)
     if tool is None:
         _audit(ctx, name if isinstance(name, str) else "tools/call", "UNKNOWN_TOOL", started)
-        raise RpcError(INVALID_PARAMS, f"Unknown tool: {name}" if isinstance(name, str) else "Invalid params: name")
+        raise RpcError(INVALID_PARAMS, _unknown_tool(name))
     arguments = params.get("arguments")
     arguments = {} if arguments is None else arguments
     if not isinstance(arguments, dict):
@@ -175,7 +195,7 @@ def call_tool(tool: registry.Tool, arguments: dict[str, Any], ctx: Context, sour
         raise _permission_error(exc) from None
     except EmDashError as exc:
         outcome = exc.code
-        return tool_error(exc, ctx.trace_id)
+        return tool_error(hints.enrich(exc, ctx.actor), ctx.trace_id)
     except Exception as exc:
         log_exception(log, "tool %s failed", tool.name)
         raise InternalError(ctx.trace_id) from exc
@@ -217,8 +237,8 @@ def handle(message: Message, ctx: Context) -> dict[str, Any] | None:
     if message.kind != "request":
         return None
     method = METHODS.get(message.method)
-    if method is None or (message.method == "server/discover" and not versions.is_modern(ctx.version)):
-        return jsonrpc.error(message.id, METHOD_NOT_FOUND, f"Method not found: {message.method}")
+    if method is None or not versions.method_exists(message.method, ctx.version):
+        return jsonrpc.error(message.id, METHOD_NOT_FOUND, f"Method not found: {message.method[:100]}")
     try:
         result = method(message.params or {}, ctx)
     except RpcError as exc:

@@ -221,7 +221,8 @@ def test_oauth_scopes_limit_tool_calls():
     code, verifier, _ = code_for(Role.ADMIN, scope="content:read")
     token = exchange(code, verifier).json()["access_token"]
     response = mcp_call(token, "tools/call", {"name": "schema_list_collections", "arguments": {}})
-    assert response.status_code == 200
+    assert response.status_code == 403  # step-up: the challenge names the scope to ask for
+    assert 'error="insufficient_scope", scope="schema:read"' in response["WWW-Authenticate"]
     error = response.json()["error"]
     assert error["data"]["code"] == "INSUFFICIENT_SCOPE" and error["data"]["requiredScope"] == "schema:read"
 
