@@ -51,7 +51,7 @@ def test_capability_is_advertised_from_2025_11_25_only(mcp: MCP):
             "initialize", {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
         )["capabilities"]
         assert "tasks" not in caps
-    discover = mcp.result("server/discover", {"_meta": {}}, version="2026-07-28")
+    discover = mcp.result("server/discover", version="2026-07-28")  # the helper adds the 2026 _meta
     assert discover["capabilities"]["tasks"]["requests"] == {"tools": {"call": {}}}
 
 
@@ -121,7 +121,9 @@ def test_invalid_arguments_fail_at_run_time_like_the_direct_call(mcp: MCP):
 
 def test_denied_call_makes_no_task(make_mcp: MakeMCP):
     reader = make_mcp(Role.ADMIN, ["content:read"])
-    error = reader.error("tools/call", {"name": "menu_create", "arguments": {}, "task": {}}, version=TASKS)
+    error = reader.error(
+        "tools/call", {"name": "menu_create", "arguments": {}, "task": {}}, version=TASKS, status=403
+    )  # step-up authorization (SPEC 5.3)
     assert error["code"] == INVALID_REQUEST and error["data"]["code"] == "INSUFFICIENT_SCOPE"
     contributor = make_mcp(Role.CONTRIBUTOR, "admin")
     error = contributor.error("tools/call", {"name": "schema_list_collections", "task": {}}, version=TASKS)
@@ -296,7 +298,12 @@ def test_expired_tasks_are_invisible_before_the_sweep(mcp: MCP):
 
 
 def test_task_methods_work_on_the_2026_revision(mcp: MCP):
-    meta = {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}
+    meta = {
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+        }
+    }
     created = mcp.result(
         "tools/call",
         {"name": "menu_list", "arguments": {}, "task": {}, **meta},
