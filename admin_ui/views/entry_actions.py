@@ -51,16 +51,9 @@ def _call(request: HttpRequest, action: str, actor: Actor, spec: CollectionSpec,
         "trash": lambda: services.entry_trash(**kw),
         "restore": lambda: services.entry_restore(**kw),
         "delete": lambda: services.entry_delete_permanently(**kw),
-        "translate": lambda: _translate(actor, spec, id, request.POST.get("locale")),
+        "translate": lambda: services.entry_translate(**kw, locale=request.POST.get("locale")),
     }
     return calls[action]
-
-
-def _translate(actor: Actor, spec: CollectionSpec, id: str, locale: Any) -> Any:
-    """A new item in ``locale`` that starts as a copy of the source's current values."""
-    source = selectors.entry_get(actor=actor, collection=spec.slug, id=id)
-    data = {k: v for k, v in source.to_dict()["data"].items() if v is not None and not spec.field_map[k].unique}
-    return services.entry_create(actor=actor, collection=spec.slug, data=data, locale=locale, translation_of=id)
 
 
 @admin_page(Perm.CONTENT_EDIT_OWN)
