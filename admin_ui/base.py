@@ -19,6 +19,7 @@ from admin_ui import audit
 from emdash.actor import Actor
 from emdash.errors import EmDashError
 from emdash.permissions import Perm, can
+from emdash.text import PROBLEM, is_bad_text_db_error
 
 log = logging.getLogger("emdash.admin")
 
@@ -71,7 +72,11 @@ def attempt(request: HttpRequest, action: str, call: Callable[[], Any], success:
         problems = (exc.details or {}).get("fields") or {}
         messages.error(request, f"{exc.message} ({exc.code})")
         return Outcome(False, problems=dict(problems), code=exc.code)
-    except Exception:
+    except Exception as exc:
+        if is_bad_text_db_error(exc):  # e.g. "\u0000" inside a JSON field's text: the user's input, not our bug
+            audit.record(request, action, "VALIDATION_ERROR", started)
+            messages.error(request, f"Invalid input: {PROBLEM} (VALIDATION_ERROR)")
+            return Outcome(False, code="VALIDATION_ERROR")
         trace_id = uuid.uuid4().hex
         log.exception("admin action %s failed (trace id %s)", action, trace_id)
         audit.record(request, action, "INTERNAL_ERROR", started)

@@ -16,6 +16,7 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 
 from emdash.errors import EmDashError
+from emdash.text import PROBLEM, is_bad_text_db_error
 
 log = logging.getLogger("emdash.api")
 
@@ -70,6 +71,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         return envelope("FORBIDDEN", "Forbidden", 403)
     if isinstance(exc, exceptions.APIException):
         return _drf_error(exc)
+    if is_bad_text_db_error(exc):  # a NUL or lone surrogate that slipped past the parser
+        return envelope("VALIDATION_ERROR", f"Invalid input: {PROBLEM}", 400)
     trace_id = secrets.token_hex(8)
     request = context.get("request")
     where = f"{request.method} {request.path}" if request is not None else "API call"

@@ -73,6 +73,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "emdash.input_guard.BadTextMiddleware",  # NUL / lone surrogates in path, query, forms: 400 (SPEC 2)
 ]
 
 ROOT_URLCONF = "emdash.urls"

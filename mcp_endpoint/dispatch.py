@@ -12,6 +12,7 @@ from emdash.actor import Actor
 from emdash.errors import EmDashError, InsufficientPermissions, InsufficientScope, ValidationError
 from emdash.models import AuditLog
 from emdash.permissions import require
+from emdash.text import PROBLEM, find_bad_text, is_bad_text_db_error, scrub
 from mcp_endpoint import jsonrpc, registry, versions
 from mcp_endpoint.instructions import INSTRUCTIONS
 from mcp_endpoint.jsonrpc import INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, Message, RpcError
@@ -98,9 +99,9 @@ def _audit(ctx: Context, action: str, outcome: str, started: float) -> None:
         AuditLog(
             user=ctx.actor.user,
             token_ref=str(ctx.actor.token_id or ""),
-            client_id=ctx.client_name[:200],
+            client_id=scrub(ctx.client_name[:200]),
             source="mcp",
-            action=action[:100],
+            action=scrub(action[:100]),
             outcome=outcome,
             duration_ms=round((time.perf_counter() - started) * 1000, 3),
             trace_id=ctx.trace_id,
@@ -118,6 +119,8 @@ def _permission_error(exc: InsufficientScope | InsufficientPermissions) -> RpcEr
 def _tools_call(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
     started = time.perf_counter()
     name = params.get("name")
+    if isinstance(name, str) and find_bad_text(name) is not None:
+        raise RpcError(INVALID_PARAMS, f"Invalid params: name {PROBLEM}")
     tool = registry.get(name)
     if tool is None:
         _audit(ctx, name if isinstance(name, str) else "tools/call", "UNKNOWN_TOOL", started)
@@ -131,6 +134,8 @@ def _tools_call(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
     try:
         require(ctx.actor, tool.perm)
         problems = tool.argument_problems(arguments)
+        if (bad := find_bad_text(arguments)) is not None:
+            problems = {**problems, bad: PROBLEM}
         if problems:
             raise ValidationError.for_fields(problems, prefix="Invalid arguments")
         payload = tool.handler(ctx.actor, arguments)
@@ -150,6 +155,9 @@ def _tools_call(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
         outcome = exc.code
         return tool_error(exc, ctx.trace_id)
     except Exception as exc:
+        if is_bad_text_db_error(exc):  # slipped past the argument check: still the caller's input
+            outcome = ValidationError.code
+            return tool_error(ValidationError(f"Invalid arguments: {PROBLEM}"), ctx.trace_id)
         log.exception("tool %s failed (trace %s)", tool.name, ctx.trace_id)
         raise InternalError(ctx.trace_id) from exc
     finally:
@@ -172,6 +180,8 @@ def handle(message: Message, ctx: Context) -> dict[str, Any] | None:
     method = METHODS.get(message.method)
     if method is None or (message.method == "server/discover" and not versions.is_modern(ctx.version)):
         return jsonrpc.error(message.id, METHOD_NOT_FOUND, f"Method not found: {message.method}")
+    if message.method != "tools/call" and (bad := find_bad_text(message.params)) is not None:
+        return jsonrpc.error(message.id, INVALID_PARAMS, f"Invalid params: {scrub(bad) or 'params'} {PROBLEM}")
     try:
         result = method(message.params or {}, ctx)
     except RpcError as exc:

@@ -28,6 +28,7 @@ from emdash.oauth import clients, codes, device, grants, metadata, ratelimit, to
 from emdash.oauth.errors import OAuthError, RateLimited, invalid_request
 from emdash.permissions import scopes_for_role
 from emdash.scopes import DESCRIPTIONS, Scope
+from emdash.text import PROBLEM, bad_text_message, find_bad_text, is_bad_text_db_error
 
 log = logging.getLogger("emdash.oauth")
 MAX_BODY = 64 * 1024
@@ -55,6 +56,7 @@ def params(request: HttpRequest) -> dict[str, str]:
             raise invalid_request("The body is not valid JSON") from None
         if not isinstance(body, dict):
             raise invalid_request("The body must be a JSON object")
+        _refuse_bad_text(body)
         return _strings(body)
     result: dict[str, str] = {}
     for name, values in request.POST.lists():
@@ -62,6 +64,13 @@ def params(request: HttpRequest) -> dict[str, str]:
             raise invalid_request(f"The parameter {name} was given more than once")
         result[name] = values[0]
     return result
+
+
+def _refuse_bad_text(body: Any) -> None:
+    """Form fields are checked by the input guard middleware; JSON bodies here (NUL, lone surrogates)."""
+    where = find_bad_text(body)
+    if where is not None:
+        raise invalid_request(bad_text_message(where))
 
 
 def _strings(body: dict[str, Any]) -> dict[str, str]:
@@ -89,7 +98,9 @@ def oauth_endpoint(view: Callable[[HttpRequest], Any]) -> Callable[[HttpRequest]
             body, status = view(request)
         except OAuthError as exc:
             return oauth_json(exc.as_dict(), exc.status, exc.headers)
-        except Exception:
+        except Exception as exc:
+            if is_bad_text_db_error(exc):
+                return oauth_json({"error": "invalid_request", "error_description": PROBLEM}, 400)
             trace_id = secrets.token_hex(8)
             log.exception("%s failed (trace %s)", request.path, trace_id)
             return oauth_json({"error": "server_error", "error_description": f"Internal error (trace {trace_id})"}, 500)
@@ -135,6 +146,7 @@ def register(request: HttpRequest) -> tuple[dict[str, Any], int]:
         raise OAuthError("invalid_client_metadata", "The body must be a JSON object") from None
     if not isinstance(body, dict):
         raise OAuthError("invalid_client_metadata", "The body must be a JSON object")
+    _refuse_bad_text(body)
     return clients.registration_response(clients.register_client(body)), 201
 
 

@@ -87,7 +87,9 @@ def test_explicit_reserved_slug_is_refused_on_rest(posts, slug):
 @pytest.mark.parametrize("title", ["New", "Rows", "TRASH"])
 def test_generated_slugs_skip_reserved_ones(posts, title):
     user = make_user("editor")
-    item = orjson.loads(_mcp(user, "content_create", {"collection": "posts", "data": {"title": title}})["content"][0]["text"])
+    item = orjson.loads(
+        _mcp(user, "content_create", {"collection": "posts", "data": {"title": title}})["content"][0]["text"]
+    )
     assert item["item"]["slug"] == f"{title.lower()}-2"
     response = _rest(user, "post", "/_emdash/api/content/posts", {"data": {"title": title}})
     assert orjson.loads(response.content)["item"]["slug"] == f"{title.lower()}-3"

@@ -63,9 +63,17 @@ def _token(user: User) -> str:
 
 def via_mcp(user: User, arguments: dict[str, Any]) -> tuple[str, Any]:
     """(outcome code or "OK", payload) of content_create over MCP."""
-    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "content_create", "arguments": arguments}}
+    body = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": "content_create", "arguments": arguments},
+    }
     response = Client().post(
-        MCP_URL, orjson.dumps(body), content_type="application/json", headers={"Authorization": f"Bearer {_token(user)}"}
+        MCP_URL,
+        orjson.dumps(body),
+        content_type="application/json",
+        headers={"Authorization": f"Bearer {_token(user)}"},
     )
     assert response.status_code == 200, response.content
     answer = orjson.loads(response.content)
