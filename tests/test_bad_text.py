@@ -8,8 +8,8 @@ where this used to fail (it cannot store either); the suite runs on both databas
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 import re
+from dataclasses import dataclass
 from typing import Any
 from unittest import mock
 
@@ -17,8 +17,8 @@ import orjson
 import pytest
 from django.db import connection, transaction
 from django.test import Client
-from django.utils import timezone
 from django.urls import URLPattern, URLResolver, get_resolver
+from django.utils import timezone
 
 from emdash.oauth import metadata
 from emdash.text import find_bad_text, is_bad_text_db_error, scrub
