@@ -12,6 +12,7 @@ from content import revisions, rows, schema, slugs, writes
 from content.entry import Entry
 from content.models import EntryBase, Revision
 from content.schema import CollectionSpec
+from content.schema_retry import schema_retry
 from content.signals import entry_deleting, send_entry_changed
 from content.validation import validate_data
 from emdash.actor import Actor
@@ -84,6 +85,7 @@ def _insert(
     raise Conflict("Could not find a free slug; pass one explicitly")
 
 
+@schema_retry
 def entry_create(
     *,
     actor: Actor,
@@ -190,6 +192,7 @@ def _share_across_translations(spec: CollectionSpec, row: EntryBase, values: dic
         send_entry_changed(spec.slug, sibling.id, "updated", actor)
 
 
+@schema_retry
 def entry_update(
     *,
     actor: Actor,
@@ -250,6 +253,7 @@ def _owned_row(actor: Actor, spec: CollectionSpec, ident: Any, *, trashed: bool 
     return row
 
 
+@schema_retry
 def entry_trash(*, actor: Actor, collection: str, id: Any) -> None:
     """Soft delete. A pending schedule is cancelled so a restored item never publishes by surprise."""
     spec = schema.get_collection(collection)
@@ -260,6 +264,7 @@ def entry_trash(*, actor: Actor, collection: str, id: Any) -> None:
         send_entry_changed(spec.slug, row.id, "trashed", actor)
 
 
+@schema_retry
 def entry_restore(*, actor: Actor, collection: str, id: Any) -> Entry:
     spec = schema.get_collection(collection)
     with transaction.atomic():
@@ -277,6 +282,7 @@ def _is_live(spec: CollectionSpec, ident: Any) -> bool:
     return True
 
 
+@schema_retry
 def entry_delete_permanently(*, actor: Actor, collection: str, id: Any) -> None:
     """Remove a trashed entry with its revisions (and, through ``entry_deleting``, its term assignments)."""
     spec = schema.get_collection(collection)
@@ -296,6 +302,7 @@ def entry_delete_permanently(*, actor: Actor, collection: str, id: Any) -> None:
         send_entry_changed(spec.slug, row.id, "deleted", actor)
 
 
+@schema_retry
 def entry_duplicate(*, actor: Actor, collection: str, id: Any) -> Entry:
     """A draft copy: same values and locale, title + " (Copy)", a fresh slug and translation group."""
     spec = schema.get_collection(collection)
@@ -317,6 +324,7 @@ def entry_duplicate(*, actor: Actor, collection: str, id: Any) -> Entry:
     )
 
 
+@schema_retry
 def entry_translate(*, actor: Actor, collection: str, id: Any, locale: Any) -> Entry:
     """The admin's "translate" button: ``translationOf`` with the source's current values as the starting
     text (unique values left out), so it has the rights and sharing rules of every other door."""
