@@ -105,9 +105,7 @@ def test_no_request_fails_with_a_5xx_while_fields_come_and_go(posts):
     tally = Tally()
     tally.ids.extend(make_entry("posts").id for _ in range(10))
     stop = threading.Event()
-    threads = [
-        threading.Thread(target=_client_loop, args=(token, i, stop, tally), daemon=True) for i in range(CLIENTS)
-    ]
+    threads = [threading.Thread(target=_client_loop, args=(token, i, stop, tally), daemon=True) for i in range(CLIENTS)]
     threads.append(threading.Thread(target=_schema_loop, args=(stop, tally), daemon=True))
     for t in threads:
         t.start()
@@ -122,3 +120,63 @@ def test_no_request_fails_with_a_5xx_while_fields_come_and_go(posts):
     assert tally.outcomes["schema:changed"] >= 3, outcomes
     calls = sum(v for k, v in tally.outcomes.items() if not k.startswith("schema:"))
     assert sum(v for k, v in tally.outcomes.items() if k.endswith(":ok")) > calls / 2, outcomes
+
+
+# -- the retry rule, deterministically: a request holding a snapshot from before a field was dropped -------
+
+
+@pytest.fixture
+def stale(posts, monkeypatch):
+    """``schema.get_collection`` answers from a snapshot that still has ``extra_a`` for the first ``n`` calls."""
+    from content import schema
+
+    schema_services.field_create(actor=SYSTEM, collection="posts", slug="extra_a", label="A", type="string")
+    old = schema.current()
+    schema_services.field_delete(actor=SYSTEM, collection="posts", field_slug="extra_a")
+    real = schema.get_collection
+    calls: list[str] = []
+
+    def arrange(n: int) -> list[str]:
+        def get_collection(slug: str) -> Any:
+            calls.append(slug)
+            return old.get(slug) if len(calls) <= n else real(slug)
+
+        monkeypatch.setattr(schema, "get_collection", get_collection)
+        return calls
+
+    return arrange
+
+
+def test_a_request_on_an_old_schema_retries_once_on_the_new_one(stale):
+    from content import selectors, services
+
+    entry = make_entry("posts")
+    calls = stale(1)
+    got = selectors.entry_get(actor=SYSTEM, collection="posts", id=entry.id)
+    assert got.id == entry.id and len(calls) == 2 and "extra_a" not in got.to_dict()["data"]
+    calls.clear()
+    created = services.entry_create(actor=SYSTEM, collection="posts", data={"title": "after"})
+    assert created.to_dict()["data"]["title"] == "after" and len(calls) == 2
+
+
+def test_a_second_mismatch_is_a_clean_conflict_and_writes_nothing(stale):
+    from content import schema, services
+    from emdash.errors import Conflict
+
+    stale(10**6)
+    count = schema.current().get("posts").model.objects.count()
+    with pytest.raises(Conflict, match="schema changed during the request"):
+        services.entry_create(actor=SYSTEM, collection="posts", data={"title": "never"})
+    assert schema.current().get("posts").model.objects.count() == count
+
+
+def test_inside_a_callers_transaction_the_mismatch_is_a_conflict_for_the_outer_retry(stale):
+    from django.db import transaction
+
+    from content import selectors
+    from content.schema_retry import SchemaChanged
+
+    entry = make_entry("posts")
+    stale(1)
+    with pytest.raises(SchemaChanged), transaction.atomic():
+        selectors.entry_get(actor=SYSTEM, collection="posts", id=entry.id)
