@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 import orjson
+from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
 from django.utils.html import escape
@@ -40,9 +41,22 @@ def _form(request: HttpRequest) -> Any:
     if request.method != "POST" or request.content_type not in FORM_TYPES:
         return None
     try:
+        parsed = hasattr(request, "_post")  # e.g. by the CSRF check, which reads the token from the form
+        if not parsed and request.content_type == "multipart/form-data" and _small(request):
+            request.body  # noqa: B018  (kept in memory, so views that read the raw body still can)
         return request.POST
     except RequestDataTooBig:
         return None  # the view (or the body limit) answers with its own refusal
+
+
+def _small(request: HttpRequest) -> bool:
+    """Bodies Django would buffer anyway; larger multipart bodies (uploads) are parsed as a stream."""
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return False
+    cap = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    return length > 0 and (cap is None or length <= cap)
 
 
 def _json(body: Any, status: int = 400) -> HttpResponse:
