@@ -12,8 +12,9 @@ from typing import Any
 
 import orjson
 from django.conf import settings
-from django.core.exceptions import RequestDataTooBig
-from django.http import HttpRequest, HttpResponse
+from django.core.exceptions import SuspiciousOperation
+from django.http import HttpRequest, HttpResponse, UnreadablePostError
+from django.http.multipartparser import MultiPartParserError
 from django.utils.html import escape
 
 from emdash.oauth import metadata
@@ -45,8 +46,10 @@ def _form(request: HttpRequest) -> Any:
         if not parsed and request.content_type == "multipart/form-data" and _small(request):
             request.body  # noqa: B018  (kept in memory, so views that read the raw body still can)
         return request.POST
-    except RequestDataTooBig:
-        return None  # the view (or the body limit) answers with its own refusal
+    except (SuspiciousOperation, MultiPartParserError, UnreadablePostError):
+        # Too big, too many fields, a broken multipart body: not ours to judge; the view (or the body
+        # limit) answers in its door's shape (Django would answer its own HTML 400 page from here).
+        return None
 
 
 def _small(request: HttpRequest) -> bool:
