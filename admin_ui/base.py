@@ -20,6 +20,7 @@ from emdash.actor import Actor
 from emdash.errors import EmDashError
 from emdash.operations import run_operation
 from emdash.permissions import Perm, can
+from emdash.text import PROBLEM, is_bad_text_db_error
 from emdash.tracing import log_exception
 
 log = logging.getLogger("emdash.admin")
@@ -77,7 +78,11 @@ def attempt(
         problems = (exc.details or {}).get("fields") or {}
         messages.error(request, f"{exc.message} ({exc.code})")
         return Outcome(False, problems=dict(problems), code=exc.code)
-    except Exception:
+    except Exception as exc:
+        if is_bad_text_db_error(exc):  # e.g. "\u0000" inside a JSON field's text: the user's input, not our bug
+            record(request, action, "VALIDATION_ERROR", started)
+            messages.error(request, f"Invalid input: {PROBLEM} (VALIDATION_ERROR)")
+            return Outcome(False, code="VALIDATION_ERROR")
         trace_id = log_exception(log, "admin action %s failed", action)
         record(request, action, "INTERNAL_ERROR", started)
         messages.error(request, f"Something went wrong on our side. Trace id: {trace_id} (INTERNAL_ERROR)")

@@ -10,12 +10,13 @@ from typing import Any
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.http.multipartparser import MultiPartParserError
 from django.urls import reverse
-from rest_framework.parsers import JSONParser, MultiPartParser
+from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api import filters
 from api.base import ApiView, body
+from api.parsers import CheckedJSONParser
 from api.rules import rule
 from api.schema_doc import OBJECT, doc
 from emdash import limits
@@ -114,7 +115,7 @@ class MediaDetailView(ApiView):
 
 class UploadUrlView(ApiView):
     rules = {"POST": rule(Perm.MEDIA_CREATE)}
-    parser_classes = [JSONParser]
+    parser_classes = [CheckedJSONParser]
 
     @doc("Get a signed URL to PUT a file to ({filename, mimeType, size?})", body=OBJECT, tags=TAGS)
     def post(self, request: Request) -> Response:

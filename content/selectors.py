@@ -13,6 +13,7 @@ from content.dynamic import field_attname
 from content.entry import Entry
 from content.models import EntryBase, Revision
 from content.schema import CollectionSpec
+from content.schema_retry import schema_retry
 from emdash.actor import Actor
 from emdash.dates import iso, parse_iso
 from emdash.errors import ValidationError
@@ -56,6 +57,7 @@ def _check_limit(limit: Any, maximum: int = 100) -> int:
     return limit
 
 
+@schema_retry
 def entry_get(*, actor: Actor, collection: str, id: str, locale: str | None = None) -> Entry:
     spec = schema.get_collection(collection)
     require(actor, Perm.CONTENT_READ)
@@ -132,6 +134,7 @@ def _page(
     return Page(items, next_cursor)
 
 
+@schema_retry
 def entry_list(
     *,
     actor: Actor,
@@ -189,6 +192,7 @@ def _title_contains(spec: CollectionSpec, search: Any) -> Q:
     return match
 
 
+@schema_retry
 def entry_list_trashed(*, actor: Actor, collection: str, limit: int = 50, cursor: str | None = None) -> Page:
     spec = schema.get_collection(collection)
     require(actor, Perm.CONTENT_READ_UNPUBLISHED)
@@ -206,6 +210,7 @@ def entry_list_trashed(*, actor: Actor, collection: str, limit: int = 50, cursor
     )
 
 
+@schema_retry
 def entry_compare(*, actor: Actor, collection: str, id: str) -> dict[str, Any]:
     """``{hasChanges, live, draft}``: live is None for items never published."""
     spec = schema.get_collection(collection)
@@ -217,6 +222,7 @@ def entry_compare(*, actor: Actor, collection: str, id: str) -> dict[str, Any]:
     return {"hasChanges": live != draft, "live": live, "draft": draft}
 
 
+@schema_retry
 def entry_translations(*, actor: Actor, collection: str, id: str) -> dict[str, Any]:
     spec = schema.get_collection(collection)
     require(actor, Perm.CONTENT_READ)
@@ -236,6 +242,7 @@ def entry_translations(*, actor: Actor, collection: str, id: str) -> dict[str, A
     }
 
 
+@schema_retry
 def revision_list(*, actor: Actor, collection: str, id: str, limit: int = 20) -> dict[str, Any]:
     spec = schema.get_collection(collection)
     require(actor, Perm.CONTENT_READ_UNPUBLISHED)
@@ -255,6 +262,7 @@ def revision_list(*, actor: Actor, collection: str, id: str, limit: int = 20) ->
     return {"items": items, "total": qs.count()}
 
 
+@schema_retry
 def entry_status_counts(*, actor: Actor, collection: str) -> dict[str, int]:
     """``{draft, published, scheduled, trash}`` item counts, for dashboards (contributors and up)."""
     spec = schema.get_collection(collection)
@@ -266,6 +274,7 @@ def entry_status_counts(*, actor: Actor, collection: str) -> dict[str, int]:
     return counts
 
 
+@schema_retry
 def published_page(
     *, collection: str, ids: list[str] | None = None, locale: Any = None, page: int = 1, per_page: int = 10
 ) -> tuple[list[dict[str, Any]], bool]:

@@ -10,6 +10,8 @@ from content.field_types import check_constraints
 from content.schema import CollectionSpec, FieldSpec
 from emdash.dates import iso, parse_iso
 from emdash.errors import ValidationError
+from emdash.text import PROBLEM as BAD_TEXT
+from emdash.text import find_bad_text
 
 MEDIA_FIELD_TYPES = ("image", "file")
 
@@ -29,28 +31,12 @@ def _normalise(field: FieldSpec, value: Any) -> Any:
     return value
 
 
-def _has_nul(value: Any) -> bool:
-    """True when a string anywhere in ``value`` (keys included) holds U+0000, which PostgreSQL cannot store."""
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            if "\x00" in item:
-                return True
-        elif isinstance(item, list):
-            stack.extend(item)
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-    return False
-
-
 def check_value(field: FieldSpec, value: Any) -> str | None:
     """The problem with one non-empty value, or None."""
     kind = field.kind
     problem = kind.check(value, field.rules)
-    if not problem and _has_nul(value):  # after the type check, which bounds JSON nesting
-        problem = "must not contain NUL (\\u0000) characters"
+    if not problem and find_bad_text(value) is not None:  # after the type check, which bounds JSON nesting
+        problem = BAD_TEXT
     return problem or check_constraints(value, kind, field.rules)
 
 

@@ -99,6 +99,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
+    "emdash.input_guard.BadTextMiddleware",  # NUL / lone surrogates in path, query, forms: 400 (SPEC 2)
 ]
 
 ROOT_URLCONF = "emdash.urls"

@@ -14,6 +14,7 @@ from emdash.errors import EmDashError, InsufficientPermissions, InsufficientScop
 from emdash.models import AuditLog
 from emdash.operations import Source, run_operation
 from emdash.permissions import require
+from emdash.text import PROBLEM, find_bad_text, is_bad_text_db_error, scrub
 from emdash.tracing import log_exception
 from mcp_endpoint import hints, jsonrpc, registry, task_methods, versions
 from mcp_endpoint.instructions import INSTRUCTIONS
@@ -114,9 +115,9 @@ def _audit(ctx: Context, action: str, outcome: str, started: float, source: str 
         AuditLog(
             user=ctx.actor.user,
             token_ref=str(ctx.actor.token_id or ""),
-            client_id=ctx.client_name[:200],
+            client_id=scrub(ctx.client_name[:200]),
             source=source,
-            action=action[:100],
+            action=scrub(action[:100]),
             outcome=outcome,
             duration_ms=round((time.perf_counter() - started) * 1000, 3),
             trace_id=ctx.trace_id,
@@ -140,6 +141,8 @@ def _unknown_tool(name: Any) -> str:
 def _tools_call(params: dict[str, Any], ctx: Context, source: Source = "mcp") -> dict[str, Any]:
     started = time.perf_counter()
     name = params.get("name")
+    if isinstance(name, str) and find_bad_text(name) is not None:
+        raise RpcError(INVALID_PARAMS, f"Invalid params: name {PROBLEM}")
     tool = registry.get(name)
     if tool is None:
         _audit(ctx, name if isinstance(name, str) else "tools/call", "UNKNOWN_TOOL", started)
@@ -165,6 +168,8 @@ def _run(tool: registry.Tool, arguments: dict[str, Any], ctx: Context, source: S
         )
     require(ctx.actor, tool.perm)
     problems = tool.argument_problems(arguments)
+    if (bad := find_bad_text(arguments)) is not None:
+        problems = {**problems, bad: PROBLEM}
     if problems:
         raise ValidationError.for_fields(problems, prefix="Invalid arguments")
     return tool.handler(ctx.actor, arguments)
@@ -197,6 +202,9 @@ def call_tool(tool: registry.Tool, arguments: dict[str, Any], ctx: Context, sour
         outcome = exc.code
         return tool_error(hints.enrich(exc, ctx.actor), ctx.trace_id)
     except Exception as exc:
+        if is_bad_text_db_error(exc):  # slipped past the argument check: still the caller's input
+            outcome = ValidationError.code
+            return tool_error(ValidationError(f"Invalid arguments: {PROBLEM}"), ctx.trace_id)
         log_exception(log, "tool %s failed", tool.name)
         raise InternalError(ctx.trace_id) from exc
     finally:
@@ -238,7 +246,9 @@ def handle(message: Message, ctx: Context) -> dict[str, Any] | None:
         return None
     method = METHODS.get(message.method)
     if method is None or not versions.method_exists(message.method, ctx.version):
-        return jsonrpc.error(message.id, METHOD_NOT_FOUND, f"Method not found: {message.method[:100]}")
+        return jsonrpc.error(message.id, METHOD_NOT_FOUND, f"Method not found: {scrub(message.method[:100])}")
+    if message.method != "tools/call" and (bad := find_bad_text(message.params)) is not None:
+        return jsonrpc.error(message.id, INVALID_PARAMS, f"Invalid params: {scrub(bad) or 'params'} {PROBLEM}")
     try:
         result = method(message.params or {}, ctx)
     except RpcError as exc:

@@ -62,9 +62,10 @@ def _list_context(request: HttpRequest, spec: CollectionSpec) -> dict[str, Any]:
         params["order_by"] = "updated_at"
     try:
         page = selectors.entry_list(actor=actor, collection=spec.slug, limit=PAGE_SIZE, **params)
-    except EmDashError as exc:  # e.g. a stale cursor: start again from the first page
+    except EmDashError as exc:  # a stale cursor or a refused search: show why, and the unfiltered first page
         messages.error(request, f"{exc.message} ({exc.code})")
-        page = selectors.entry_list(actor=actor, collection=spec.slug, limit=PAGE_SIZE, **{**params, "cursor": None})
+        fallback = {**params, "cursor": None, "search": None}
+        page = selectors.entry_list(actor=actor, collection=spec.slug, limit=PAGE_SIZE, **fallback)
     items = [{**item, "title": title_of(item)} for item in page.items]
     next_query = request.GET.copy()
     if page.next_cursor:

@@ -13,6 +13,7 @@ from content import revisions, rows, schema, writes
 from content.entry import Entry
 from content.models import EntryBase, Revision
 from content.schema import CollectionSpec
+from content.schema_retry import schema_retry
 from content.services.entries import _owned_row
 from content.signals import send_entry_changed
 from content.validation import check_publishable
@@ -51,6 +52,7 @@ def unpublish_row(spec: CollectionSpec, row: EntryBase, actor: Actor) -> None:
     send_entry_changed(spec.slug, row.id, "unpublished", actor)
 
 
+@schema_retry
 def entry_publish(*, actor: Actor, collection: str, id: str) -> Entry:
     spec = schema.get_collection(collection)
     with transaction.atomic():
@@ -59,6 +61,7 @@ def entry_publish(*, actor: Actor, collection: str, id: str) -> Entry:
     return Entry.load(spec, row)
 
 
+@schema_retry
 def entry_unpublish(*, actor: Actor, collection: str, id: str) -> Entry:
     spec = schema.get_collection(collection)
     with transaction.atomic():
@@ -68,6 +71,7 @@ def entry_unpublish(*, actor: Actor, collection: str, id: str) -> Entry:
     return Entry.load(spec, row)
 
 
+@schema_retry
 def entry_schedule(*, actor: Actor, collection: str, id: str, scheduled_at: str) -> Entry:
     """Publish later. Drafts become ``scheduled``; published items keep serving the live version and
     their pending draft goes live at that time."""
@@ -90,6 +94,7 @@ def entry_schedule(*, actor: Actor, collection: str, id: str, scheduled_at: str)
     return Entry.load(spec, row)
 
 
+@schema_retry
 def entry_unschedule(*, actor: Actor, collection: str, id: str) -> Entry:
     """Cancel a pending schedule; a no-op when there is none."""
     spec = schema.get_collection(collection)
@@ -102,6 +107,7 @@ def entry_unschedule(*, actor: Actor, collection: str, id: str) -> Entry:
     return Entry.load(spec, row)
 
 
+@schema_retry
 def entry_discard_draft(*, actor: Actor, collection: str, id: str) -> Entry:
     spec = schema.get_collection(collection)
     with transaction.atomic():
@@ -118,6 +124,7 @@ def entry_discard_draft(*, actor: Actor, collection: str, id: str) -> Entry:
     return Entry.load(spec, row)
 
 
+@schema_retry
 def publish_due(*, now: datetime | None = None, limit: int = 500) -> int:
     """Publish every item whose time has come, each exactly once however many workers run.
 

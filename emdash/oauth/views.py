@@ -30,6 +30,7 @@ from emdash.oauth import clients, codes, device, grants, metadata, ratelimit, to
 from emdash.oauth.errors import OAuthError, RateLimited, invalid_request
 from emdash.permissions import scopes_for_role
 from emdash.scopes import DESCRIPTIONS, Scope
+from emdash.text import PROBLEM, bad_text_message, find_bad_text, is_bad_text_db_error
 from emdash.tracing import log_exception
 
 log = logging.getLogger("emdash.oauth")
@@ -57,6 +58,7 @@ def params(request: HttpRequest) -> dict[str, str]:
             raise invalid_request("The body is not valid JSON") from None
         if not isinstance(body, dict):
             raise invalid_request("The body must be a JSON object")
+        _refuse_bad_text(body)
         return _strings(body)
     result: dict[str, str] = {}
     for name, values in request.POST.lists():
@@ -64,6 +66,13 @@ def params(request: HttpRequest) -> dict[str, str]:
             raise invalid_request(f"The parameter {name} was given more than once")
         result[name] = values[0]
     return result
+
+
+def _refuse_bad_text(body: Any) -> None:
+    """Form fields are checked by the input guard middleware; JSON bodies here (NUL, lone surrogates)."""
+    where = find_bad_text(body)
+    if where is not None:
+        raise invalid_request(bad_text_message(where))
 
 
 def _strings(body: dict[str, Any]) -> dict[str, str]:
@@ -91,7 +100,9 @@ def oauth_endpoint(view: Callable[[HttpRequest], Any]) -> Callable[[HttpRequest]
             too_large = limits.too_large(request)
             too_large["Access-Control-Allow-Origin"] = "*"
             return too_large
-        except Exception:
+        except Exception as exc:
+            if is_bad_text_db_error(exc):
+                return oauth_json({"error": "invalid_request", "error_description": PROBLEM}, 400)
             trace_id = log_exception(log, "%s failed", request.path)
             return oauth_json({"error": "server_error", "error_description": f"Internal error (trace {trace_id})"}, 500)
         return oauth_json(body, status)
@@ -136,6 +147,7 @@ def register(request: HttpRequest) -> tuple[dict[str, Any], int]:
         raise OAuthError("invalid_client_metadata", "The body must be a JSON object") from None
     if not isinstance(body, dict):
         raise OAuthError("invalid_client_metadata", "The body must be a JSON object")
+    _refuse_bad_text(body)
     return clients.registration_response(clients.register_client(body)), 201
 
 

@@ -22,6 +22,7 @@ from emdash.operations.record import Operation, Payload
 from emdash.operations.schema import Input, problems
 from emdash.operations.tracing import current_trace_id
 from emdash.permissions import require
+from emdash.text import PROBLEM, find_bad_text
 
 Source = Literal["mcp", "rest", "admin", "worker", "command"]
 # Where a door puts the rows that are not part of a write's transaction (MCP reads, failed calls):
@@ -53,12 +54,17 @@ JSON = Shape()
 
 
 def validate(op: Operation, raw_input: Any, shape: Shape = JSON) -> Input:
-    """The typed input, or VALIDATION_ERROR naming every bad field at once."""
+    """The typed input, or VALIDATION_ERROR naming every bad field at once (NUL and lone surrogates too)."""
+    found: dict[str, str] = {}
     try:
-        return op.input.model_validate(raw_input, strict=not shape.lax)
+        args = op.input.model_validate(raw_input, strict=not shape.lax)
     except PydanticError as exc:
         found = problems(exc, op.input, shape.fixed, shape.noun)
+    if (bad := find_bad_text(raw_input)) is not None:
+        found = {**found, bad or "arguments": PROBLEM}
+    if found:
         raise ValidationError.for_fields(found, prefix="Invalid arguments") from None
+    return args
 
 
 def _kwargs(args: Input) -> dict[str, Any]:

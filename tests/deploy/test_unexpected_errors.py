@@ -149,7 +149,9 @@ def test_a_500_nobody_logged_is_logged_once_by_the_middleware(errors: Any) -> No
     assert answered.content.decode() == answered[HEADER] and answered._has_been_logged  # type: ignore[attr-defined]
 
 
-def test_worker_errors_are_logged_once_with_an_id(transactional_db: None, errors: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_worker_errors_are_logged_once_with_an_id(
+    transactional_db: None, errors: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     log = errors()
     from emdash.background import sweeps
 
