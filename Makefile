@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test test-postgres lint migrate seed worker clean
+.PHONY: install run test test-postgres lint migrate seed worker clean editor editor-check
 
 $(STAMP): pyproject.toml
 	@echo "==> creating $(VENV) with $(PYTHON)"
@@ -48,9 +48,26 @@ lint: install
 clean:
 	rm -rf $(VENV) var/*.sqlite3* .pytest_cache
 
-# The official MCP conformance suite (@modelcontextprotocol/conformance, run by the Node 22 that
-# conformance/package-lock.json pins) against a server it starts on a free port with a throw-away database.
-# CONFORMANCE_ARGS="--scenario ping --keep" narrows it down; see conformance/run.py.
+# The admin's rich-text editor: Tiptap bundled by esbuild from admin_ui/editor/ (versions pinned by its
+# package-lock.json) into admin_ui/static/admin_ui/editor.js, which is committed so installs need no Node.
+# `make editor` rebuilds it after a change in admin_ui/editor/src/; `make editor-check` proves the committed
+# bundle is what the lock file and sources build, and runs the conversion's own tests.
+admin_ui/editor/node_modules/.package-lock.json: admin_ui/editor/package.json admin_ui/editor/package-lock.json
+	@echo "==> installing the editor's build dependencies (npm ci)"
+	@cd admin_ui/editor && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+editor: admin_ui/editor/node_modules/.package-lock.json
+	@cd admin_ui/editor && node build.mjs
+
+editor-check: admin_ui/editor/node_modules/.package-lock.json
+	@cd admin_ui/editor && node --test test/ && OUTFILE=/tmp/emdash-editor-check.js node build.mjs
+	@cmp admin_ui/static/admin_ui/editor.js /tmp/emdash-editor-check.js && echo "editor.js is up to date"
+
+# The official MCP conformance suite (@modelcontextprotocol/conformance, released and the alpha with
+# --requirements 2026-07-28) and the TypeScript SDK client under every protocol version, run by the Node 22 that
+# conformance/package-lock.json pins against a server started on a free port with a throw-away database.
+# CONFORMANCE_ARGS="--suite released --keep" narrows it down; see conformance/run.py.
 conformance/node_modules/.package-lock.json: conformance/package.json conformance/package-lock.json
 	@echo "==> installing the conformance suite and Node 22 (npm ci)"
 	@cd conformance && npm ci --no-audit --no-fund --loglevel=error

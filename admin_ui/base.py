@@ -15,9 +15,12 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from admin_ui import audit, plain
+from emdash import operations
 from emdash.actor import Actor
 from emdash.errors import EmDashError
+from emdash.operations import run_operation
 from emdash.permissions import Perm, can
+from emdash.text import PROBLEM, is_bad_text_db_error
 from emdash.tracing import log_exception
 
 log = logging.getLogger("emdash.admin")
@@ -59,27 +62,53 @@ class Outcome:
     code: str = ""
 
 
-def attempt(request: HttpRequest, action: str, call: Callable[[], Any], success: str | None = None) -> Outcome:
+def attempt(
+    request: HttpRequest, action: str, call: Callable[[], Any], success: str | None = None, *, audited: bool = True
+) -> Outcome:
     """Run one service call, map domain errors to a plain-language message (admin_ui.plain) and audit it.
 
-    Unexpected errors are logged with a trace id; the user sees only the trace id."""
+    Unexpected errors are logged with a trace id; the user sees only the trace id. ``audited=False`` when
+    the call writes its own audit row (operations run through the pipeline)."""
     started = time.perf_counter()
+    record = audit.record if audited else _not_recorded
     try:
         result = call()
     except EmDashError as exc:
-        audit.record(request, action, exc.code, started)
+        record(request, action, exc.code, started)
         messages.error(request, plain.message_for(exc), extra_tags=plain.code_tag(exc.code))
         return Outcome(False, problems=plain.problems_of(exc), code=exc.code)
-    except Exception:
+    except Exception as exc:
+        if is_bad_text_db_error(exc):  # e.g. "\u0000" inside a JSON field's text: the user's input, not our bug
+            record(request, action, "VALIDATION_ERROR", started)
+            messages.error(request, f"Invalid input: {PROBLEM}.", extra_tags=plain.code_tag("VALIDATION_ERROR"))
+            return Outcome(False, code="VALIDATION_ERROR")
         trace_id = log_exception(log, "admin action %s failed", action)
-        audit.record(request, action, "INTERNAL_ERROR", started)
+        record(request, action, "INTERNAL_ERROR", started)
         text = f"Something went wrong on our side and nothing was changed. Reference for support: {trace_id}."
         messages.error(request, text, extra_tags=plain.code_tag("INTERNAL_ERROR"))
         return Outcome(False, code="INTERNAL_ERROR")
-    audit.record(request, action, "ok", started)
+    record(request, action, "ok", started)
     if success:
         messages.success(request, success)
     return Outcome(True, result=result)
+
+
+def _not_recorded(request: HttpRequest, action: str, outcome: str, started: float | None = None) -> None:
+    """The pipeline already wrote this call's audit row."""
+
+
+def run(request: HttpRequest, name: str, raw: dict[str, Any], success: str | None = None) -> Outcome:
+    """Run operation ``name`` with the form's input through the pipeline (source "admin"), as :func:`attempt`
+    does for a service call; the result is the operation's payload (what MCP and REST return)."""
+    op = operations.get(name)
+    if op is None:
+        raise LookupError(f"No operation named {name}")
+    actor = actor_for(request)
+
+    def call() -> Any:
+        return run_operation(op, actor, raw, source="admin", record=lambda row: row.save())
+
+    return attempt(request, name, call, success, audited=False)
 
 
 ERROR_STATUS = {"CONFLICT": 409, "INSUFFICIENT_PERMISSIONS": 403, "INSUFFICIENT_SCOPE": 403, "NOT_FOUND": 404}

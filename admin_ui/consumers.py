@@ -11,11 +11,14 @@ from emdash.roles import Role
 
 
 class ContentChangesConsumer(AsyncJsonWebsocketConsumer):
+    sees_emails = False
+
     async def connect(self) -> None:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated or not user.is_active or user.role < Role.CONTRIBUTOR:
             await self.close(code=4403)
             return
+        self.sees_emails = user.role >= Role.ADMIN  # as on the users and audit screens
         await self.channel_layer.group_add(GROUP, self.channel_name)
         await self.accept()
 
@@ -23,4 +26,6 @@ class ContentChangesConsumer(AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_discard(GROUP, self.channel_name)
 
     async def content_changed(self, event: dict[str, Any]) -> None:
-        await self.send_json({k: event[k] for k in ("collection", "id", "action", "by")})
+        notice = {k: event[k] for k in ("collection", "id", "action")}
+        notice["by"] = event["by"] if self.sees_emails else event.get("by_public", "someone")
+        await self.send_json(notice)

@@ -14,17 +14,25 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from content.signals import entry_changed
+from emdash.roles import role_label
 
 log = logging.getLogger("emdash.admin.live")
 GROUP = "emdash.admin.content"
 
 
-def _who(actor: Any) -> str:
+def _who(actor: Any) -> tuple[str, str]:
+    """Who made the change: (for admins, with the e-mail; for everyone else, the name or the role).
+
+    E-mail addresses are shown only to admins elsewhere in the admin (users, audit), so notices do the same."""
     if actor is None or getattr(actor, "is_system", False):
-        return "the system"
+        return "the system", "the system"
     user = getattr(actor, "user", None)
+    if user is None:
+        return "someone", "someone"
     via = " via an API client" if getattr(actor, "token_id", None) or getattr(actor, "client_id", None) else ""
-    return f"{user.email}{via}" if user is not None else "someone"
+    label = role_label(user.role)
+    public = user.name or f"{'an' if label[0] in 'aeiou' else 'a'} {label}"
+    return f"{user.email}{via}", f"{public}{via}"
 
 
 def broadcast(sender: Any, *, collection: str, entry_id: str, action: str, actor: Any = None, **_: Any) -> None:
@@ -32,7 +40,7 @@ def broadcast(sender: Any, *, collection: str, entry_id: str, action: str, actor
     if layer is None:
         return
     message = {"type": "content.changed", "collection": collection, "id": entry_id, "action": action}
-    message["by"] = _who(actor)
+    message["by"], message["by_public"] = _who(actor)
     try:
         try:
             loop = asyncio.get_running_loop()

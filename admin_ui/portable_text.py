@@ -1,207 +1,146 @@
-"""The admin's Portable Text editor format: a small Markdown dialect that converts to and from blocks.
+"""Portable Text as the admin's rich-text editor posts it: read, checked and shown in comparisons.
 
-Blocks: paragraphs (separated by a blank line), ``#``..``####`` headings, ``> `` quotes, ``- `` bullets and
-``1. `` numbered items (two spaces of indent per nesting level). Inline: ``**strong**``, ``*em*``,
-`` `code` `` and ``[text](https://link)``. A backslash keeps the next character literal. Blocks this
-dialect cannot express (images, embeds, custom types) appear as one line of JSON and come back unchanged.
+The editor (admin_ui/editor/, a Tiptap bundle) converts its document to Portable Text in the browser and posts
+it as JSON in the field's textarea (the same textarea is the no-JavaScript fallback). The server does not trust
+it: :func:`parse` accepts only well-formed blocks and safe link targets, and fills in missing ``_key``s.
 """
 
 from __future__ import annotations
 
 import json
-import re
 import secrets
 from typing import Any
 
-HEADING_RE = re.compile(r"^(#{1,4}) (.*)$")
-LIST_RE = re.compile(r"^((?:  )*)(- |\d+\. )(.*)$")
-QUOTE_RE = re.compile(r"^> ?(.*)$")
-LINK_RE = re.compile(r"\[((?:\\.|[^\]\\])*)\]\(([^()\s]+)\)")
-DECORATORS = ("strong", "em", "code")
-LINE_START_SPECIALS = ("#", ">", "-", "{")
+from public_site.portable_text import safe_href
+
+STYLES = {"normal", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote"}
+DECORATORS = {"strong", "em", "code", "underline", "strike-through"}
+LIST_ITEMS = {"bullet", "number"}
+MAX_BLOCKS = 5000
+MAX_LEVEL = 10
 
 
-def _key() -> str:
-    return secrets.token_hex(6)
+def to_form(blocks: Any) -> str:
+    """The textarea's value for stored blocks."""
+    return json.dumps(blocks if isinstance(blocks, list) else [], ensure_ascii=False)
 
 
-def _span(text: str, marks: list[str]) -> dict[str, Any]:
-    return {"_type": "span", "_key": _key(), "text": text, "marks": list(marks)}
+def _key(value: Any, used: set[str]) -> str:
+    key = value if isinstance(value, str) and value and value not in used else secrets.token_hex(6)
+    used.add(key)
+    return key
 
 
-def _inline(text: str, active: list[str], spans: list[dict[str, Any]], defs: list[dict[str, Any]]) -> None:
-    """Parse inline marks of ``text`` into ``spans``; ``active`` holds the marks open at this point."""
-    buf: list[str] = []
-
-    def flush() -> None:
-        if buf:
-            spans.append(_span("".join(buf), active))
-            buf.clear()
-
-    def toggle(mark: str) -> None:
-        flush()
-        if mark in active:
-            active.remove(mark)
-        else:
-            active.append(mark)
-
-    i = 0
-    while i < len(text):
-        char = text[i]
-        if char == "\\" and i + 1 < len(text):
-            buf.append(text[i + 1])
-            i += 2
-        elif text.startswith("**", i):
-            toggle("strong")
-            i += 2
-        elif char == "*":
-            toggle("em")
-            i += 1
-        elif char == "`" and (end := text.find("`", i + 1)) > i:
-            flush()
-            spans.append(_span(text[i + 1 : end], [*active, "code"]))
-            i = end + 1
-        elif char == "[" and (match := LINK_RE.match(text, i)):
-            flush()
-            key = _key()
-            defs.append({"_type": "link", "_key": key, "href": match.group(2)})
-            active.append(key)
-            _inline(match.group(1), active, spans, defs)
-            active.remove(key)
-            i = match.end()
-        else:
-            buf.append(char)
-            i += 1
-    flush()
+def _check_link(defn: Any, where: str) -> dict[str, Any]:
+    if not isinstance(defn, dict) or not isinstance(defn.get("_key"), str) or not isinstance(defn.get("_type"), str):
+        raise ValueError(f"{where}: a mark definition needs a _key and a _type")
+    if defn["_type"] == "link" and safe_href(defn.get("href")) is None:
+        raise ValueError(
+            f"{where}: the link “{str(defn.get('href'))[:80]}” is not allowed (use https://, mailto:, / or #)"
+        )
+    return defn
 
 
-def _merge(spans: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    merged: list[dict[str, Any]] = []
-    for span in spans:
-        if merged and sorted(merged[-1]["marks"]) == sorted(span["marks"]):
-            merged[-1]["text"] += span["text"]
-        elif span["text"]:
-            merged.append(span)
-    return merged or [_span("", [])]
+def _check_text_block(block: dict[str, Any], where: str) -> None:
+    style = block.setdefault("style", "normal")
+    if style not in STYLES:
+        raise ValueError(f"{where}: unknown style “{style}”")
+    if "listItem" in block:
+        if block["listItem"] not in LIST_ITEMS:
+            raise ValueError(f"{where}: listItem must be bullet or number")
+        level = block.setdefault("level", 1)
+        if not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= MAX_LEVEL:
+            raise ValueError(f"{where}: level must be a whole number from 1 to {MAX_LEVEL}")
+    defs = block.setdefault("markDefs", [])
+    if not isinstance(defs, list):
+        raise ValueError(f"{where}: markDefs must be a list")
+    names = {_check_link(d, where)["_key"] for d in defs} | DECORATORS
+    children = block.get("children")
+    if not isinstance(children, list):
+        raise ValueError(f"{where}: children must be a list of spans")
+    used: set[str] = set()
+    for span in children:
+        if not isinstance(span, dict) or not isinstance(span.get("text", ""), str):
+            raise ValueError(f"{where}: every child needs a text")
+        marks = span.setdefault("marks", [])
+        if not isinstance(marks, list) or any(m not in names for m in marks):
+            raise ValueError(f"{where}: a span uses a mark that is not defined")
+        span.setdefault("_type", "span")
+        span["_key"] = _key(span.get("_key"), used)
 
 
-def _block(text: str, style: str = "normal", **extra: Any) -> dict[str, Any]:
-    spans: list[dict[str, Any]] = []
-    defs: list[dict[str, Any]] = []
-    _inline(text, [], spans, defs)
-    return {"_type": "block", "_key": _key(), "style": style, "markDefs": defs, "children": _merge(spans), **extra}
+def _check_block(block: Any, index: int, used: set[str]) -> dict[str, Any]:
+    where = f"block {index + 1}"
+    if not isinstance(block, dict) or not isinstance(block.get("_type"), str) or not block["_type"]:
+        raise ValueError(f"{where} must be an object with a _type")
+    block["_key"] = _key(block.get("_key"), used)
+    kind = block["_type"]
+    if kind == "block":
+        _check_text_block(block, where)
+    elif kind == "image":
+        asset = block.get("asset")
+        if not isinstance(asset, dict) or not isinstance(asset.get("id"), str) or not asset["id"]:
+            raise ValueError(f"{where}: an image needs asset.id (a media item)")
+    elif kind == "code" and not isinstance(block.get("code"), str):
+        raise ValueError(f"{where}: a code block needs its code as text")
+    return block
 
 
-def _raw_block(line: str) -> dict[str, Any] | None:
-    if not line.startswith("{"):
+def parse(raw: str) -> list[dict[str, Any]] | None:
+    """Posted JSON -> checked Portable Text blocks (None when empty); ValueError says what is wrong."""
+    if not raw.strip():
         return None
     try:
-        value = json.loads(line)
+        blocks = json.loads(raw)
     except ValueError:
-        return None
-    return value if isinstance(value, dict) and isinstance(value.get("_type"), str) and value["_type"] else None
+        raise ValueError("could not be read (the rich text was not valid Portable Text JSON)") from None
+    if not isinstance(blocks, list):
+        raise ValueError("must be a list of Portable Text blocks")
+    if len(blocks) > MAX_BLOCKS:
+        raise ValueError(f"has more than {MAX_BLOCKS} blocks")
+    used: set[str] = set()
+    return [_check_block(block, index, used) for index, block in enumerate(blocks)] or None
 
 
-def from_markdown(source: str) -> list[dict[str, Any]]:
-    """Portable Text blocks from the editor's text."""
-    blocks: list[dict[str, Any]] = []
-    paragraph: list[str] = []
-
-    def end_paragraph() -> None:
-        if paragraph:
-            blocks.append(_block("\n".join(paragraph)))
-            paragraph.clear()
-
-    for line in source.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
-        if not line.strip():
-            end_paragraph()
-        elif raw := _raw_block(line):
-            end_paragraph()
-            blocks.append(raw)
-        elif heading := HEADING_RE.match(line):
-            end_paragraph()
-            blocks.append(_block(heading.group(2), f"h{len(heading.group(1))}"))
-        elif item := LIST_RE.match(line):
-            end_paragraph()
-            kind = "bullet" if item.group(2) == "- " else "number"
-            blocks.append(_block(item.group(3), listItem=kind, level=len(item.group(1)) // 2 + 1))
-        elif quote := QUOTE_RE.match(line):
-            end_paragraph()
-            blocks.append(_block(quote.group(1), "blockquote"))
-        else:
-            paragraph.append(line)
-    end_paragraph()
-    return blocks
+def image_ids(blocks: Any) -> list[str]:
+    """Media ids of the inline images, for the editor's previews."""
+    if not isinstance(blocks, list):
+        return []
+    ids = []
+    for block in blocks:
+        asset = block.get("asset") if isinstance(block, dict) and block.get("_type") == "image" else None
+        if isinstance(asset, dict) and isinstance(asset.get("id"), str):
+            ids.append(asset["id"])
+    return ids
 
 
-def _escape(text: str) -> str:
-    text = re.sub(r"([\\*`\[])", r"\\\1", text)
-    lines = []
-    for line in text.split("\n"):
-        if line.startswith(LINE_START_SPECIALS) or re.match(r"^\d+\. ", line):
-            line = "\\" + line
-        lines.append(line)
-    return "\n".join(lines)
-
-
-def _decorate(span: dict[str, Any]) -> str:
-    marks = [m for m in span.get("marks") or [] if m in DECORATORS]
-    text = str(span.get("text", ""))
-    out = f"`{text}`" if "code" in marks else _escape(text)
-    if "em" in marks:
-        out = f"*{out}*"
-    if "strong" in marks:
-        out = f"**{out}**"
-    return out
-
-
-def _children(block: dict[str, Any]) -> str:
-    hrefs = {d.get("_key"): d.get("href", "") for d in block.get("markDefs") or [] if d.get("_type") == "link"}
-    out: list[str] = []
-    group_key: str | None = None
-    group: list[str] = []
+def _line(block: dict[str, Any]) -> str:
+    if block.get("_type") == "image":
+        asset = block.get("asset")
+        asset = asset if isinstance(asset, dict) else {}
+        return f"[image {asset.get('id', '?')}{': ' + block['alt'] if block.get('alt') else ''}]"
+    if block.get("_type") == "code":
+        return f"```{block.get('language') or ''}\n{block.get('code', '')}\n```"
+    if block.get("_type") != "block":
+        return json.dumps(block, ensure_ascii=False, sort_keys=True)
+    hrefs = {d.get("_key"): d.get("href") for d in block.get("markDefs") or [] if isinstance(d, dict)}
+    text = ""
     for span in block.get("children") or []:
-        key = next((m for m in span.get("marks") or [] if m in hrefs), None)
-        if key != group_key and group:
-            out.append(f"[{''.join(group)}]({hrefs[group_key]})" if group_key else "".join(group))
-            group = []
-        group_key = key
-        group.append(_decorate(span))
-    if group:
-        out.append(f"[{''.join(group)}]({hrefs[group_key]})" if group_key else "".join(group))
-    return "".join(out)
+        piece = str(span.get("text", "")) if isinstance(span, dict) else ""
+        links = [hrefs[m] for m in (span.get("marks") or []) if m in hrefs] if isinstance(span, dict) else []
+        text += f"{piece} <{links[0]}>" if links else piece
+    style = block.get("style") or "normal"
+    if block.get("listItem"):
+        bullet = "-" if block["listItem"] == "bullet" else "1."
+        return "  " * (int(block.get("level") or 1) - 1) + f"{bullet} {text}"
+    prefix = {"blockquote": "> "}.get(
+        style, "#" * int(style[1]) + " " if style[:1] == "h" and style[1:].isdigit() else ""
+    )
+    return prefix + text
 
 
-def _expressible(block: Any) -> bool:
-    if not isinstance(block, dict) or block.get("_type") != "block":
-        return False
-    children = block.get("children") or []
-    return all(isinstance(c, dict) and c.get("_type") == "span" for c in children)
-
-
-def to_markdown(blocks: Any) -> str:
-    """The editor's text for stored blocks."""
+def readable(blocks: Any) -> str:
+    """A plain-text view of the blocks for side-by-side comparisons (one line or paragraph per block)."""
     if not isinstance(blocks, list):
         return ""
-    parts: list[str] = []
-    previous_list = False
-    for block in blocks:
-        if not _expressible(block):
-            line, is_list = json.dumps(block, ensure_ascii=False, separators=(",", ":")), False
-        else:
-            text, style, kind = _children(block), block.get("style") or "normal", block.get("listItem")
-            is_list = kind in ("bullet", "number")
-            if is_list:
-                level = block.get("level") if isinstance(block.get("level"), int) else 1
-                line = "  " * max(level - 1, 0) + ("- " if kind == "bullet" else "1. ") + text
-            elif style in ("h1", "h2", "h3", "h4"):
-                line = "#" * int(style[1]) + " " + text
-            elif style == "blockquote":
-                line = "> " + text
-            else:
-                line = text
-        if parts:
-            parts.append("\n" if is_list and previous_list else "\n\n")
-        parts.append(line)
-        previous_list = is_list
-    return "".join(parts)
+    return "\n\n".join(_line(b) for b in blocks if isinstance(b, dict))

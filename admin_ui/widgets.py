@@ -19,6 +19,7 @@ from content.schema import CollectionSpec, FieldSpec
 from emdash.actor import Actor
 from emdash.dates import parse_iso
 from emdash.errors import EmDashError
+from emdash.permissions import Perm, can
 from media import selectors as media_selectors
 from media.storage import url_for
 
@@ -34,7 +35,8 @@ class Widget:
     choices: list[tuple[str, str]] = field(default_factory=list)
     problem: str = ""
     input_type: str = "text"
-    previews: dict[str, str] = field(default_factory=dict)  # media id -> url, for image pickers
+    previews: dict[str, str] = field(default_factory=dict)  # media id -> url, for image pickers and inline images
+    can_upload: bool = False  # rich text: the image dialog offers an upload
 
     @property
     def name(self) -> str:
@@ -43,6 +45,10 @@ class Widget:
     @property
     def id(self) -> str:
         return "id_" + self.name
+
+    @property
+    def media_script_id(self) -> str:
+        return self.id + "-media"
 
 
 def _media_choices(actor: Actor, spec: FieldSpec) -> tuple[list[tuple[str, str]], dict[str, str]]:
@@ -59,6 +65,21 @@ def _media_choices(actor: Actor, spec: FieldSpec) -> tuple[list[tuple[str, str]]
         if spec.type == "image":
             previews[row_id] = row["url"] if isinstance(row, dict) else url_for(row.storage_key)
     return choices, previews
+
+
+def _inline_image_urls(actor: Actor, form_value: Any) -> dict[str, str]:
+    """Preview URLs of the images inside a rich-text value (the form's JSON), for the editor."""
+    try:
+        blocks = json.loads(form_value) if isinstance(form_value, str) and form_value.strip() else []
+    except ValueError:
+        return {}
+    urls = {}
+    for media_id in portable_text.image_ids(blocks)[:200]:
+        try:
+            urls[media_id] = url_for(media_selectors.media_get(actor=actor, id=media_id).storage_key)
+        except EmDashError:
+            continue  # deleted or not visible: the editor shows the block without a picture
+    return urls
 
 
 def _reference_choices(actor: Actor, spec: FieldSpec) -> list[tuple[str, str]]:
@@ -79,7 +100,7 @@ def _form_value(spec: FieldSpec, value: Any) -> Any:
     if value is None:
         return [] if spec.type == "multiSelect" else ""
     if spec.type == "portableText":
-        return portable_text.to_markdown(value)
+        return portable_text.to_form(value)
     if spec.type == "json":
         return json.dumps(value, indent=2, ensure_ascii=False)
     if spec.type in ("image", "file"):
@@ -108,7 +129,8 @@ def bind(spec: CollectionSpec, values: dict[str, Any], actor: Actor, problems: d
         elif f.type == "multiSelect":
             w.kind, w.choices = "checkboxes", [(o, o) for o in f.rules.options]
         elif f.type == "portableText":
-            w.kind = "portable_text"
+            w.kind, w.previews = "portable_text", _inline_image_urls(actor, value)
+            w.can_upload = can(actor, Perm.MEDIA_CREATE)
         elif f.type in ("image", "file"):
             w.kind = "media"
             w.choices, w.previews = _media_choices(actor, f)
@@ -168,7 +190,7 @@ def _parse_one(f: FieldSpec, post: QueryDict, previous: Any) -> Any:
         except ValueError:
             raise ValueError("must be a date and time") from None
     if f.type == "portableText":
-        return portable_text.from_markdown(raw) or None
+        return portable_text.parse(raw)
     if f.type in ("image", "file"):
         # Keep extra keys (alt, ...) of an unchanged reference.
         return previous if isinstance(previous, dict) and previous.get("id") == raw else {"id": raw}

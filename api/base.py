@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from rest_framework.parsers import JSONParser
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.views import APIView
@@ -13,6 +12,7 @@ from rest_framework.views import APIView
 from api.authentication import BearerAuthentication, SessionActorAuthentication, actor_of
 from api.errors import exception_handler
 from api.openapi import ApiSchema
+from api.parsers import CheckedJSONParser
 from api.permissions import RouteRules
 from api.rules import RouteRule
 from emdash.actor import Actor
@@ -26,7 +26,7 @@ class ApiView(APIView):
     authentication_classes = [BearerAuthentication, SessionActorAuthentication]
     permission_classes = [RouteRules]
     renderer_classes = [JSONRenderer]
-    parser_classes = [JSONParser]
+    parser_classes = [CheckedJSONParser]
     schema = ApiSchema()
     http_method_names = ["get", "post", "put", "patch", "delete", "head"]
 

@@ -10,11 +10,14 @@ import logging
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig
 from django.http import Http404
 from rest_framework import exceptions
 from rest_framework.response import Response
 
+from emdash import limits
 from emdash.errors import EmDashError
+from emdash.text import PROBLEM, is_bad_text_db_error
 from emdash.tracing import log_exception
 
 log = logging.getLogger("emdash.api")
@@ -70,6 +73,11 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         return envelope("FORBIDDEN", "Forbidden", 403)
     if isinstance(exc, exceptions.APIException):
         return _drf_error(exc)
+    if isinstance(exc, RequestDataTooBig):  # Django's own size check (DATA_UPLOAD_MAX_MEMORY_SIZE)
+        limit = limits.max_body()
+        return envelope("PAYLOAD_TOO_LARGE", f"Request body too large (limit {limit} bytes)", 413, {"maxSize": limit})
+    if is_bad_text_db_error(exc):  # a NUL or lone surrogate that slipped past the parser
+        return envelope("VALIDATION_ERROR", f"Invalid input: {PROBLEM}", 400)
     request = context.get("request")
     where = f"{request.method} {request.path}" if request is not None else "API call"
     trace_id = log_exception(log, "%s failed", where)

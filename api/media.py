@@ -10,16 +10,17 @@ from typing import Any
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.http.multipartparser import MultiPartParserError
 from django.urls import reverse
-from rest_framework.parsers import JSONParser, MultiPartParser
+from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api import filters
 from api.base import ApiView, body
+from api.parsers import CheckedJSONParser
 from api.rules import rule
 from api.schema_doc import OBJECT, doc
+from emdash import limits
 from emdash.auth import site_origin
-from emdash.conf import emdash_settings
 from emdash.dates import iso
 from emdash.errors import ValidationError
 from emdash.permissions import Perm
@@ -27,7 +28,6 @@ from media import presenters, selectors, services, uploads
 from media.errors import FileTooLarge
 
 TAGS = ["media"]
-MULTIPART_OVERHEAD = 64 * 1024  # form fields and boundaries around the file
 UPLOAD_BODY = {
     "multipart/form-data": {
         "type": "object",
@@ -56,12 +56,12 @@ class MediaListView(ApiView):
 
     @doc("Upload one file (multipart field 'file', plus alt, caption)", ok=201, body=UPLOAD_BODY, tags=TAGS)
     def post(self, request: Request) -> Response:
-        limit = int(emdash_settings.MEDIA_MAX_UPLOAD_SIZE)
+        limit = limits.max_upload()
         try:
             length = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:
             length = 0
-        if length > limit + MULTIPART_OVERHEAD:
+        if length > limit + limits.MULTIPART_OVERHEAD:
             raise FileTooLarge(limit)  # before the body is read
         if not (request.content_type or "").startswith("multipart/form-data"):
             raise ValidationError("Send the file as multipart/form-data in a field named 'file'")
@@ -115,7 +115,7 @@ class MediaDetailView(ApiView):
 
 class UploadUrlView(ApiView):
     rules = {"POST": rule(Perm.MEDIA_CREATE)}
-    parser_classes = [JSONParser]
+    parser_classes = [CheckedJSONParser]
 
     @doc("Get a signed URL to PUT a file to ({filename, mimeType, size?})", body=OBJECT, tags=TAGS)
     def post(self, request: Request) -> Response:

@@ -25,8 +25,9 @@ class ApiSchema(AutoSchema):
 
     def get_description(self) -> str:
         rule = self._rule()
-        # The view's own docstring only (inspect.getdoc would inherit ApiView's, which is for developers).
-        text = (type(self.view).__doc__ or "").strip()
+        # The operation's description, else the view's own docstring (inspect.getdoc would inherit ApiView's).
+        bound = getattr(self.view, "bound", {}).get(self.method)
+        text = bound[0].description if bound else (type(self.view).__doc__ or "").strip()
         if rule is None:
             return text
         access = f"Token scope `{rule.scope.value}`, minimum role {rule.min_role.label}."

@@ -22,7 +22,7 @@ ERROR = {
     },
     "required": ["error"],
 }
-_ERRORS = {
+ERRORS = {
     status: OpenApiResponse(ERROR, description=text)
     for status, text in [
         (400, "Invalid input (VALIDATION_ERROR, INVALID_CURSOR, ...)"),
@@ -41,7 +41,7 @@ def doc(summary: str, *, ok: int = 200, body: Any = None, params: Any = None, ta
         request=body,
         parameters=params,
         tags=tags,
-        responses={ok: OpenApiResponse(OpenApiTypes.OBJECT, description="Success"), **_ERRORS},
+        responses={ok: OpenApiResponse(OpenApiTypes.OBJECT, description="Success"), **ERRORS},
     )
 
 

@@ -1,44 +1,20 @@
 """REST API routes under /_emdash/api/ (paths follow the reference), plus the OpenAPI document and docs."""
 
-from collections.abc import Callable
-
 from csp.decorators import csp_update
-from django.http import HttpResponseBase
 from django.urls import path
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSplitView
 
-from api import content, media, menus, schema, search, site_settings, taxonomies, tokens
+from api import content, media, menus, operations, schema, search, site_settings, taxonomies, tokens
 
 C = "_emdash/api/content/<str:collection>"
 ITEM = f"{C}/<str:id>"
 
 
-def _action(name: str) -> Callable[..., HttpResponseBase]:
-    return content.ContentActionView.as_view(action_name=name)
-
-
 urlpatterns = [
-    path(C, content.ContentListView.as_view(), name="api-content-list"),
-    path(f"{C}/trash", content.ContentTrashView.as_view(), name="api-content-trash"),
-    path(ITEM, content.ContentDetailView.as_view(), name="api-content-detail"),
-    path(f"{ITEM}/permanent", content.ContentPermanentDeleteView.as_view(), name="api-content-permanent"),
-    path(f"{ITEM}/publish", _action("publish"), name="api-content-publish"),
-    path(f"{ITEM}/unpublish", _action("unpublish"), name="api-content-unpublish"),
-    path(f"{ITEM}/unschedule", _action("unschedule"), name="api-content-unschedule"),
-    path(f"{ITEM}/discard-draft", _action("discard-draft"), name="api-content-discard-draft"),
-    path(f"{ITEM}/schedule", content.ContentScheduleView.as_view(), name="api-content-schedule"),
-    path(f"{ITEM}/restore", content.ContentRestoreView.as_view(), name="api-content-restore"),
-    path(f"{ITEM}/duplicate", content.ContentDuplicateView.as_view(), name="api-content-duplicate"),
-    path(f"{ITEM}/compare", content.ContentCompareView.as_view(), name="api-content-compare"),
-    path(f"{ITEM}/revisions", content.ContentRevisionsView.as_view(), name="api-content-revisions"),
-    path(f"{ITEM}/translations", content.ContentTranslationsView.as_view(), name="api-content-translations"),
+    # Content and revisions: generated from the operation table (content/operations.py).
+    *operations.urlpatterns(),
     path(f"{ITEM}/preview-url", content.ContentPreviewUrlView.as_view(), name="api-content-preview-url"),
     path(f"{ITEM}/terms/<str:taxonomy>", content.ContentTermsView.as_view(), name="api-content-terms"),
-    path(
-        "_emdash/api/revisions/<str:revision_id>/restore",
-        content.RevisionRestoreView.as_view(),
-        name="api-revision-restore",
-    ),
     path("_emdash/api/schema/collections", schema.CollectionListView.as_view(), name="api-schema-collections"),
     path(
         "_emdash/api/schema/collections/<str:slug>", schema.CollectionDetailView.as_view(), name="api-schema-collection"

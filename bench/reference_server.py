@@ -2,12 +2,12 @@
 
 An ``MCPServer`` in stateless JSON mode at ``/_emdash/api/mcp`` with tools ``content_get`` and
 ``content_list`` that do the same reads on the same database as ours, as the demo admin with the
-``admin`` scope (what the benchmark's token grants on our side). They call our tool functions
-(``mcp_endpoint.tools.content.content_get/content_list``: thin wrappers over
-``content.selectors.entry_get/entry_list``, plus whatever those tools add, e.g. the item's taxonomy terms)
-so the payloads stay identical as the tools evolve; ``bench/run.py`` checks that they are. Not run here:
-our HTTP/JSON-RPC layer, the bearer-token lookup, jsonschema argument validation and the audit-log
-write. It is the SDK's floor for the same reads.
+``admin`` scope (what the benchmark's token grants on our side). They run our operations
+(``content_get``/``content_list`` from the operation table, through ``run_operation``: argument
+validation, ``content.selectors.entry_get/entry_list`` and the presenter, e.g. the item's taxonomy terms)
+so the payloads stay identical as the operations evolve; ``bench/run.py`` checks that they are. Not run
+here: our HTTP/JSON-RPC layer, the bearer-token lookup and the audit-log write. It is the SDK's floor for
+the same reads.
 
     DJANGO_SETTINGS_MODULE=emdash.settings EMDASH_VAR_DIR=... BENCH_THREADS=1 \\
         uvicorn bench.reference_server:app --host 127.0.0.1 --port 8001 --workers 1
@@ -33,9 +33,9 @@ django.setup()
 import anyio.to_thread  # noqa: E402
 from mcp.server.mcpserver import MCPServer  # noqa: E402
 
+from emdash import operations  # noqa: E402
 from emdash.actor import Actor  # noqa: E402
 from emdash.models import User  # noqa: E402
-from mcp_endpoint.tools import content as tools  # noqa: E402
 
 ADMIN_EMAIL = os.environ.get("BENCH_ADMIN_EMAIL", "admin@example.com")
 THREADS = int(os.environ.get("BENCH_THREADS", "1"))
@@ -62,7 +62,7 @@ def given(**arguments: Any) -> dict[str, Any]:
 @server.tool()
 def content_get(collection: str, id: str, locale: str | None = None) -> dict[str, Any]:
     """Get one item by ID or slug."""
-    return tools.content_get(admin_actor(), given(collection=collection, id=id, locale=locale))
+    return _run("content_get", given(collection=collection, id=id, locale=locale))
 
 
 @server.tool()
@@ -79,7 +79,13 @@ def content_list(
     arguments = given(
         collection=collection, status=status, limit=limit, cursor=cursor, orderBy=orderBy, order=order, locale=locale
     )
-    return tools.content_list(admin_actor(), arguments)
+    return _run("content_list", arguments)
+
+
+def _run(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    op = operations.get(name)
+    assert op is not None
+    return operations.run_operation(op, admin_actor(), arguments, source="mcp")
 
 
 _inner = server.streamable_http_app(streamable_http_path="/_emdash/api/mcp", stateless_http=True, json_response=True)

@@ -8,3 +8,8 @@ class ContentConfig(AppConfig):
         from content.search import receivers
 
         receivers.connect()  # the search index follows content and schema changes
+
+        from content.services import publish_due
+        from emdash.background import register_sweep
+
+        register_sweep("scheduled", publish_due, report="published {} scheduled item(s)", always_report=True)

@@ -13,6 +13,7 @@ from content.dynamic import field_attname
 from content.entry import Entry
 from content.models import EntryBase, Revision
 from content.schema import CollectionSpec
+from content.schema_retry import schema_retry
 from emdash.actor import Actor
 from emdash.dates import iso, parse_iso
 from emdash.errors import ValidationError
@@ -56,7 +57,8 @@ def _check_limit(limit: Any, maximum: int = 100) -> int:
     return limit
 
 
-def entry_get(*, actor: Actor, collection: str, id: Any, locale: Any = None) -> Entry:
+@schema_retry
+def entry_get(*, actor: Actor, collection: str, id: str, locale: str | None = None) -> Entry:
     spec = schema.get_collection(collection)
     require(actor, Perm.CONTENT_READ)
     row = rows.find(spec, id, locale=locale)
@@ -132,16 +134,17 @@ def _page(
     return Page(items, next_cursor)
 
 
+@schema_retry
 def entry_list(
     *,
     actor: Actor,
     collection: str,
-    status: Any = None,
-    locale: Any = None,
-    order_by: Any = "created_at",
-    order: Any = "desc",
-    limit: Any = 50,
-    cursor: Any = None,
+    status: str | None = None,
+    locale: str | None = None,
+    order_by: str = "created_at",
+    order: str = "desc",
+    limit: int = 50,
+    cursor: str | None = None,
     full: bool = False,
     search: Any = None,
 ) -> Page:
@@ -189,7 +192,8 @@ def _title_contains(spec: CollectionSpec, search: Any) -> Q:
     return match
 
 
-def entry_list_trashed(*, actor: Actor, collection: str, limit: Any = 50, cursor: Any = None) -> Page:
+@schema_retry
+def entry_list_trashed(*, actor: Actor, collection: str, limit: int = 50, cursor: str | None = None) -> Page:
     spec = schema.get_collection(collection)
     require(actor, Perm.CONTENT_READ_UNPUBLISHED)
     limit = _check_limit(limit)
@@ -206,7 +210,8 @@ def entry_list_trashed(*, actor: Actor, collection: str, limit: Any = 50, cursor
     )
 
 
-def entry_compare(*, actor: Actor, collection: str, id: Any) -> dict[str, Any]:
+@schema_retry
+def entry_compare(*, actor: Actor, collection: str, id: str) -> dict[str, Any]:
     """``{hasChanges, live, draft}``: live is None for items never published."""
     spec = schema.get_collection(collection)
     require(actor, Perm.CONTENT_READ_UNPUBLISHED)
@@ -217,7 +222,8 @@ def entry_compare(*, actor: Actor, collection: str, id: Any) -> dict[str, Any]:
     return {"hasChanges": live != draft, "live": live, "draft": draft}
 
 
-def entry_translations(*, actor: Actor, collection: str, id: Any) -> dict[str, Any]:
+@schema_retry
+def entry_translations(*, actor: Actor, collection: str, id: str) -> dict[str, Any]:
     spec = schema.get_collection(collection)
     require(actor, Perm.CONTENT_READ)
     row = rows.find(spec, id)
@@ -236,7 +242,8 @@ def entry_translations(*, actor: Actor, collection: str, id: Any) -> dict[str, A
     }
 
 
-def revision_list(*, actor: Actor, collection: str, id: Any, limit: Any = 20) -> dict[str, Any]:
+@schema_retry
+def revision_list(*, actor: Actor, collection: str, id: str, limit: int = 20) -> dict[str, Any]:
     spec = schema.get_collection(collection)
     require(actor, Perm.CONTENT_READ_UNPUBLISHED)
     limit = _check_limit(limit, 50)
@@ -255,6 +262,7 @@ def revision_list(*, actor: Actor, collection: str, id: Any, limit: Any = 20) ->
     return {"items": items, "total": qs.count()}
 
 
+@schema_retry
 def entry_status_counts(*, actor: Actor, collection: str) -> dict[str, int]:
     """``{draft, published, scheduled, trash}`` item counts, for dashboards (contributors and up)."""
     spec = schema.get_collection(collection)
@@ -266,6 +274,7 @@ def entry_status_counts(*, actor: Actor, collection: str) -> dict[str, int]:
     return counts
 
 
+@schema_retry
 def published_page(
     *, collection: str, ids: list[str] | None = None, locale: Any = None, page: int = 1, per_page: int = 10
 ) -> tuple[list[dict[str, Any]], bool]:

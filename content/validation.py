@@ -10,6 +10,10 @@ from content.field_types import check_constraints
 from content.schema import CollectionSpec, FieldSpec
 from emdash.dates import iso, parse_iso
 from emdash.errors import ValidationError
+from emdash.text import PROBLEM as BAD_TEXT
+from emdash.text import find_bad_text
+
+MEDIA_FIELD_TYPES = ("image", "file")
 
 
 def _is_empty(value: Any) -> bool:
@@ -27,28 +31,12 @@ def _normalise(field: FieldSpec, value: Any) -> Any:
     return value
 
 
-def _has_nul(value: Any) -> bool:
-    """True when a string anywhere in ``value`` (keys included) holds U+0000, which PostgreSQL cannot store."""
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            if "\x00" in item:
-                return True
-        elif isinstance(item, list):
-            stack.extend(item)
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-    return False
-
-
 def check_value(field: FieldSpec, value: Any) -> str | None:
     """The problem with one non-empty value, or None."""
     kind = field.kind
     problem = kind.check(value, field.rules)
-    if not problem and _has_nul(value):  # after the type check, which bounds JSON nesting
-        problem = "must not contain NUL (\\u0000) characters"
+    if not problem and find_bad_text(value) is not None:  # after the type check, which bounds JSON nesting
+        problem = BAD_TEXT
     return problem or check_constraints(value, kind, field.rules)
 
 
@@ -97,6 +85,7 @@ def validate_data(
             elif field.required:
                 problems[f"data.{field.slug}"] = "is required"
     _check_references(spec, clean, problems)
+    _check_media_refs(spec, clean, problems)
     _check_unique(spec, clean, entry_id, problems)
     if problems:
         raise ValidationError.for_fields(problems)
@@ -117,6 +106,23 @@ def _check_references(spec: CollectionSpec, clean: dict[str, Any], problems: dic
         exists = target.model.objects.filter(id=value, deleted_at__isnull=True).exists()
         if not exists:
             problems[f"data.{field.slug}"] = f"no item with id '{value}' in '{target_slug}'"
+
+
+def _check_media_refs(spec: CollectionSpec, clean: dict[str, Any], problems: dict[str, str]) -> None:
+    """Image and file values must name existing media items: one query for every reference of the write."""
+    from media.selectors import existing_ids  # media depends on content; import at call time, not load time
+
+    refs = {
+        field.slug: clean[field.slug]["id"]
+        for field in spec.fields
+        if field.type in MEDIA_FIELD_TYPES and isinstance(clean.get(field.slug), dict)
+    }
+    if not refs:
+        return
+    found = existing_ids(set(refs.values()))
+    for slug, media_id in refs.items():
+        if media_id not in found:
+            problems[f"data.{slug}"] = f"no media item with id '{media_id[:100]}'"
 
 
 def check_publishable(spec: CollectionSpec, values: dict[str, Any], entry_id: str) -> None:

@@ -8,14 +8,16 @@ django_asgi = get_asgi_application()
 # Imported after Django is set up.
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from admin_ui.routing import websocket_urlpatterns  # noqa: E402
+from emdash.limits import BodyLimitASGI  # noqa: E402
+from emdash.ws_origin import OriginValidator  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi,
-        # Session cookies authenticate the admin's websocket; the origin must be one of ALLOWED_HOSTS.
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        # Oversized bodies get a 413 before Django buffers them (emdash.serve also stops daphne buffering).
+        "http": BodyLimitASGI(django_asgi),
+        # Session cookies authenticate the admin's websocket, so the Origin must match exactly (emdash.ws_origin).
+        "websocket": OriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )

@@ -52,9 +52,13 @@ def site_origin(request: HttpRequest) -> str:
     """The public origin: EMDASH_SITE_URL when set (behind proxies), else the request's own."""
     configured = str(emdash_settings.SITE_URL or "").rstrip("/")
     if configured:
-        parts = urlsplit(configured)
-        return f"{parts.scheme}://{parts.netloc}"
+        return site_origin_of(configured)
     return f"{request.scheme}://{request.get_host()}"
+
+
+def site_origin_of(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
 
 
 def _is_loopback(origin: str) -> bool:
@@ -64,8 +68,17 @@ def _is_loopback(origin: str) -> bool:
 
 def origin_allowed(request: HttpRequest, origin: str) -> bool:
     """Same origin, a configured origin, or (in DEBUG) any loopback origin."""
+    return origin_trusted(origin, own=f"{request.scheme}://{request.get_host()}")
+
+
+def origin_trusted(origin: str, *, own: str) -> bool:
+    """Whether a browser ``Origin`` may call us: exactly (scheme, host and port) our own origin ``own`` or
+    EMDASH_SITE_URL's, one of EMDASH_ALLOWED_ORIGINS, or (in DEBUG only) any loopback origin.
+
+    ``own`` comes from a validated Host header (ALLOWED_HOSTS), so a DNS-rebound page does not match."""
     origin = origin.rstrip("/")
-    if origin == site_origin(request) or origin == f"{request.scheme}://{request.get_host()}":
+    configured = str(emdash_settings.SITE_URL or "").rstrip("/")
+    if origin == own or (configured and origin == site_origin_of(configured)):
         return True
     if origin in {o.rstrip("/") for o in emdash_settings.ALLOWED_ORIGINS}:
         return True

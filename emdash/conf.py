@@ -18,12 +18,18 @@ DEFAULTS: dict[str, Any] = {
     "REVISIONS_KEEP": 50,
     # Seconds the worker sleeps between runs.
     "WORKER_INTERVAL": 5.0,
-    # Largest MCP request body in bytes.
-    "MCP_MAX_BODY": 4 * 1024 * 1024,
+    # Largest request body in bytes on every route but the uploads (env EMDASH_MAX_BODY); see emdash/limits.py.
+    "MAX_BODY": 4 * 1024 * 1024,
+    # Largest uploaded file in bytes: multipart upload, signed PUT, media_upload (env EMDASH_MAX_UPLOAD).
+    "MAX_UPLOAD": 50 * 1024 * 1024,
+    # Largest MCP request body in bytes (None: MAX_BODY).
+    "MCP_MAX_BODY": None,
     # Media types that may be uploaded or registered ("type/*" wildcards; SVG only when listed explicitly).
     "MEDIA_ALLOWED_TYPES": ["image/*", "video/*", "audio/*", "application/pdf"],
-    # Largest media upload in bytes (multipart and signed PUT).
-    "MEDIA_MAX_UPLOAD_SIZE": 50 * 1024 * 1024,
+    # Largest media upload in bytes (None: MAX_UPLOAD).
+    "MEDIA_MAX_UPLOAD_SIZE": None,
+    # Internal nginx location that serves MEDIA_ROOT (X-Accel-Redirect); "" = the app streams files itself.
+    "MEDIA_ACCEL_PREFIX": "",
     # Seconds a signed upload URL stays valid.
     "MEDIA_UPLOAD_URL_TTL": 900,
     # Seconds before a stored file with no media item is swept by the worker, and between sweeps.
@@ -34,6 +40,25 @@ DEFAULTS: dict[str, Any] = {
     # Days an `emdash login` (emdash-cli client) refresh token lives; each refresh starts a new period (sliding),
     # so an unused CLI session ends after this long. Other OAuth clients keep 90 days.
     "CLI_REFRESH_DAYS": 30,
+    # MCP tasks (protocol 2025-11-25): ttl when the client names none and the cap on what it asks for (ms),
+    # the poll interval we suggest (ms), working tasks one user may have at once, and the seconds after which
+    # a task claimed by a worker that never finished it (killed, machine lost) is marked failed.
+    "TASKS_DEFAULT_TTL": 60 * 60 * 1000,
+    "TASKS_MAX_TTL": 24 * 60 * 60 * 1000,
+    "TASKS_POLL_INTERVAL": 1000,
+    "TASKS_MAX_WORKING": 20,
+    "TASKS_LEASE": 600,
+    # Seconds the worker waits between looks at the task queue when it is empty.
+    "TASKS_QUEUE_INTERVAL": 0.5,
+    # Seconds between OAuth prunes (expired codes and tokens) by the worker.
+    "OAUTH_PRUNE_INTERVAL": 3600,
+    # Request rates per token (per session user, else per IP) for the MCP and REST doors: "door=count/window"
+    # with s, m, h or d windows ("10/15m"); "door=off" or plain "off" disables. Doors not named keep the default.
+    "RATE_LIMITS": "mcp=600/m,rest=600/m",
+    # Password sign-in: failures allowed per account and per client IP before a lockout of LOGIN_LOCKOUT seconds.
+    "LOGIN_MAX_FAILURES": 5,
+    "LOGIN_MAX_FAILURES_PER_IP": 20,
+    "LOGIN_LOCKOUT": 900,
 }
 
 

@@ -83,7 +83,12 @@ class InsufficientScope(EmDashError):
     code, status = "INSUFFICIENT_SCOPE", 403
 
     def __init__(self, required_scope: str) -> None:
-        super().__init__(f"Insufficient scope: requires {required_scope}", details={"requiredScope": required_scope})
+        # The first sentence is the stable part; the second tells a model (or its user) what would work.
+        super().__init__(
+            f"Insufficient scope: requires {required_scope}. Re-authorise with the {required_scope} scope "
+            "(or use a token that has it).",
+            details={"requiredScope": required_scope},
+        )
         self.required_scope = required_scope
 
 

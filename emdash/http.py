@@ -20,6 +20,7 @@ from emdash.actor import Actor
 from emdash.auth import BadToken, request_actor
 from emdash.discovery import resource_metadata_url
 from emdash.errors import EmDashError, ValidationError
+from emdash.text import PROBLEM, find_bad_text, is_bad_text_db_error
 from emdash.tracing import log_exception
 
 log = logging.getLogger("emdash.api")
@@ -43,6 +44,8 @@ def json_body(request: HttpRequest) -> dict[str, Any]:
         raise ValidationError("The request body must be valid JSON") from None
     if not isinstance(body, dict):
         raise ValidationError("The request body must be a JSON object")
+    if (where := find_bad_text(body)) is not None:
+        raise ValidationError.for_fields({where: PROBLEM})
     return body
 
 
@@ -71,7 +74,9 @@ def api_view(view: Callable[..., Any]) -> View:
             result = view(request, actor, **kwargs)
         except EmDashError as exc:
             return error_response(exc)
-        except Exception:
+        except Exception as exc:
+            if is_bad_text_db_error(exc):
+                return error_response(ValidationError(f"Invalid input: {PROBLEM}"))
             trace_id = log_exception(log, "%s %s failed", request.method, request.path)
             return json_response(
                 {"error": {"code": "INTERNAL_ERROR", "message": "Internal error", "traceId": trace_id}}, 500

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,11 @@ def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
+def env_int(name: str) -> int | None:
+    value = os.environ.get(name, "").strip()
+    return int(value) if value else None
+
+
 def _secret_key() -> str:
     """Use SECRET_KEY, else a random key kept under var/ so sessions and cursors survive restarts."""
     if key := os.environ.get("SECRET_KEY"):
@@ -41,6 +47,16 @@ SECRET_KEY = _secret_key()
 DEBUG = env_bool("DEBUG", False)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1],testserver")
 
+# Django's task framework: built in from Django 6, the django-tasks backport on 5.2 (emdash/background.py).
+# The embedded default keeps jobs in this database; EMDASH_TASKS_BACKEND switches to RQ, Celery, ...
+TASKS_BACKEND = os.environ.get("EMDASH_TASKS_BACKEND", "django_tasks_db.DatabaseBackend")
+TASKS = {"default": {"BACKEND": TASKS_BACKEND, "QUEUES": ["default"]}}
+TASK_APPS = ["django_tasks_db"]
+if importlib.util.find_spec("django.tasks") is None:
+    TASK_APPS.insert(0, "django_tasks")
+if TASKS_BACKEND.startswith("django_tasks_rq."):  # pip install django-tasks-rq; jobs in Redis (REDIS_URL)
+    TASK_APPS += ["django_rq", "django_tasks_rq"]
+
 INSTALLED_APPS = [
     "daphne",
     "django.contrib.auth",
@@ -53,6 +69,7 @@ INSTALLED_APPS = [
     "corsheaders",
     "csp",
     "channels",
+    *TASK_APPS,
     "emdash",
     "emdash.oauth",
     "content",
@@ -70,6 +87,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "emdash.tracing.TraceMiddleware",  # first: everything after it, errors included, logs with the trace id
+    "emdash.limits.BodyLimitMiddleware",  # 413 for oversized bodies before anything reads them
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",  # static files under daphne, gunicorn and tests alike
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -77,10 +95,12 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "emdash.door_limits.RateLimitMiddleware",  # MCP and REST request rates (after auth: counts per session user)
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "settings_app.localtime.SiteTimeMiddleware",  # one site-settings read per request, only if a date is shown
+    "emdash.input_guard.BadTextMiddleware",  # NUL / lone surrogates in path, query, forms: 400 (SPEC 2)
 ]
 
 ROOT_URLCONF = "emdash.urls"
@@ -190,6 +210,7 @@ if S3_BUCKET := _env_first("EMDASH_S3_BUCKET", "AWS_STORAGE_BUCKET_NAME"):
     }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+RQ_QUEUES = {"default": {"URL": REDIS_URL or "redis://127.0.0.1:6379/0"}}  # read only by the RQ task backend
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}}}
@@ -265,11 +286,35 @@ CONTENT_SECURITY_POLICY = {
 }
 
 # Project settings; defaults and documentation live in emdash/conf.py.
-EMDASH = {
+EMDASH: dict[str, object] = {
     "SITE_URL": SITE_URL,
     "LOCALES": env_list("EMDASH_LOCALES", "en"),
     "ALLOWED_ORIGINS": env_list("EMDASH_ALLOWED_ORIGINS"),
+    "RATE_LIMITS": os.environ.get("EMDASH_RATE_LIMITS", ""),
+    "LOGIN_MAX_FAILURES": env_int("EMDASH_LOGIN_MAX_FAILURES"),
+    "LOGIN_MAX_FAILURES_PER_IP": env_int("EMDASH_LOGIN_MAX_FAILURES_PER_IP"),
+    "LOGIN_LOCKOUT": env_int("EMDASH_LOGIN_LOCKOUT"),
 }
+
+
+# --- Request-body limits and media serving (emdash/limits.py, media/serving.py) ---------------------------
+# Sizes in bytes, or with a K/M/G suffix (binary: 4M = 4 MiB).
+def env_size(name: str, default: int) -> int:
+    raw = os.environ.get(name, "").strip().upper().removesuffix("IB").removesuffix("B")
+    if not raw:
+        return default
+    scale = {"K": 1024, "M": 1024**2, "G": 1024**3}.get(raw[-1], 1)
+    return int(raw[:-1] if scale > 1 else raw) * scale
+
+
+_MAX_BODY = env_size("EMDASH_MAX_BODY", 4 * 1024 * 1024)
+EMDASH["MAX_BODY"] = _MAX_BODY
+EMDASH["MAX_UPLOAD"] = env_size("EMDASH_MAX_UPLOAD", 50 * 1024 * 1024)
+# Django's own check on request.body agrees with ours (its 2.5 MiB default answered 500s).
+DATA_UPLOAD_MAX_MEMORY_SIZE = _MAX_BODY
+# nginx serves the files itself when set (X-Accel-Redirect to this internal location); see docs/production.md.
+EMDASH["MEDIA_ACCEL_PREFIX"] = os.environ.get("EMDASH_MEDIA_ACCEL_PREFIX", "")
+# ----------------------------------------------------------------------------------------------------------
 
 # The REST API (api/): its views set their own parsers, renderers, authentication, route rules and error
 # handler (api.base.ApiView), so nothing here changes other DRF views.

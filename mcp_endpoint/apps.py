@@ -9,3 +9,8 @@ class McpEndpointConfig(AppConfig):
         from mcp_endpoint import registry
 
         registry.definitions()
+
+        from emdash.background import register_sweep
+        from mcp_endpoint import task_store
+
+        register_sweep("mcp tasks", task_store.sweep, report="swept {} expired or abandoned MCP task(s)")

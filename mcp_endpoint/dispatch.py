@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from collections.abc import Callable
@@ -11,9 +12,11 @@ from typing import Any
 from emdash.actor import Actor
 from emdash.errors import EmDashError, InsufficientPermissions, InsufficientScope, ValidationError
 from emdash.models import AuditLog
+from emdash.operations import Source, run_operation
 from emdash.permissions import require
+from emdash.text import PROBLEM, find_bad_text, is_bad_text_db_error, scrub
 from emdash.tracing import log_exception
-from mcp_endpoint import jsonrpc, registry, versions
+from mcp_endpoint import hints, jsonrpc, registry, task_methods, versions
 from mcp_endpoint.instructions import INSTRUCTIONS
 from mcp_endpoint.jsonrpc import INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, Message, RpcError
 
@@ -55,7 +58,7 @@ def _initialize(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
     chosen = requested if requested in versions.HANDSHAKE else versions.NEWEST_HANDSHAKE
     return {
         "protocolVersion": chosen,
-        "capabilities": CAPABILITIES,
+        "capabilities": task_methods.capabilities(CAPABILITIES, chosen),
         "serverInfo": SERVER_INFO,
         "instructions": INSTRUCTIONS,
     }
@@ -64,7 +67,7 @@ def _initialize(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
 def _discover(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
     return {
         "supportedVersions": list(versions.SUPPORTED),
-        "capabilities": CAPABILITIES,
+        "capabilities": task_methods.capabilities(CAPABILITIES, versions.MODERN),
         "instructions": INSTRUCTIONS,
         "ttlMs": 0,
         "cacheScope": "private",
@@ -81,10 +84,23 @@ def _tools_list(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
     if cursor is not None:
         # One page holds every tool, so no cursor we hand out exists; anything else is invalid.
         raise RpcError(INVALID_PARAMS, "Invalid params: unknown cursor")
-    body: dict[str, Any] = {"tools": registry.definitions()}
+    body: dict[str, Any] = {"tools": tool_definitions(ctx.version)}
     if versions.is_modern(ctx.version):
         body.update(ttlMs=TOOLS_TTL_MS, cacheScope="public")
     return body
+
+
+@functools.cache
+def tool_definitions(version: str) -> list[dict[str, Any]]:
+    """tools/list for one protocol version, built once per process (only supported versions get here).
+
+    outputSchema is listed only where tools/call returns structuredContent: a client validating results
+    against it (the TypeScript SDK does) would otherwise reject every pre-2025-06-18 result.
+    """
+    tools = registry.definitions()
+    if not versions.structured_output(version):
+        tools = [{key: value for key, value in tool.items() if key != "outputSchema"} for tool in tools]
+    return task_methods.tool_definitions(tools, version)  # + execution.taskSupport from 2025-11-25
 
 
 def tool_error(error: EmDashError, trace_id: str) -> dict[str, Any]:
@@ -94,14 +110,14 @@ def tool_error(error: EmDashError, trace_id: str) -> dict[str, Any]:
     return {"content": [{"type": "text", "text": error.message}], "isError": True, "_meta": meta}
 
 
-def _audit(ctx: Context, action: str, outcome: str, started: float) -> None:
+def _audit(ctx: Context, action: str, outcome: str, started: float, source: str = "mcp") -> None:
     ctx.audit.append(
         AuditLog(
             user=ctx.actor.user,
             token_ref=str(ctx.actor.token_id or ""),
-            client_id=ctx.client_name[:200],
-            source="mcp",
-            action=action[:100],
+            client_id=scrub(ctx.client_name[:200]),
+            source=source,
+            action=scrub(action[:100]),
             outcome=outcome,
             duration_ms=round((time.perf_counter() - started) * 1000, 3),
             trace_id=ctx.trace_id,
@@ -116,25 +132,60 @@ def _permission_error(exc: InsufficientScope | InsufficientPermissions) -> RpcEr
     return RpcError(INVALID_REQUEST, exc.message, data)
 
 
-def _tools_call(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
+def _unknown_tool(name: Any) -> str:
+    if not isinstance(name, str):
+        return 'Invalid params: "name" must be the name of a tool (call tools/list to see them)'
+    return f"Unknown tool: {name[:100]}. Call tools/list to see the available tools."
+
+
+def _tools_call(params: dict[str, Any], ctx: Context, source: Source = "mcp") -> dict[str, Any]:
     started = time.perf_counter()
     name = params.get("name")
+    if isinstance(name, str) and find_bad_text(name) is not None:
+        raise RpcError(INVALID_PARAMS, f"Invalid params: name {PROBLEM}")
     tool = registry.get(name)
     if tool is None:
         _audit(ctx, name if isinstance(name, str) else "tools/call", "UNKNOWN_TOOL", started)
-        raise RpcError(INVALID_PARAMS, f"Unknown tool: {name}" if isinstance(name, str) else "Invalid params: name")
+        raise RpcError(INVALID_PARAMS, _unknown_tool(name))
     arguments = params.get("arguments")
     arguments = {} if arguments is None else arguments
     if not isinstance(arguments, dict):
         _audit(ctx, tool.name, "INVALID_PARAMS", started)
         raise RpcError(INVALID_PARAMS, "Invalid params: arguments must be an object")
+    return call_tool(tool, arguments, ctx, source)
+
+
+def _run(tool: registry.Tool, arguments: dict[str, Any], ctx: Context, source: Source) -> dict[str, Any]:
+    if tool.operation is not None:
+        return run_operation(
+            tool.operation,
+            ctx.actor,
+            arguments,
+            source=source,
+            trace_id=ctx.trace_id,
+            client=ctx.client_name,
+            record=ctx.audit.append,
+        )
+    require(ctx.actor, tool.perm)
+    problems = tool.argument_problems(arguments)
+    if (bad := find_bad_text(arguments)) is not None:
+        problems = {**problems, bad: PROBLEM}
+    if problems:
+        raise ValidationError.for_fields(problems, prefix="Invalid arguments")
+    return tool.handler(ctx.actor, arguments)
+
+
+def call_tool(tool: registry.Tool, arguments: dict[str, Any], ctx: Context, source: Source = "mcp") -> dict[str, Any]:
+    """One tool call as a ``tools/call`` result: the MCP door, and the task worker (``source="worker"``).
+
+    Tool errors come back as results (``isError``); refusals raise :class:`RpcError`; anything unexpected
+    raises :class:`InternalError`. Audit rows land in ``ctx.audit`` (a write's own row is already in the
+    database, written with the write); the caller saves them.
+    """
+    started = time.perf_counter()
     outcome = "INTERNAL_ERROR"
     try:
-        require(ctx.actor, tool.perm)
-        problems = tool.argument_problems(arguments)
-        if problems:
-            raise ValidationError.for_fields(problems, prefix="Invalid arguments")
-        payload = tool.handler(ctx.actor, arguments)
+        payload = _run(tool, arguments, ctx, source)
         result: dict[str, Any] = {
             "content": [{"type": "text", "text": jsonrpc.dumps(payload).decode()}],
             "isError": False,
@@ -149,20 +200,43 @@ def _tools_call(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
         raise _permission_error(exc) from None
     except EmDashError as exc:
         outcome = exc.code
-        return tool_error(exc, ctx.trace_id)
+        return tool_error(hints.enrich(exc, ctx.actor), ctx.trace_id)
     except Exception as exc:
+        if is_bad_text_db_error(exc):  # slipped past the argument check: still the caller's input
+            outcome = ValidationError.code
+            return tool_error(ValidationError(f"Invalid arguments: {PROBLEM}"), ctx.trace_id)
         log_exception(log, "tool %s failed", tool.name)
         raise InternalError(ctx.trace_id) from exc
     finally:
-        _audit(ctx, tool.name, outcome, started)
+        if tool.operation is None:  # the pipeline records operation calls itself
+            _audit(ctx, tool.name, outcome, started, source)
+
+
+def _tools_call_or_task(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
+    """A ``task`` param makes the call a task (2025-11-25 on); earlier versions ignore it and run it now."""
+    if "task" in params and versions.supports_tasks(ctx.version):
+        return task_methods.create(params, ctx, permission_error=_permission_error, audit=_audit)
+    return _tools_call(params, ctx)
+
+
+def _tasks_result(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
+    return task_methods.result(params, ctx, audit=_audit)
+
+
+def _tasks_cancel(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
+    return task_methods.cancel(params, ctx, audit=_audit)
 
 
 METHODS: dict[str, Callable[[dict[str, Any], Context], dict[str, Any]]] = {
     "initialize": _initialize,
     "ping": _ping,
     "tools/list": _tools_list,
-    "tools/call": _tools_call,
+    "tools/call": _tools_call_or_task,
     "server/discover": _discover,
+    "tasks/get": task_methods.get,
+    "tasks/result": _tasks_result,
+    "tasks/list": task_methods.list_tasks,
+    "tasks/cancel": _tasks_cancel,
 }
 
 
@@ -171,8 +245,10 @@ def handle(message: Message, ctx: Context) -> dict[str, Any] | None:
     if message.kind != "request":
         return None
     method = METHODS.get(message.method)
-    if method is None or (message.method == "server/discover" and not versions.is_modern(ctx.version)):
-        return jsonrpc.error(message.id, METHOD_NOT_FOUND, f"Method not found: {message.method}")
+    if method is None or not versions.method_exists(message.method, ctx.version):
+        return jsonrpc.error(message.id, METHOD_NOT_FOUND, f"Method not found: {scrub(message.method[:100])}")
+    if message.method != "tools/call" and (bad := find_bad_text(message.params)) is not None:
+        return jsonrpc.error(message.id, INVALID_PARAMS, f"Invalid params: {scrub(bad) or 'params'} {PROBLEM}")
     try:
         result = method(message.params or {}, ctx)
     except RpcError as exc:

@@ -1,7 +1,8 @@
-"""The tool registry: one record per tool, declared next to its handler, checked once at start-up.
+"""The tool registry: a view over the operation table, plus the tools of areas not converted yet.
 
-A tool's scope and minimum role are not restated here: each tool names a permission from
-``emdash.permissions.RULES`` and both come from that table.
+Operations (``emdash.operations``) become tools here, built once per process; the remaining areas still
+declare ``@tool`` records next to their handlers. A tool's scope and minimum role are not restated: each
+names a permission from ``emdash.permissions.RULES``.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ import jsonschema
 from jsonschema import Draft202012Validator
 
 from emdash.actor import Actor
+from emdash.operations import Operation, operations, run_operation
+from emdash.operations.record import CATEGORIES
 from emdash.permissions import RULES, Perm
 
-CATEGORIES = ("content", "schema", "media", "search", "taxonomy", "menu", "revision", "settings")
 Handler = Callable[[Actor, dict[str, Any]], dict[str, Any]]
 
 
@@ -33,10 +35,31 @@ class Tool:
     read_only: bool = False
     destructive: bool = False
     idempotent: bool = False
+    operation: Operation | None = None  # set when the tool is an operation of the table (run by the pipeline)
     validator: Draft202012Validator = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "validator", Draft202012Validator(self.input_schema))
+
+    @classmethod
+    def of(cls, op: Operation) -> Tool:
+        def handler(actor: Actor, arguments: dict[str, Any]) -> dict[str, Any]:
+            return run_operation(op, actor, arguments, source="mcp")
+
+        return cls(
+            name=op.name,
+            title=op.title,
+            description=op.description,
+            category=op.category,
+            perm=op.perm,
+            input_schema=op.schema,
+            handler=handler,
+            output_schema=op.output_schema,
+            read_only=op.read_only,
+            destructive=op.destructive,
+            idempotent=op.idempotent,
+            operation=op,
+        )
 
     @property
     def scope(self) -> str:
@@ -169,10 +192,15 @@ _loaded = False
 
 
 def load_tools() -> None:
-    """Import every tools module once (their decorators fill the registry)."""
+    """Import every tools module once (their decorators fill the registry), then add the operations."""
     global _loaded
     if _loaded:
         return
     from mcp_endpoint import tools  # noqa: F401  (imports each area module)
 
+    for op in operations():
+        if op.mcp:
+            if op.name in REGISTRY:
+                raise ValueError(f"Duplicate tool name: {op.name}")
+            REGISTRY[op.name] = Tool.of(op)
     _loaded = True

@@ -1,9 +1,13 @@
-"""JSON Schema fragments shared by tool definitions."""
+"""JSON Schema fragments shared by the tool definitions not yet in the operation table.
+
+Output fragments moved to :mod:`content.outputs`; they are re-exported here for the remaining tool modules.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from content.outputs import DATETIME, DELETED, ITEM, ITEM_ONLY, ITEM_WITH_REV, page_of  # noqa: F401
 from content.schema_services import SLUG_MAX_LENGTH, SLUG_RE
 
 SLUG_PATTERN = SLUG_RE.pattern
@@ -37,42 +41,6 @@ CURSOR = string("Opaque cursor from the previous page's nextCursor", minLength=1
 SLUG = string("URL slug: lowercase letters, digits, '-' or '_'", minLength=1, maxLength=200)
 DATA = {"type": "object", "description": "Field values keyed by field slug (see schema_get_collection)"}
 NULLABLE_STRING = {"type": ["string", "null"]}
-DATETIME = {"type": ["string", "null"], "description": "ISO 8601 date-time in UTC"}
-
-ITEM = {
-    "type": "object",
-    "description": "A content item: metadata, field values in data, and liveData when a draft is pending",
-    "properties": {
-        "id": {"type": "string"},
-        "collection": {"type": "string"},
-        "slug": {"type": "string"},
-        "status": {"type": "string", "enum": ["draft", "published", "scheduled"]},
-        "locale": {"type": "string"},
-        "translationGroup": {"type": "string"},
-        "authorId": {"type": ["integer", "null"]},
-        "createdAt": DATETIME,
-        "updatedAt": DATETIME,
-        "publishedAt": DATETIME,
-        "scheduledAt": DATETIME,
-        "deletedAt": DATETIME,
-        "hasDraft": {"type": "boolean"},
-        "data": {"type": "object"},
-        "liveData": {"type": "object"},
-        "terms": {
-            "type": "object",
-            "description": "Taxonomy terms by taxonomy name (content_get)",
-            "additionalProperties": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "properties": {"id": {"type": "string"}, "slug": {"type": "string"}, "label": {"type": "string"}},
-                    "required": ["id", "slug", "label"],
-                },
-            },
-        },
-    },
-    "required": ["id", "collection", "slug", "status", "locale", "data"],
-}
 TERMS_IN = {
     "type": "object",
     "description": 'Taxonomy terms by taxonomy name, e.g. {"category": ["news"], "tag": []}; replaces the '
@@ -84,20 +52,3 @@ TERMS_IN = {
         "items": {"type": "string", "minLength": 1, "maxLength": 200},
     },
 }
-
-
-def page_of(item: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "properties": {"items": {"type": "array", "items": item}, "nextCursor": {"type": "string"}},
-        "required": ["items"],
-    }
-
-
-ITEM_WITH_REV = {
-    "type": "object",
-    "properties": {"item": ITEM, "_rev": {"type": "string", "description": "Pass back to content_update"}},
-    "required": ["item", "_rev"],
-}
-ITEM_ONLY = {"type": "object", "properties": {"item": ITEM}, "required": ["item"]}
-DELETED = {"type": "object", "properties": {"deleted": {"type": "boolean"}}, "required": ["deleted"]}

@@ -17,3 +17,23 @@ def structured_output(version: str) -> bool:
 
 def is_modern(version: str) -> bool:
     return version == MODERN
+
+
+def supports_tasks(version: str) -> bool:
+    """Task-augmented requests (tasks/get, tasks/result, ...) exist from 2025-11-25 on."""
+    return version >= "2025-11-25"
+
+
+# Methods the 2026-07-28 revision removed (the handshake and session utilities): a request carrying that
+# version gets 404 + -32601 for them, like any unknown method. server/discover exists only in that revision.
+REMOVED_IN_MODERN = frozenset(
+    {"initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe"}
+)
+MODERN_ONLY = frozenset({"server/discover"})
+
+
+def method_exists(method: str, version: str) -> bool:
+    """False for methods the request's revision does not have (the caller still checks its own method table)."""
+    if is_modern(version):
+        return method not in REMOVED_IN_MODERN
+    return method not in MODERN_ONLY

@@ -1,13 +1,13 @@
 """The MCP front door: ``POST /_emdash/api/mcp``, stateless Streamable HTTP with JSON responses.
 
 The view reads as a list of steps: method → origin → content negotiation → protocol version → body →
-authenticate → parse → dispatch → encode. Every early answer drains the request body first, so a
+authenticate → parse → dispatch → encode. An unsupported protocol version is answered once the body is read,
+so the error can carry the request's id. Every early answer drains the request body first, so a
 keep-alive connection stays usable.
 """
 
 from __future__ import annotations
 
-import base64
 import logging
 from typing import Any
 
@@ -15,18 +15,23 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.csrf import csrf_exempt
 
+from emdash import limits
 from emdash.actor import Actor
 from emdash.auth import bearer_token, origin_allowed, resolve_bearer, resource_url
-from emdash.conf import emdash_settings
-from emdash.discovery import resource_metadata_url
 from emdash.models import AuditLog
 from emdash.tracing import current_trace_id, log_exception
-from mcp_endpoint import dispatch, jsonrpc, versions
-from mcp_endpoint.jsonrpc import INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, SERVER_ERROR, RpcError
+from mcp_endpoint import challenges, dispatch, envelope, jsonrpc, versions
+from mcp_endpoint.jsonrpc import (
+    INTERNAL_ERROR,
+    INVALID_REQUEST,
+    METHOD_NOT_FOUND,
+    PARSE_ERROR,
+    SERVER_ERROR,
+    RpcError,
+)
 
 log = logging.getLogger("emdash.mcp")
 
-HEADER_MISMATCH = -32020
 UNSUPPORTED_VERSION = -32022
 
 
@@ -69,12 +74,10 @@ def _accepts_json(accept: str) -> bool:
 
 
 def _unauthorized(request: HttpRequest, token_sent: bool) -> HttpResponse:
-    challenge = f'Bearer resource_metadata="{resource_metadata_url(request)}"'
     message = "Unauthorized: a valid bearer token is required"
     if token_sent:
-        challenge += ', error="invalid_token", error_description="The access token is invalid, expired or revoked"'
         message = "Unauthorized: the bearer token is invalid, expired or revoked"
-    return _rpc_error(401, -32001, message, WWW_Authenticate=challenge)
+    return _rpc_error(401, -32001, message, WWW_Authenticate=challenges.unauthorized(request, token_sent))
 
 
 def _authenticate(request: HttpRequest) -> Actor | HttpResponse:
@@ -90,49 +93,40 @@ def _authenticate(request: HttpRequest) -> Actor | HttpResponse:
     return _unauthorized(request, token_sent=False)
 
 
-def _protocol_version(request: HttpRequest) -> str | HttpResponse:
+def _protocol_version(request: HttpRequest) -> str | None:
+    """The request's protocol version; None when the header names one we do not speak."""
     header = request.META.get("HTTP_MCP_PROTOCOL_VERSION")
     if header is None:
         return versions.DEFAULT
-    if header not in versions.SUPPORTED:
-        return _rpc_error(
-            400,
-            UNSUPPORTED_VERSION,
-            f"Unsupported protocol version: {header[:40]}",
-            data={"supported": list(versions.SUPPORTED), "requested": header[:40]},
-        )
-    return header
+    header = header.strip()
+    return header if header in versions.SUPPORTED else None
 
 
-def _decode_header(value: str) -> str:
-    """Mcp-Name values that are not plain ASCII arrive as =?base64?...?=."""
-    if value.startswith("=?base64?") and value.endswith("?="):
-        try:
-            return base64.b64decode(value[9:-2]).decode()
-        except ValueError:
-            return value
-    return value
+def _unsupported_version(request: HttpRequest, body: bytes) -> HttpResponse:
+    """400 -32022, carrying the request's id when the body has one (clients match errors by id)."""
+    requested = request.META.get("HTTP_MCP_PROTOCOL_VERSION", "").strip()[:40]
+    try:
+        msg_id = jsonrpc.request_id(jsonrpc.parse(body))
+    except jsonrpc.ParseError:
+        msg_id = None
+    return _rpc_error(
+        400,
+        UNSUPPORTED_VERSION,
+        f"Unsupported protocol version: {requested}",
+        msg_id,
+        data={"supported": list(versions.SUPPORTED), "requested": requested},
+    )
 
 
-def _header_mismatch(request: HttpRequest, message: jsonrpc.Message) -> str | None:
-    method = request.META.get("HTTP_MCP_METHOD")
-    if method is not None and method != message.method:
-        return "Mcp-Method header does not match the request body's method"
-    name = request.META.get("HTTP_MCP_NAME")
-    if (
-        name is not None
-        and message.method == "tools/call"
-        and _decode_header(name) != (message.params or {}).get("name")
-    ):
-        return "Mcp-Name header does not match the request body's 'name' parameter"
-    return None
-
-
-def _client_name(message: jsonrpc.Message) -> str:
-    meta = (message.params or {}).get("_meta")
-    info = meta.get("io.modelcontextprotocol/clientInfo") if isinstance(meta, dict) else None
-    name = info.get("name") if isinstance(info, dict) else None
-    return name if isinstance(name, str) else ""
+def _check_envelope(request: HttpRequest, message: jsonrpc.Message, ctx: dispatch.Context) -> None:
+    """Headers and _meta of one request must agree (2026-07-28: required; earlier: when both are sent)."""
+    if message.kind != "request":
+        return
+    if versions.is_modern(ctx.version):
+        envelope.check_modern(request.META, message)
+        ctx.client_name = envelope.client_name(message) or ctx.client_name
+    else:
+        envelope.check_version_agreement(request.META, message)
 
 
 def _answer_one(raw: Any, ctx: dispatch.Context, request: HttpRequest) -> dict[str, Any] | None:
@@ -140,11 +134,22 @@ def _answer_one(raw: Any, ctx: dispatch.Context, request: HttpRequest) -> dict[s
         message = jsonrpc.classify(raw)
     except RpcError as exc:
         return jsonrpc.error(jsonrpc.request_id(raw), exc.code, exc.message, exc.data)
-    if versions.is_modern(ctx.version) and message.kind == "request":
-        if problem := _header_mismatch(request, message):
-            raise RpcError(HEADER_MISMATCH, problem)
-        ctx.client_name = _client_name(message) or ctx.client_name
+    _check_envelope(request, message, ctx)
     return dispatch.handle(message, ctx)
+
+
+def _answer_response(answer: dict[str, Any], ctx: dispatch.Context, request: HttpRequest) -> HttpResponse:
+    """One response; its HTTP status follows the error: 403 + challenge for a missing scope (step-up
+    authorization), 404 for an unknown or removed method in 2026-07-28, 200 otherwise."""
+    error = answer.get("error")
+    if isinstance(error, dict):
+        data = error.get("data")
+        if isinstance(data, dict) and data.get("code") == "INSUFFICIENT_SCOPE":
+            challenge = challenges.insufficient_scope(request, str(data.get("requiredScope", "")))
+            return _json(answer, 403, WWW_Authenticate=challenge)
+        if error.get("code") == METHOD_NOT_FOUND and versions.is_modern(ctx.version):
+            return _json(answer, 404)
+    return _json(answer)
 
 
 @csrf_exempt
@@ -179,10 +184,7 @@ def _handle_post(request: HttpRequest) -> HttpResponse:
         _drain(request)
         return _rpc_error(406, INVALID_REQUEST, "Not Acceptable: Accept must allow application/json")
     version = _protocol_version(request)
-    if isinstance(version, HttpResponse):
-        _drain(request)
-        return version
-    limit = int(emdash_settings.MCP_MAX_BODY)
+    limit = limits.mcp_max_body()
     try:
         declared = int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
@@ -191,6 +193,8 @@ def _handle_post(request: HttpRequest) -> HttpResponse:
     if declared > limit or len(body) > limit:
         _drain(request)
         return _rpc_error(413, INVALID_REQUEST, f"Request body too large (limit {limit} bytes)")
+    if version is None:
+        return _unsupported_version(request, body)
     actor = _authenticate(request)
     if isinstance(actor, HttpResponse):
         return actor
@@ -226,6 +230,8 @@ def _respond(payload: Any, ctx: dispatch.Context, request: HttpRequest) -> HttpR
         for raw in payload:
             try:
                 answer = _answer_one(raw, ctx, request)
+            except RpcError as exc:  # one bad member does not sink the batch
+                answer = jsonrpc.error(jsonrpc.request_id(raw), exc.code, exc.message, exc.data)
             except dispatch.InternalError:
                 answer = jsonrpc.error(
                     jsonrpc.request_id(raw), INTERNAL_ERROR, "Internal error", {"traceId": ctx.trace_id}
@@ -236,7 +242,7 @@ def _respond(payload: Any, ctx: dispatch.Context, request: HttpRequest) -> HttpR
     if not isinstance(payload, dict):
         return _rpc_error(400, INVALID_REQUEST, "Invalid Request: expected a JSON-RPC object")
     answer = _answer_one(payload, ctx, request)
-    return _json(answer) if answer is not None else HttpResponse(status=202)
+    return _answer_response(answer, ctx, request) if answer is not None else HttpResponse(status=202)
 
 
 def _write_audit(ctx: dispatch.Context) -> None:

@@ -36,3 +36,16 @@ class MediaItem(models.Model):
 
     def __str__(self) -> str:
         return f"{self.id} {self.filename}"
+
+
+class UploadReservation(models.Model):
+    """A storage key handed out with a signed upload URL, and who asked for it: only that user may register
+    the file (the key alone is not enough). Removed when the file is registered or swept."""
+
+    storage_key = models.CharField(max_length=512, primary_key=True)
+    # SET_NULL: a deleted requester's upload can no longer be claimed by anyone (the sweep removes it).
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return self.storage_key

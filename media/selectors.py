@@ -32,6 +32,15 @@ class Page:
         return body
 
 
+def existing_ids(ids: set[str]) -> set[str]:
+    """Which of ``ids`` (any case) name media items, in one query; answered in the case they were given."""
+    wanted = {i: i.upper() for i in ids if ULID_RE.match(i)}
+    if not wanted:
+        return set()
+    found = set(MediaItem.objects.filter(id__in=set(wanted.values())).values_list("id", flat=True))
+    return {given for given, upper in wanted.items() if upper in found}
+
+
 def find(id: Any) -> MediaItem:
     """A media item by ULID (any case); NOT_FOUND otherwise."""
     if isinstance(id, str) and ULID_RE.match(id):

@@ -15,14 +15,15 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from content.rows import new_id
+from emdash import limits
 from emdash.actor import Actor
 from emdash.conf import emdash_settings
-from emdash.errors import Conflict, ValidationError
+from emdash.errors import Conflict, InsufficientPermissions, ValidationError
 from emdash.permissions import Perm, require, require_owner_or
 from media import sniff
 from media import storage as store
 from media.errors import FileTooLarge
-from media.models import MediaItem
+from media.models import MediaItem, UploadReservation
 from media.selectors import find
 
 log = logging.getLogger("emdash.media")
@@ -143,6 +144,7 @@ def media_create(
     if problems:
         raise ValidationError.for_fields(problems)
     key = store.check_key(storage_key)
+    _check_reservation(actor, key)
     if not store.is_file(key):
         raise ValidationError.for_fields({"storageKey": f"no file is stored at '{key}'"})
     if MediaItem.objects.filter(storage_key=key).exists():
@@ -153,7 +155,16 @@ def media_create(
     with store.open_file(key) as handle:
         facts = sniff.inspect(handle, declared)
     stored = StoredFile(key, actual_size, content_hash or store.sha256_of(key), facts)
-    return _register(actor, new_id(), name, stored, extras)
+    row = _register(actor, new_id(), name, stored, extras)
+    UploadReservation.objects.filter(storage_key=key).delete()
+    return row
+
+
+def _check_reservation(actor: Actor, key: str) -> None:
+    """A key handed out with a signed upload URL is registered only by the user who asked for it."""
+    reservation = UploadReservation.objects.filter(storage_key=key).first()
+    if reservation is not None and not actor.is_system and reservation.user_id != actor.user_id:
+        raise InsufficientPermissions("only the user who requested this upload URL may register its file")
 
 
 def _register(actor: Actor, item_id: str, filename: str, stored: StoredFile, extras: Extras) -> MediaItem:
@@ -203,7 +214,7 @@ def media_upload(
     extras = Extras(alt=_text("alt", alt, problems), caption=_text("caption", caption, problems))
     if problems:
         raise ValidationError.for_fields(problems)
-    limit = int(emdash_settings.MEDIA_MAX_UPLOAD_SIZE)
+    limit = limits.max_upload()
     if file.size > limit:
         raise FileTooLarge(limit)
     if file.size == 0:
@@ -269,6 +280,9 @@ def media_sweep_orphans(*, older_than: timedelta | None = None) -> int:
     (younger ones may be signed uploads waiting for their confirm). Returns how many went."""
     age = older_than if older_than is not None else timedelta(seconds=float(emdash_settings.MEDIA_ORPHAN_AGE))
     cutoff = timezone.now() - age
+    # A reservation outlives its URL by the orphan age; its file (PUT before the URL expired) goes below.
+    ttl = timedelta(seconds=float(emdash_settings.MEDIA_UPLOAD_URL_TTL))
+    UploadReservation.objects.filter(created_at__lt=cutoff - ttl).delete()
     removed = 0
     batch: list[str] = []
     for key in store.walk():

@@ -1,7 +1,9 @@
 """Signed uploads: a short-lived signed URL to PUT bytes to, then a confirm that registers the file.
 
 The URL is the credential (as with S3 presigned URLs): the PUT carries no cookie or token. It is signed
-with ``django.core.signing``, names the storage key it may write, once, and expires.
+with ``django.core.signing``, names the storage key it may write, once, and expires. The key is reserved
+for the user who asked for the URL (``UploadReservation``): only that user may register the file (confirm
+or ``media_create``), and a PUT that does carry another user's identity is refused.
 """
 
 from __future__ import annotations
@@ -16,14 +18,15 @@ from django.core import signing
 from django.core.files.base import File
 
 from content.rows import new_id
+from emdash import limits
 from emdash.actor import Actor
 from emdash.conf import emdash_settings
-from emdash.errors import Conflict, ValidationError
+from emdash.errors import Conflict, InsufficientPermissions, ValidationError
 from emdash.permissions import Perm, require
 from media import services, sniff
 from media import storage as store
 from media.errors import FileTooLarge, InvalidUploadUrl
-from media.models import MediaItem
+from media.models import MediaItem, UploadReservation
 
 SALT = "emdash.media.upload.v1"
 SPOOL = 1024 * 1024
@@ -38,7 +41,7 @@ class Ticket:
 
 
 def _limit() -> int:
-    return int(emdash_settings.MEDIA_MAX_UPLOAD_SIZE)
+    return limits.max_upload()
 
 
 def upload_ticket(*, actor: Actor, filename: Any, mime_type: Any, size: Any = None) -> Ticket:
@@ -56,7 +59,8 @@ def upload_ticket(*, actor: Actor, filename: Any, mime_type: Any, size: Any = No
         raise FileTooLarge(limit)
     key = store.new_key(new_id(), declared)
     expires = int(time.time()) + int(emdash_settings.MEDIA_UPLOAD_URL_TTL)
-    token = signing.dumps({"k": key, "x": expires, "m": limit}, salt=SALT)
+    UploadReservation.objects.create(storage_key=key, user=actor.user)
+    token = signing.dumps({"k": key, "x": expires, "m": limit, "u": actor.user_id}, salt=SALT)
     return Ticket(token, key, datetime.fromtimestamp(expires, UTC), limit)
 
 
@@ -72,9 +76,12 @@ def _payload(token: str) -> dict[str, Any]:
     return payload
 
 
-def receive(*, token: str, stream: Any, length: Any) -> dict[str, Any]:
-    """Write the PUT body to the signed key. Refuses bad or expired URLs, oversize bodies and a second PUT."""
+def receive(*, token: str, stream: Any, length: Any, caller: Actor | None = None) -> dict[str, Any]:
+    """Write the PUT body to the signed key. Refuses bad or expired URLs, oversize bodies, a second PUT,
+    and a caller who identifies as someone other than the user the URL was issued to."""
     payload = _payload(token)
+    if caller is not None and not caller.is_anonymous and caller.user_id != payload.get("u"):
+        raise InsufficientPermissions("this upload URL was issued to another user")
     key = payload["k"]
     limit = min(int(payload.get("m") or 0), _limit())
     if store.key_problem(key) or not store.inside_root(key):

@@ -1,12 +1,12 @@
-"""Media routes outside the REST API: the signed PUT upload target, and the files themselves in DEBUG."""
+"""Media routes outside the REST API: the signed PUT upload target, and the uploaded files themselves
+(filesystem storage; served in production too, see media.serving)."""
 
 from django.conf import settings
-from django.conf.urls.static import static
 from django.urls import path
 
-from media import views
+from media import serving, views
 
-urlpatterns = [
-    path("_emdash/api/media/upload/<str:token>", views.upload, name="media-upload"),
-    *static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT),
-]
+urlpatterns = [path("_emdash/api/media/upload/<str:token>", views.upload, name="media-upload")]
+
+if str(settings.MEDIA_URL).startswith("/"):  # a local path; an absolute URL means another host serves them
+    urlpatterns.append(path(f"{str(settings.MEDIA_URL).strip('/')}/<path:key>", serving.serve, name="media-file"))

@@ -7,7 +7,8 @@ import logging
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.csrf import csrf_exempt
 
-from emdash.errors import EmDashError
+from emdash.auth import BadToken, request_actor
+from emdash.errors import EmDashError, InsufficientPermissions
 from emdash.http import error_response, json_response
 from emdash.tracing import log_exception
 from media import uploads
@@ -27,7 +28,11 @@ def upload(request: HttpRequest, token: str) -> HttpResponse:
     if request.method != "PUT":
         return _not_allowed("PUT")
     try:
-        body = uploads.receive(token=token, stream=request, length=request.META.get("CONTENT_LENGTH"))
+        caller = request_actor(request)  # usually anonymous: the URL is the credential
+    except BadToken:
+        return error_response(InsufficientPermissions("the bearer token sent with this upload is not valid"))
+    try:
+        body = uploads.receive(token=token, stream=request, length=request.META.get("CONTENT_LENGTH"), caller=caller)
     except EmDashError as exc:
         return error_response(exc)
     except Exception:

@@ -25,6 +25,22 @@ def _drop_entry_tables() -> None:
     schema.invalidate()
 
 
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> Iterator[None]:
+    """Rate-limit and lockout counters live in the cache: no test inherits another's."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def unlimited_rates(settings) -> None:
+    """Switch the MCP/REST request rate limits off, for tests that send more than the default 600 a minute."""
+    settings.EMDASH = {**settings.EMDASH, "RATE_LIMITS": "off"}
+
+
 @pytest.fixture
 def cms(transactional_db: None) -> Iterator[None]:
     """A database where schema changes commit; entry tables are dropped afterwards."""

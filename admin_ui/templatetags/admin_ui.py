@@ -50,3 +50,27 @@ def share_links(context: Any, collection: str, id: str) -> list[Any]:
         return share_list(actor=Actor.for_user(context["request"].user), collection=collection, id=id)
     except EmDashError:
         return []
+
+
+def _was_posted(form: Any) -> bool:
+    """``form`` is ``request.POST`` after a failed submission (else empty): then it decides, not the default."""
+    return hasattr(form, "getlist") and bool(form)
+
+
+@register.simple_tag
+def posted_checked(form: Any, name: str, value: Any = "on", default: Any = False) -> str:
+    """`` checked`` for a checkbox that was ticked in the failed submission (or by default on a fresh form).
+
+    ``default`` is a bool or a collection of the values ticked by default."""
+    if _was_posted(form):
+        return " checked" if str(value) in form.getlist(name) else ""
+    if isinstance(default, list | tuple | set | frozenset):
+        default = value in default
+    return " checked" if default else ""
+
+
+@register.simple_tag
+def posted_selected(form: Any, name: str, value: Any, default: Any = None) -> str:
+    """`` selected`` for the option chosen in the failed submission (or the default on a fresh form)."""
+    chosen = form.get(name) if _was_posted(form) else default
+    return " selected" if chosen is not None and str(chosen) == str(value) else ""

@@ -9,6 +9,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
 from admin_ui import audit
+from emdash import login_throttle
 
 
 def _next_url(request: HttpRequest) -> str:
@@ -23,6 +24,8 @@ def login_view(request: HttpRequest) -> HttpResponse:
     email = ""
     if request.method == "POST":
         email = request.POST.get("email", "").strip().lower()
+        if (wait := login_throttle.blocked(request, email)) is not None:
+            return _locked_out(request, email, wait)
         user = authenticate(request, username=email, password=request.POST.get("password", ""))
         if user is not None and user.is_active:
             login(request, user)
@@ -33,6 +36,14 @@ def login_view(request: HttpRequest) -> HttpResponse:
         return redirect(_next_url(request))
     context = {"error": error, "email": email, "next": _next_url(request)}
     return render(request, "admin_ui/login.html", context, status=400 if error else 200)
+
+
+def _locked_out(request: HttpRequest, email: str, seconds: int) -> HttpResponse:
+    """429 with the wait in words and in ``Retry-After``; the password was not checked."""
+    context = {"error": login_throttle.message(seconds), "email": email, "next": _next_url(request)}
+    response = render(request, "admin_ui/login.html", context, status=429)
+    response["Retry-After"] = str(seconds)
+    return response
 
 
 @require_POST

@@ -10,10 +10,10 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from admin_ui import plain, widgets
+from admin_ui import autosave, plain, widgets
 from admin_ui import terms as entry_terms
-from admin_ui.base import actor_for, admin_page, attempt, status_for
-from content import schema, selectors, services
+from admin_ui.base import actor_for, admin_page, run, status_for
+from content import schema, selectors
 from content.schema import CollectionSpec
 from emdash.actor import Actor
 from emdash.conf import emdash_settings
@@ -63,9 +63,10 @@ def _list_context(request: HttpRequest, spec: CollectionSpec) -> dict[str, Any]:
         params["order_by"] = "updated_at"
     try:
         page = selectors.entry_list(actor=actor, collection=spec.slug, limit=PAGE_SIZE, **params)
-    except EmDashError as exc:  # e.g. a stale cursor: start again from the first page
+    except EmDashError as exc:  # a stale cursor or a refused search: show why, and the unfiltered first page
         messages.error(request, plain.message_for(exc), extra_tags=plain.code_tag(exc.code))
-        page = selectors.entry_list(actor=actor, collection=spec.slug, limit=PAGE_SIZE, **{**params, "cursor": None})
+        fallback = {**params, "cursor": None, "search": None}
+        page = selectors.entry_list(actor=actor, collection=spec.slug, limit=PAGE_SIZE, **fallback)
     items = [{**item, "title": title_of(item)} for item in page.items]
     next_query = request.GET.copy()
     if page.next_cursor:
@@ -138,20 +139,10 @@ def entry_new(request: HttpRequest, collection: str) -> HttpResponse:
             messages.error(request, FIELDS_NEED_ATTENTION, extra_tags=plain.code_tag("VALIDATION_ERROR"))
         else:
             data = {k: v for k, v in data.items() if v is not None}
-            outcome = attempt(
-                request,
-                "content.create",
-                lambda: services.entry_create(
-                    actor=actor,
-                    collection=spec.slug,
-                    data=data,
-                    slug=request.POST.get("slug") or None,
-                    locale=request.POST.get("locale") or None,
-                ),
-                "Created.",
-            )
+            raw = {"collection": spec.slug, "data": data, **_given(request, slug="slug", locale="locale")}
+            outcome = run(request, "content_create", raw, "Created.")
             if outcome.ok:
-                return redirect("admin_ui:entry_edit", spec.slug, outcome.result.id)
+                return redirect("admin_ui:entry_edit", spec.slug, outcome.result["item"]["id"])
             problems = outcome.problems
     context = _form_context(request, spec, actor, values, problems)
     context["slug"] = request.POST.get("slug", "")
@@ -173,18 +164,19 @@ def _save(request: HttpRequest, spec: CollectionSpec, actor: Actor, entry: Any) 
         messages.error(request, FIELDS_NEED_ATTENTION, extra_tags=plain.code_tag("VALIDATION_ERROR"))
         return None, problems
     changed = {k: v for k, v in data.items() if v != current.get(k)}
-    rev = None if request.POST.get("overwrite") == "1" else request.POST.get("_rev") or None
-    slug = request.POST.get("slug") or None
+    raw: dict[str, Any] = {"collection": spec.slug, "id": entry.id, "data": changed, **_given(request, slug="slug")}
+    if request.POST.get("overwrite") != "1":
+        raw.update(_given(request, _rev="_rev"))
     terms = entry_terms.posted(spec, request.POST)
-    outcome = attempt(
-        request,
-        "content.update",
-        lambda: services.entry_update(
-            actor=actor, collection=spec.slug, id=entry.id, data=changed, slug=slug, rev=rev, terms=terms
-        ),
-        "Saved.",
-    )
+    if terms is not None:
+        raw["terms"] = terms
+    outcome = run(request, "content_update", raw, "Saved.")
     return outcome, outcome.problems
+
+
+def _given(request: HttpRequest, **names: str) -> dict[str, str]:
+    """Input keys (wire names) filled from non-empty form fields; empty fields are absent, not null."""
+    return {key: request.POST[field] for key, field in names.items() if request.POST.get(field)}
 
 
 @admin_page(Perm.CONTENT_READ_UNPUBLISHED)
@@ -198,6 +190,8 @@ def entry_edit(request: HttpRequest, collection: str, id: str) -> HttpResponse:
     values = widgets.initial(spec, entry.to_dict()["data"])
     if request.method == "POST":
         outcome, problems = _save(request, spec, actor, entry)
+        if autosave.wanted(request):
+            return autosave.answer(request, outcome, problems)
         if outcome is not None and outcome.ok:
             return redirect("admin_ui:entry_edit", spec.slug, entry.id)
         values = widgets.posted(spec, request.POST)

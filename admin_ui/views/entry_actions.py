@@ -2,21 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
+from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch
 from django.views.decorators.http import require_POST
 
-from admin_ui import portable_text
-from admin_ui.base import actor_for, admin_page, attempt
+from admin_ui import plain, portable_text
+from admin_ui.base import actor_for, admin_page, run
 from admin_ui.views.entries import collection_or_404, load_entry, title_of
-from content import selectors, services
+from content import selectors
 from content.schema import CollectionSpec
 from emdash.actor import Actor
 from emdash.dates import iso
+from emdash.errors import EmDashError
 from emdash.permissions import Perm
 from settings_app import localtime
 
@@ -26,42 +27,36 @@ def _schedule_time(request: HttpRequest) -> str:
     return iso(localtime.from_input(request.POST.get("scheduled_at", ""))) or ""
 
 
-ACTIONS: dict[str, tuple[str, str]] = {  # action -> (audit name, success message)
-    "publish": ("content.publish", "Published."),
-    "unpublish": ("content.unpublish", "Unpublished: the item is a draft again."),
-    "schedule": ("content.schedule", "Scheduled."),
-    "unschedule": ("content.unschedule", "Schedule cancelled."),
-    "discard-draft": ("content.discard_draft", "Draft discarded: back to the published version."),
-    "duplicate": ("content.duplicate", "Duplicated: you are editing the copy."),
-    "trash": ("content.trash", "Moved to the trash."),
-    "restore": ("content.restore", "Restored from the trash."),
-    "delete": ("content.delete_permanently", "Deleted permanently."),
-    "translate": ("content.translate", "Translation created."),
+ACTIONS: dict[str, tuple[str, str]] = {  # button -> (operation, success message)
+    "publish": ("content_publish", "Published."),
+    "unpublish": ("content_unpublish", "Unpublished: the item is a draft again."),
+    "schedule": ("content_schedule", "Scheduled."),
+    "unschedule": ("content_unschedule", "Schedule cancelled."),
+    "discard-draft": ("content_discard_draft", "Draft discarded: back to the published version."),
+    "duplicate": ("content_duplicate", "Duplicated: you are editing the copy."),
+    "trash": ("content_delete", "Moved to the trash."),
+    "restore": ("content_restore", "Restored from the trash."),
+    "delete": ("content_permanent_delete", "Deleted permanently."),
+    "translate": ("content_create", "Translation created."),
 }
 
 
-def _call(request: HttpRequest, action: str, actor: Actor, spec: CollectionSpec, id: str) -> Callable[[], Any]:
-    kw: dict[str, Any] = {"actor": actor, "collection": spec.slug, "id": id}
-    calls: dict[str, Callable[[], Any]] = {
-        "publish": lambda: services.entry_publish(**kw),
-        "unpublish": lambda: services.entry_unpublish(**kw),
-        "schedule": lambda: services.entry_schedule(**kw, scheduled_at=_schedule_time(request)),
-        "unschedule": lambda: services.entry_unschedule(**kw),
-        "discard-draft": lambda: services.entry_discard_draft(**kw),
-        "duplicate": lambda: services.entry_duplicate(**kw),
-        "trash": lambda: services.entry_trash(**kw),
-        "restore": lambda: services.entry_restore(**kw),
-        "delete": lambda: services.entry_delete_permanently(**kw),
-        "translate": lambda: _translate(actor, spec, id, request.POST.get("locale")),
-    }
-    return calls[action]
+def _input(request: HttpRequest, action: str, actor: Actor, spec: CollectionSpec, id: str) -> dict[str, Any]:
+    """The operation's input, from the button's form."""
+    raw: dict[str, Any] = {"collection": spec.slug, "id": id}
+    if action == "schedule":
+        raw["scheduledAt"] = _schedule_time(request)
+    if action == "translate":
+        raw = _translation(actor, spec, id, request.POST.get("locale") or None)
+    return raw
 
 
-def _translate(actor: Actor, spec: CollectionSpec, id: str, locale: Any) -> Any:
+def _translation(actor: Actor, spec: CollectionSpec, id: str, locale: str | None) -> dict[str, Any]:
     """A new item in ``locale`` that starts as a copy of the source's current values."""
     source = selectors.entry_get(actor=actor, collection=spec.slug, id=id)
     data = {k: v for k, v in source.to_dict()["data"].items() if v is not None and not spec.field_map[k].unique}
-    return services.entry_create(actor=actor, collection=spec.slug, data=data, locale=locale, translation_of=id)
+    raw: dict[str, Any] = {"collection": spec.slug, "data": data, "translationOf": id}
+    return {**raw, "locale": locale} if locale else raw
 
 
 @admin_page(Perm.CONTENT_EDIT_OWN)
@@ -70,14 +65,19 @@ def entry_action(request: HttpRequest, collection: str, id: str, action: str) ->
     spec = collection_or_404(collection)
     if action not in ACTIONS:
         return redirect("admin_ui:entry_edit", spec.slug, id)
-    audit_name, message = ACTIONS[action]
-    outcome = attempt(request, audit_name, _call(request, action, actor_for(request), spec, id), message)
+    name, message = ACTIONS[action]
+    try:
+        raw = _input(request, action, actor_for(request), spec, id)
+    except EmDashError as exc:  # the translation's source cannot be read, or the schedule time is no time
+        messages.error(request, plain.message_for(exc), extra_tags=plain.code_tag(exc.code))
+        return redirect("admin_ui:entry_edit", spec.slug, id)
+    outcome = run(request, name, raw, message)
     if action == "delete" or (outcome.ok and action == "trash"):
         return redirect("admin_ui:trash" if action == "delete" else "admin_ui:entries", spec.slug)
     if action == "restore" and not outcome.ok:
         return redirect("admin_ui:trash", spec.slug)
     if outcome.ok and action in ("duplicate", "translate"):
-        return redirect("admin_ui:entry_edit", spec.slug, outcome.result.id)
+        return redirect("admin_ui:entry_edit", spec.slug, outcome.result["item"]["id"])
     return redirect("admin_ui:entry_edit", spec.slug, id)
 
 
@@ -85,7 +85,7 @@ def _display(value: Any, kind: str) -> str:
     if value is None:
         return ""
     if kind == "portableText":
-        return portable_text.to_markdown(value)
+        return portable_text.readable(value)
     if isinstance(value, dict | list):
         import json
 
@@ -146,15 +146,15 @@ def revisions(request: HttpRequest, collection: str, id: str) -> HttpResponse:
 @admin_page(Perm.CONTENT_EDIT_OWN)
 @require_POST
 def revision_restore(request: HttpRequest, revision_id: str) -> HttpResponse:
-    actor = actor_for(request)
-    outcome = attempt(
+    outcome = run(
         request,
-        "revision.restore",
-        lambda: services.revision_restore(actor=actor, revision_id=revision_id),
+        "revision_restore",
+        {"revisionId": revision_id},
         "Revision restored as the current draft (not published yet).",
     )
     if outcome.ok:
-        return redirect("admin_ui:entry_edit", outcome.result.spec.slug, outcome.result.id)
+        item = outcome.result["item"]
+        return redirect("admin_ui:entry_edit", item["collection"], item["id"])
     try:  # back to the item the form came from
         return redirect("admin_ui:entry_edit", request.POST.get("collection", ""), request.POST.get("id", ""))
     except NoReverseMatch:

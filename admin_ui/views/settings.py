@@ -64,7 +64,8 @@ def site_settings(request: HttpRequest) -> HttpResponse:
         if outcome.ok:
             return redirect("admin_ui:settings")
         problems = outcome.problems
-    current = selectors.settings_get(actor=actor)
+    # After an error the form shows what was submitted (nothing was saved), not the stored settings.
+    current = changes_from(request.POST) if outcome is not None else selectors.settings_get(actor=actor)
     images = media_selectors.media_list(actor=actor, mime_type="image/", limit=100).items
     social, seo = current.get("social") or {}, current.get("seo") or {}
 

@@ -16,6 +16,7 @@ from typing import Any
 from content import rows, schema
 from content.dynamic import field_attname
 from content.schema import CollectionSpec
+from content.schema_retry import schema_retry
 from content.search.backends import MARK_END, MARK_START, Hit, get_backend
 from content.search.indexing import indexable
 from emdash.actor import Actor
@@ -130,6 +131,7 @@ def _live(specs: dict[str, CollectionSpec], hits: list[Hit]) -> dict[tuple[str, 
     return live
 
 
+@schema_retry
 def search(
     *, actor: Actor, query: Any, collections: Any = None, locale: Any = None, limit: Any = 20
 ) -> list[SearchResult]:

@@ -5,6 +5,7 @@ from content.services.entries import (
     entry_delete_permanently,
     entry_duplicate,
     entry_restore,
+    entry_translate,
     entry_trash,
     entry_update,
 )
@@ -26,6 +27,7 @@ __all__ = [
     "entry_publish",
     "entry_restore",
     "entry_schedule",
+    "entry_translate",
     "entry_trash",
     "entry_unpublish",
     "entry_unschedule",

@@ -12,11 +12,12 @@ from content import revisions, rows, schema, slugs, writes
 from content.entry import Entry
 from content.models import EntryBase, Revision
 from content.schema import CollectionSpec
+from content.schema_retry import schema_retry
 from content.signals import entry_deleting, send_entry_changed
 from content.validation import validate_data
 from emdash.actor import Actor
 from emdash.errors import Conflict, NotFound, SlugConflict, ValidationError
-from emdash.permissions import Perm, require, require_owner_or
+from emdash.permissions import Perm, can, require, require_owner_or
 
 WRITE_STATUSES = ("draft", "published")
 COPY_SUFFIX = " (Copy)"
@@ -48,7 +49,7 @@ def _claim_slug(
     spec: CollectionSpec, explicit: Any, values: dict[str, Any], locale: str, hint: str | None = None
 ) -> str:
     if explicit is not None:
-        slug = slugs.check_slug(explicit)
+        slug = slugs.check_entry_slug(explicit)
         if spec.model.objects.filter(locale=locale, slug=slug).exists():
             raise SlugConflict(f"Slug '{slug}' is already used in '{spec.slug}' ({locale})")
         return slug
@@ -84,17 +85,18 @@ def _insert(
     raise Conflict("Could not find a free slug; pass one explicitly")
 
 
+@schema_retry
 def entry_create(
     *,
     actor: Actor,
     collection: str,
-    data: Any,
-    slug: Any = None,
-    status: Any = None,
-    locale: Any = None,
-    translation_of: Any = None,
+    data: dict[str, Any],
+    slug: str | None = None,
+    status: str | None = None,
+    locale: str | None = None,
+    translation_of: str | None = None,
     slug_hint: str | None = None,
-    terms: Any = None,
+    terms: dict[str, list[str]] | None = None,
 ) -> Entry:
     """Create an entry. ``slug_hint`` seeds the generated slug when the values have no title; ``terms``
     (``{taxonomy: [term slug, ...]}``) assigns taxonomy terms in the same transaction."""
@@ -107,7 +109,7 @@ def entry_create(
     with transaction.atomic():
         source = None
         if translation_of is not None:
-            source = _translation_source(spec, translation_of, locale)
+            source = _translation_source(actor, spec, translation_of, locale)
             data = _with_shared_values(spec, source, data)
         values = validate_data(spec, data, partial=False)
         new_slug = _claim_slug(spec, slug, values, locale, slug_hint)
@@ -138,11 +140,14 @@ def entry_create(
     return Entry.load(spec, row)
 
 
-def _translation_source(spec: CollectionSpec, ident: Any, locale: str) -> EntryBase:
+def _translation_source(actor: Actor, spec: CollectionSpec, ident: Any, locale: str) -> EntryBase:
+    """The item being translated. Joining its group means sharing its non-translatable values, so the
+    caller needs edit rights on it (SPEC 7): authors translate their own items, editors any."""
     try:
         source = rows.find(spec, ident)
     except NotFound:
         raise ValidationError.for_fields({"translationOf": f"no item '{ident}' in '{spec.slug}'"}) from None
+    require_owner_or(actor, source.author_id, Perm.CONTENT_EDIT_OWN, Perm.CONTENT_EDIT_ANY)
     if spec.model.objects.filter(translation_group=source.translation_group, locale=locale).exists():
         raise Conflict(f"This item already has a '{locale}' translation")
     return source
@@ -174,25 +179,30 @@ def write_values(spec: CollectionSpec, row: EntryBase, values: dict[str, Any], a
 
 
 def _share_across_translations(spec: CollectionSpec, row: EntryBase, values: dict[str, Any], actor: Actor) -> None:
+    """Copy non-translatable values to the other items of the group, but only to those the caller may
+    edit: a value is never written into someone else's item on the strength of editing one's own."""
     shared = {k: v for k, v in values.items() if not spec.field_map[k].translatable}
     if not shared:
         return
     siblings = rows.live_rows(spec).filter(translation_group=row.translation_group).exclude(id=row.id)
+    if not can(actor, Perm.CONTENT_EDIT_ANY):
+        siblings = siblings.filter(author_id=actor.user_id) if actor.user_id is not None else siblings.none()
     for sibling in siblings:
         write_values(spec, sibling, shared, actor)
         send_entry_changed(spec.slug, sibling.id, "updated", actor)
 
 
+@schema_retry
 def entry_update(
     *,
     actor: Actor,
     collection: str,
-    id: Any,
-    data: Any = None,
-    slug: Any = None,
-    status: Any = None,
-    rev: Any = None,
-    terms: Any = None,
+    id: str,
+    data: dict[str, Any] | None = None,
+    slug: str | None = None,
+    status: str | None = None,
+    rev: str | None = None,
+    terms: dict[str, list[str]] | None = None,
 ) -> Entry:
     """Edit an entry. ``terms`` replaces the entry's terms of each taxonomy it names (others are kept)."""
     spec = schema.get_collection(collection)
@@ -206,7 +216,7 @@ def entry_update(
         values = validate_data(spec, data, partial=True, entry_id=row.id)
         extra: dict[str, Any] = {}
         if slug is not None and slug != row.slug:
-            new_slug = slugs.check_slug(slug)
+            new_slug = slugs.check_entry_slug(slug)
             if spec.model.objects.filter(locale=row.locale, slug=new_slug).exclude(id=row.id).exists():
                 raise SlugConflict(f"Slug '{new_slug}' is already used in '{spec.slug}' ({row.locale})")
             extra["slug"] = new_slug
@@ -243,7 +253,8 @@ def _owned_row(actor: Actor, spec: CollectionSpec, ident: Any, *, trashed: bool 
     return row
 
 
-def entry_trash(*, actor: Actor, collection: str, id: Any) -> None:
+@schema_retry
+def entry_trash(*, actor: Actor, collection: str, id: str) -> None:
     """Soft delete. A pending schedule is cancelled so a restored item never publishes by surprise."""
     spec = schema.get_collection(collection)
     with transaction.atomic():
@@ -253,7 +264,8 @@ def entry_trash(*, actor: Actor, collection: str, id: Any) -> None:
         send_entry_changed(spec.slug, row.id, "trashed", actor)
 
 
-def entry_restore(*, actor: Actor, collection: str, id: Any) -> Entry:
+@schema_retry
+def entry_restore(*, actor: Actor, collection: str, id: str) -> Entry:
     spec = schema.get_collection(collection)
     with transaction.atomic():
         row = _owned_row(actor, spec, id, trashed=True)
@@ -270,7 +282,8 @@ def _is_live(spec: CollectionSpec, ident: Any) -> bool:
     return True
 
 
-def entry_delete_permanently(*, actor: Actor, collection: str, id: Any) -> None:
+@schema_retry
+def entry_delete_permanently(*, actor: Actor, collection: str, id: str) -> None:
     """Remove a trashed entry with its revisions (and, through ``entry_deleting``, its term assignments)."""
     spec = schema.get_collection(collection)
     require(actor, Perm.CONTENT_DELETE_PERMANENT)
@@ -289,7 +302,8 @@ def entry_delete_permanently(*, actor: Actor, collection: str, id: Any) -> None:
         send_entry_changed(spec.slug, row.id, "deleted", actor)
 
 
-def entry_duplicate(*, actor: Actor, collection: str, id: Any) -> Entry:
+@schema_retry
+def entry_duplicate(*, actor: Actor, collection: str, id: str) -> Entry:
     """A draft copy: same values and locale, title + " (Copy)", a fresh slug and translation group."""
     spec = schema.get_collection(collection)
     require(actor, Perm.CONTENT_CREATE)
@@ -308,3 +322,15 @@ def entry_duplicate(*, actor: Actor, collection: str, id: Any) -> Entry:
         locale=source.locale,
         slug_hint=f"{source.slug}-copy",
     )
+
+
+@schema_retry
+def entry_translate(*, actor: Actor, collection: str, id: Any, locale: Any) -> Entry:
+    """The admin's "translate" button: ``translationOf`` with the source's current values as the starting
+    text (unique values left out), so it has the rights and sharing rules of every other door."""
+    spec = schema.get_collection(collection)
+    require(actor, Perm.CONTENT_CREATE)
+    source = rows.find(spec, id)
+    values = rows.current_values(spec, source)
+    data = {k: v for k, v in values.items() if v is not None and not spec.field_map[k].unique}
+    return entry_create(actor=actor, collection=spec.slug, data=data, locale=locale, translation_of=source.id)

@@ -13,6 +13,7 @@ from content import revisions, rows, schema, writes
 from content.entry import Entry
 from content.models import EntryBase, Revision
 from content.schema import CollectionSpec
+from content.schema_retry import schema_retry
 from content.services.entries import _owned_row
 from content.signals import send_entry_changed
 from content.validation import check_publishable
@@ -51,7 +52,8 @@ def unpublish_row(spec: CollectionSpec, row: EntryBase, actor: Actor) -> None:
     send_entry_changed(spec.slug, row.id, "unpublished", actor)
 
 
-def entry_publish(*, actor: Actor, collection: str, id: Any) -> Entry:
+@schema_retry
+def entry_publish(*, actor: Actor, collection: str, id: str) -> Entry:
     spec = schema.get_collection(collection)
     with transaction.atomic():
         row = _owned_row(actor, spec, id)
@@ -59,7 +61,8 @@ def entry_publish(*, actor: Actor, collection: str, id: Any) -> Entry:
     return Entry.load(spec, row)
 
 
-def entry_unpublish(*, actor: Actor, collection: str, id: Any) -> Entry:
+@schema_retry
+def entry_unpublish(*, actor: Actor, collection: str, id: str) -> Entry:
     spec = schema.get_collection(collection)
     with transaction.atomic():
         row = _owned_row(actor, spec, id)
@@ -68,7 +71,8 @@ def entry_unpublish(*, actor: Actor, collection: str, id: Any) -> Entry:
     return Entry.load(spec, row)
 
 
-def entry_schedule(*, actor: Actor, collection: str, id: Any, scheduled_at: Any) -> Entry:
+@schema_retry
+def entry_schedule(*, actor: Actor, collection: str, id: str, scheduled_at: str) -> Entry:
     """Publish later. Drafts become ``scheduled``; published items keep serving the live version and
     their pending draft goes live at that time."""
     spec = schema.get_collection(collection)
@@ -90,7 +94,8 @@ def entry_schedule(*, actor: Actor, collection: str, id: Any, scheduled_at: Any)
     return Entry.load(spec, row)
 
 
-def entry_unschedule(*, actor: Actor, collection: str, id: Any) -> Entry:
+@schema_retry
+def entry_unschedule(*, actor: Actor, collection: str, id: str) -> Entry:
     """Cancel a pending schedule; a no-op when there is none."""
     spec = schema.get_collection(collection)
     with transaction.atomic():
@@ -102,7 +107,8 @@ def entry_unschedule(*, actor: Actor, collection: str, id: Any) -> Entry:
     return Entry.load(spec, row)
 
 
-def entry_discard_draft(*, actor: Actor, collection: str, id: Any) -> Entry:
+@schema_retry
+def entry_discard_draft(*, actor: Actor, collection: str, id: str) -> Entry:
     spec = schema.get_collection(collection)
     with transaction.atomic():
         row = _owned_row(actor, spec, id)
@@ -118,6 +124,7 @@ def entry_discard_draft(*, actor: Actor, collection: str, id: Any) -> Entry:
     return Entry.load(spec, row)
 
 
+@schema_retry
 def publish_due(*, now: datetime | None = None, limit: int = 500) -> int:
     """Publish every item whose time has come, each exactly once however many workers run.
 

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db import transaction
 
 from content import rows, schema
 from content.entry import Entry
 from content.models import Revision
+from content.schema_retry import schema_retry
 from content.services.entries import write_values
 from content.signals import send_entry_changed
 from content.validation import validate_data
@@ -17,7 +16,8 @@ from emdash.errors import CollectionNotFound, NotFound
 from emdash.permissions import Perm, require, require_owner_or
 
 
-def revision_restore(*, actor: Actor, revision_id: Any) -> Entry:
+@schema_retry
+def revision_restore(*, actor: Actor, revision_id: str) -> Entry:
     require(actor, Perm.CONTENT_EDIT_OWN)
     usable = isinstance(revision_id, str) and "\x00" not in revision_id  # PostgreSQL rejects NUL in text
     revision = Revision.objects.filter(id=revision_id.upper()).first() if usable else None

@@ -2,10 +2,15 @@
 
 Nothing but MCP messages goes to stdout. Notifications get no reply; a request whose upstream call fails gets
 a JSON-RPC error reply carrying its id. A 401 triggers one refresh and one retry.
+
+The HTTP headers are derived per message, as the Streamable HTTP transport of each revision sends them: a
+2026-07-28 message names its version in ``params._meta`` (there is no ``initialize``) and also gets
+``Mcp-Method``/``Mcp-Name``; older messages carry the version negotiated by the last ``initialize``.
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import sys
 from typing import Any, TextIO
@@ -19,6 +24,8 @@ PARSE_ERROR = -32700
 INTERNAL_ERROR = -32603
 UNAUTHORIZED = -32001
 UPSTREAM_ERROR = -32000
+META_VERSION = "io.modelcontextprotocol/protocolVersion"
+NAMED_PARAM = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}  # repeated in Mcp-Name
 
 
 def _error(msg_id: Any, code: int, message: str) -> dict[str, Any]:
@@ -29,6 +36,32 @@ def _request_ids(message: Any) -> list[Any]:
     """Ids of the requests in a message or batch (notifications and responses have none to answer)."""
     items = message if isinstance(message, list) else [message]
     return [m["id"] for m in items if isinstance(m, dict) and "method" in m and m.get("id") is not None]
+
+
+def _meta_version(message: Any) -> str | None:
+    params = message.get("params") if isinstance(message, dict) else None
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    version = meta.get(META_VERSION) if isinstance(meta, dict) else None
+    return version if isinstance(version, str) else None
+
+
+def _header_value(value: str) -> str:
+    """Plain printable ASCII as is; anything else wrapped as =?base64?...?= (headers cannot carry it)."""
+    if value.isascii() and value.isprintable() and value == value.strip():
+        return value
+    return "=?base64?" + base64.b64encode(value.encode()).decode() + "?="
+
+
+def _routing_headers(message: Any) -> dict[str, str]:
+    """Mcp-Method and Mcp-Name for one 2026-07-28 message (batches do not exist in that revision)."""
+    if not isinstance(message, dict) or not isinstance(message.get("method"), str):
+        return {}
+    headers = {"Mcp-Method": message["method"]}
+    params = message.get("params")
+    param = NAMED_PARAM.get(message["method"])
+    if param and isinstance(params, dict) and isinstance(params.get(param), str):
+        headers["Mcp-Name"] = _header_value(params[param])
+    return headers
 
 
 def _decode(response: httpx.Response) -> list[Any]:
@@ -52,14 +85,22 @@ class Bridge:
         self.out.write(json.dumps(message, separators=(",", ":"), ensure_ascii=False) + "\n")
         self.out.flush()
 
-    def _post(self, line: str) -> httpx.Response:
+    def message_headers(self, message: Any) -> dict[str, str]:
+        """Version and routing headers for one message (see the module docstring)."""
+        version = _meta_version(message)
+        if version is not None:
+            return {"MCP-Protocol-Version": version, **_routing_headers(message)}
+        if self.protocol_version and not (isinstance(message, dict) and message.get("method") == "initialize"):
+            return {"MCP-Protocol-Version": self.protocol_version}
+        return {}
+
+    def _post(self, line: str, message: Any) -> httpx.Response:
         headers = {
             "Content-Type": "application/json",
             "Accept": "application/json, text/event-stream",
             "Authorization": f"Bearer {self.token}",
+            **self.message_headers(message),
         }
-        if self.protocol_version:
-            headers["MCP-Protocol-Version"] = self.protocol_version
         return self.http.post(self.origin + metadata.MCP_PATH, content=line.encode(), headers=headers)
 
     def forward(self, line: str, message: Any) -> list[Any]:
@@ -68,10 +109,10 @@ class Bridge:
         try:
             if self.token is None:
                 self.token = api.access_token(self.http, self.origin)
-            response = self._post(line)
+            response = self._post(line, message)
             if response.status_code == 401:
                 self.token = api.access_token(self.http, self.origin, stale=self.token)
-                response = self._post(line)
+                response = self._post(line, message)
             if response.status_code == 401:
                 return [_error(i, UNAUTHORIZED, "Unauthorized: run `emdash login`") for i in ids]
             replies = _decode(response)

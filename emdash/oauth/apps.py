@@ -8,3 +8,15 @@ class OAuthConfig(AppConfig):
     label = "emdash_oauth"
     verbose_name = "EmDash OAuth"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from emdash.background import register_sweep
+        from emdash.conf import emdash_settings
+        from emdash.oauth.maintenance import prune_expired
+
+        register_sweep(
+            "oauth prune",
+            lambda: sum(prune_expired().values()),
+            every=lambda: float(emdash_settings.OAUTH_PRUNE_INTERVAL),
+            report="pruned {} expired OAuth row(s)",
+        )

@@ -106,6 +106,7 @@ class RefreshToken(models.Model):
     state = models.CharField(max_length=8, choices=STATE_CHOICES, default=ACTIVE)
     created_at = models.DateTimeField(default=timezone.now)
     expires_at = models.DateTimeField()
+    rotated_at = models.DateTimeField(null=True, blank=True)  # tells a race (within tokens.REUSE_GRACE) from theft
 
     def __str__(self) -> str:
         return f"refresh token {self.pk} ({self.state})"

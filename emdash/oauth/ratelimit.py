@@ -1,14 +1,14 @@
-"""Fixed-window rate limits over Django's cache (Redis when REDIS_URL is set, else per process).
+"""The OAuth endpoints' rate limits: the table of limits (docs/oauth.md cites it) over ``emdash.ratelimit``.
 
-Limits are tuples of (count, window seconds); the table of limits lives here so docs/oauth.md can cite it.
+Limits are tuples of (count, window seconds); counting is fixed windows in Django's cache (Redis when
+REDIS_URL is set, else per process).
 """
 
 from __future__ import annotations
 
-import time
-
 from django.core.cache import cache
 
+from emdash import ratelimit
 from emdash.oauth.errors import RateLimited
 from emdash.proxy import client_ip as client_ip  # the one definition (trusted-proxy aware), re-exported
 
@@ -22,33 +22,19 @@ LIMITS: dict[str, tuple[int, int]] = {
 }
 
 
-def _key(name: str, subject: str, window_start: int) -> str:
-    return f"emdash:rl:{name}:{subject}:{window_start}"
+def _rate(name: str) -> ratelimit.Rate:
+    return ratelimit.Rate(*LIMITS[name])
 
 
 def retry_after(name: str, subject: str) -> int | None:
     """Seconds until ``subject`` may try again when its window is used up, else None (counts nothing)."""
-    limit, window = LIMITS[name]
-    now = time.time()
-    start = int(now // window * window)
-    count = cache.get(_key(name, subject, start), 0)
-    return max(1, int(start + window - now)) if count >= limit else None
+    return ratelimit.peek(f"oauth.{name}", subject, _rate(name))
 
 
 def hit(name: str, subject: str) -> None:
     """Count one event; raise RateLimited once ``subject`` exceeds the limit in the current window."""
-    limit, window = LIMITS[name]
-    now = time.time()
-    start = int(now // window * window)
-    key = _key(name, subject, start)
-    cache.add(key, 0, timeout=window + 5)
-    try:
-        count = cache.incr(key)
-    except ValueError:  # evicted between add and incr
-        cache.set(key, 1, timeout=window + 5)
-        count = 1
-    if count > limit:
-        raise RateLimited(max(1, int(start + window - now)), _WHAT.get(name, "requests"))
+    if (seconds := ratelimit.hit(f"oauth.{name}", subject, _rate(name))) is not None:
+        raise RateLimited(seconds, _WHAT.get(name, "requests"))
 
 
 def check(name: str, subject: str) -> None:

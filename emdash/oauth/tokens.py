@@ -23,6 +23,8 @@ ACCESS_PREFIX = "ec_oat_"
 REFRESH_PREFIX = "ec_ort_"
 ACCESS_TTL = timedelta(hours=1)
 REFRESH_TTL = timedelta(days=90)
+# A rotated refresh token presented again this soon is a race between tabs or a retry, not theft (SPEC 4.2).
+REUSE_GRACE = timedelta(seconds=30)
 
 
 def refresh_ttl(client: OAuthClient) -> timedelta:
@@ -65,9 +67,10 @@ def revoke_family(family: str) -> None:
 
 
 def refresh(*, client: OAuthClient, raw: str | None, scope: str | None, resource: str) -> dict[str, Any]:
-    """Rotate ``raw``: exactly one caller wins (conditional UPDATE); presenting a rotated token revokes the family.
+    """Rotate ``raw``: exactly one caller wins (conditional UPDATE). Presenting a rotated token again is
+    ``invalid_grant``; it revokes the family only when the rotation is older than REUSE_GRACE.
 
-    Checks come before the UPDATE, so a refused request changes nothing (except a reuse, which revokes).
+    Checks come before the UPDATE, so a refused request changes nothing (except a late reuse, which revokes).
     """
     if not raw:
         raise invalid_request("refresh_token is required")
@@ -87,13 +90,20 @@ def refresh(*, client: OAuthClient, raw: str | None, scope: str | None, resource
         raise invalid_scope("A refresh may only narrow the granted scopes")
     granted = grants.clamp(row.scopes if requested is None else requested, row.user.role)
     with transaction.atomic():
-        won = RefreshToken.objects.filter(pk=row.pk, state=RefreshToken.ACTIVE).update(state=RefreshToken.ROTATED)
+        won = RefreshToken.objects.filter(pk=row.pk, state=RefreshToken.ACTIVE).update(
+            state=RefreshToken.ROTATED, rotated_at=timezone.now()
+        )
         if won:
             return issue_pair(client=client, user=row.user, scopes=granted, resource=row.resource, family=row.family)
-    return _reused(row)  # a concurrent request rotated it first: to us that is a reuse
+    row.refresh_from_db(fields=["state", "rotated_at"])  # a concurrent request rotated it first
+    return _reused(row)
 
 
 def _reused(row: RefreshToken) -> dict[str, Any]:
+    """A rotated (or, after a lost race, no longer active) token: a fresh rotation is a race, an old one theft."""
+    fresh = row.rotated_at is not None and timezone.now() - row.rotated_at <= REUSE_GRACE
+    if row.state == RefreshToken.ROTATED and fresh:
+        raise invalid_grant("The refresh token was just rotated by another request; use the new refresh token")
     revoke_family(row.family)
     raise invalid_grant("The refresh token was already used; every token of this grant is revoked")
 

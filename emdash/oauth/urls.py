@@ -1,9 +1,9 @@
 """OAuth routes (paths from SPEC 4, named once in ``metadata``) and, until the admin UI provides one, a login page."""
 
 from django.apps import apps
-from django.contrib.auth.views import LoginView
 from django.urls import path
 
+from emdash.login_throttle import ThrottledLoginView
 from emdash.oauth import metadata, views
 
 
@@ -25,7 +25,7 @@ if not apps.is_installed("admin_ui"):  # the admin UI serves its own login at th
     urlpatterns.append(
         path(
             _route(metadata.LOGIN_PATH),
-            LoginView.as_view(template_name="oauth/login.html", next_page="/"),
+            ThrottledLoginView.as_view(template_name="oauth/login.html", next_page="/"),
             name="emdash-login",
         )
     )

@@ -9,15 +9,18 @@ import logging
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
+from urllib.parse import urlsplit
 
 import orjson
 from django.apps import apps
 from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 
+from emdash import limits
 from emdash.actor import Actor
 from emdash.auth import resource_url, site_origin
 from emdash.errors import EmDashError, ValidationError
@@ -27,6 +30,7 @@ from emdash.oauth import clients, codes, device, grants, metadata, ratelimit, to
 from emdash.oauth.errors import OAuthError, RateLimited, invalid_request
 from emdash.permissions import scopes_for_role
 from emdash.scopes import Scope, describe
+from emdash.text import PROBLEM, bad_text_message, find_bad_text, is_bad_text_db_error
 from emdash.tracing import log_exception
 
 log = logging.getLogger("emdash.oauth")
@@ -45,7 +49,7 @@ def oauth_json(body: Any, status: int = 200, headers: dict[str, str] | None = No
 def params(request: HttpRequest) -> dict[str, str]:
     """Form-encoded (the RFCs) or JSON body parameters; repeated or non-string values are invalid_request."""
     if len(request.body) > MAX_BODY:
-        raise invalid_request("The request body is too large")
+        raise OAuthError("invalid_request", f"The request body is too large (limit {MAX_BODY} bytes)", 413)
     content_type = request.META.get("CONTENT_TYPE", "").split(";")[0].strip().lower()
     if content_type == "application/json":
         try:
@@ -54,6 +58,7 @@ def params(request: HttpRequest) -> dict[str, str]:
             raise invalid_request("The body is not valid JSON") from None
         if not isinstance(body, dict):
             raise invalid_request("The body must be a JSON object")
+        _refuse_bad_text(body)
         return _strings(body)
     result: dict[str, str] = {}
     for name, values in request.POST.lists():
@@ -61,6 +66,13 @@ def params(request: HttpRequest) -> dict[str, str]:
             raise invalid_request(f"The parameter {name} was given more than once")
         result[name] = values[0]
     return result
+
+
+def _refuse_bad_text(body: Any) -> None:
+    """Form fields are checked by the input guard middleware; JSON bodies here (NUL, lone surrogates)."""
+    where = find_bad_text(body)
+    if where is not None:
+        raise invalid_request(bad_text_message(where))
 
 
 def _strings(body: dict[str, Any]) -> dict[str, str]:
@@ -84,7 +96,13 @@ def oauth_endpoint(view: Callable[[HttpRequest], Any]) -> Callable[[HttpRequest]
             body, status = view(request)
         except OAuthError as exc:
             return oauth_json(exc.as_dict(), exc.status, exc.headers)
-        except Exception:
+        except RequestDataTooBig:  # Django's own size check (DATA_UPLOAD_MAX_MEMORY_SIZE)
+            too_large = limits.too_large(request)
+            too_large["Access-Control-Allow-Origin"] = "*"
+            return too_large
+        except Exception as exc:
+            if is_bad_text_db_error(exc):
+                return oauth_json({"error": "invalid_request", "error_description": PROBLEM}, 400)
             trace_id = log_exception(log, "%s failed", request.path)
             return oauth_json({"error": "server_error", "error_description": f"Internal error (trace {trace_id})"}, 500)
         return oauth_json(body, status)
@@ -129,6 +147,7 @@ def register(request: HttpRequest) -> tuple[dict[str, Any], int]:
         raise OAuthError("invalid_client_metadata", "The body must be a JSON object") from None
     if not isinstance(body, dict):
         raise OAuthError("invalid_client_metadata", "The body must be a JSON object")
+    _refuse_bad_text(body)
     return clients.registration_response(clients.register_client(body)), 201
 
 
@@ -202,7 +221,12 @@ def authorize(request: HttpRequest) -> HttpResponse:
             return HttpResponseRedirect(authz.approve(req, user=user, selected=request.POST.getlist("scope")))
         return HttpResponseRedirect(authz.deny(req))
     requested = req.requested_or(s.value for s in scopes_for_role(user.role))
-    context = {"client": req.client, "redirect_uri": req.redirect_uri, "scopes": _scope_rows(requested, user.role)}
+    context = {
+        "client": req.client,
+        "redirect_uri": req.redirect_uri,
+        "redirect_host": urlsplit(req.redirect_uri).netloc,
+        "scopes": _scope_rows(requested, user.role),
+    }
     return render(request, "oauth/authorize.html", context)
 
 

@@ -1,6 +1,9 @@
-"""Tool modules, one per area; importing them fills the registry."""
+"""Tool modules of the areas not yet in the operation table; importing them fills the registry.
 
-from mcp_endpoint.tools import content, revisions, schema  # noqa: F401
+Content and revisions are operations (``content/operations.py``); the registry adds them itself.
+"""
+
+from mcp_endpoint.tools import schema  # noqa: F401
 
 from mcp_endpoint.tools import search  # noqa: F401  # isort: skip
 from mcp_endpoint.tools import menus, taxonomy  # noqa: F401

@@ -39,23 +39,33 @@ def test_a_stale_cursor_falls_back_to_the_first_page(posts, as_role):
     assert response.status_code == 200 and "Only" in response.content.decode()
 
 
+BODY = (
+    '[{"_type": "block", "_key": "b1", "style": "normal", "markDefs": [],'
+    ' "children": [{"_type": "span", "_key": "s1", "text": "Some bold text", "marks": ["strong"]}]}]'
+)
+
+
 def test_create_edit_publish_and_see_it_live(posts, as_role):
     client, user = as_role("author")
-    response = client.post("/_emdash/admin/content/posts/new/", {"f_title": "Hello", "f_body": "Some **bold** text"})
+    response = client.post("/_emdash/admin/content/posts/new/", {"f_title": "Hello", "f_body": BODY})
     assert response.status_code == 302
     entry_id = response["Location"].rstrip("/").split("/")[-1]
     assert _get(entry_id).row.author_id == user.pk
     edit = client.get(response["Location"])
     rev = edit.context["rev"]
-    response = client.post(response["Location"], {"f_title": "Hello again", "slug": "hello", "_rev": rev})
+    response = client.post(
+        response["Location"], {"f_title": "Hello again", "f_body": BODY, "slug": "hello", "_rev": rev}
+    )
     assert response.status_code == 302
     client.post(f"/_emdash/admin/content/posts/{entry_id}/publish/")
     entry = _get(entry_id)
     assert entry.row.status == "published" and entry.row.slug == "hello"
     assert client.get("/hello/") is not None
-    assert "Hello again" in client.get("/posts/hello/").content.decode()
+    page = client.get("/posts/hello/").content.decode()
+    assert "Hello again" in page and "<strong>Some bold text</strong>" in page
     actions = set(AuditLog.objects.filter(source="admin", user=user).values_list("action", flat=True))
-    assert {"content.create", "content.update", "content.publish"} <= actions
+    # The operation's name, as MCP and REST record it: one action name per operation at every door.
+    assert {"content_create", "content_update", "content_publish"} <= actions
 
 
 def test_saving_over_a_newer_version_is_refused_until_confirmed(posts, as_role):

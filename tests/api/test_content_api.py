@@ -173,12 +173,15 @@ def test_method_not_allowed_and_unknown_collection(editor) -> None:
 
 
 def test_unexpected_errors_are_500_with_a_trace_id_and_no_details(editor, monkeypatch, caplog) -> None:
-    from content import selectors
+    from dataclasses import replace
+
+    from emdash.operations import TABLE, load
 
     def boom(**kwargs):
         raise RuntimeError("SELECT secret FROM users")
 
-    monkeypatch.setattr(selectors, "entry_list", boom)
+    load()  # the REST view runs the table's record: swap its service
+    monkeypatch.setitem(TABLE, "content_list", replace(TABLE["content_list"], service=boom))
     response = call(editor, "GET", API)
     assert response.status_code == 500
     error = body(response)["error"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from mcp import Client
@@ -20,7 +21,7 @@ from tests.factories import make_user
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("cli_app")]
 
 
-async def _session(url: str, config: Path, mode: str) -> tuple[list[str], bool, str]:
+async def _session(url: str, config: Path, mode: str) -> tuple[list[str], bool, str, Any, str]:
     params = StdioServerParameters(
         command=str(EMDASH), args=["mcp", "--url", url], env={"XDG_CONFIG_HOME": str(config)}
     )
@@ -28,10 +29,11 @@ async def _session(url: str, config: Path, mode: str) -> tuple[list[str], bool, 
         listed = await client.list_tools()
         ok = await client.call_tool("schema_list_collections", {})
         denied = await client.call_tool("content_get", {"collection": "nope", "id": "x"})
-        return [t.name for t in listed.tools], bool(ok.is_error), denied.content[0].text
+        names = [t.name for t in listed.tools]
+        return names, bool(ok.is_error), denied.content[0].text, ok.structured_content, client.protocol_version
 
 
-@pytest.mark.parametrize("mode", ["auto", "legacy"])
+@pytest.mark.parametrize("mode", ["auto", "legacy", "2026-07-28"])
 def test_sdk_stdio_client_through_the_bridge(live_server, cli_app, tmp_path, mode):
     user = make_user(Role.EDITOR)
     issued = tokens.issue_pair(
@@ -39,7 +41,10 @@ def test_sdk_stdio_client_through_the_bridge(live_server, cli_app, tmp_path, mod
     )
     credentials.store(credentials.origin_of(live_server.url), credentials.entry_from_tokens(issued, None))
     config = Path(os.environ["XDG_CONFIG_HOME"])
-    names, ok_is_error, denied = asyncio.run(_session(live_server.url, config, mode))
+    names, ok_is_error, denied, structured, version = asyncio.run(_session(live_server.url, config, mode))
     assert "schema_list_collections" in names and "content_create" in names
     assert ok_is_error is False
+    # auto negotiates 2026-07-28 through the bridge, legacy the newest handshake revision; both have structuredContent
+    assert version == ("2025-11-25" if mode == "legacy" else "2026-07-28")
+    assert structured == {"items": []}
     assert "nope" in denied or "not found" in denied.lower()

@@ -13,6 +13,9 @@ from content import schema, selectors, services
 from content.dynamic import field_attname
 from emdash.errors import EmDashError
 from tests.factories import SYSTEM, make_collection
+from tests.media.helpers import media_rows
+
+HERO = "01ARZ3NDEKTSV4RRFFQ69G5FAV"
 
 
 def fails(code: str, fn: Any, *args: Any, **kwargs: Any) -> EmDashError:
@@ -303,9 +306,10 @@ def test_summaries_leave_out_large_bodies_unless_full(cms):
         "extra": {"k": "v"},
         "price": 2.5,
         "colour": "red",
-        "hero": {"id": "m1"},
+        "hero": {"id": HERO},
         "starts": "2026-01-01T00:00:00Z",
     }
+    media_rows(HERO)
     entry = create("mixed", data=data)
     summary = listing("mixed").items[0]
     assert summary["id"] == entry.id
@@ -313,7 +317,7 @@ def test_summaries_leave_out_large_bodies_unless_full(cms):
         "title": "T",
         "price": 2.5,
         "colour": "red",
-        "hero": {"id": "m1"},
+        "hero": {"id": HERO},
         "starts": "2026-01-01T00:00:00Z",
     }
     for key in ("slug", "status", "locale", "createdAt", "updatedAt", "publishedAt", "scheduledAt", "hasDraft"):

@@ -26,6 +26,7 @@ from emdash.errors import (
     ValidationError,
 )
 from tests.factories import SYSTEM, make_collection, make_entry
+from tests.media.helpers import media_rows
 
 SPEC_RESERVED_FIELD_SLUGS = {
     "id",
@@ -124,8 +125,12 @@ TYPE_CASES: dict[str, tuple[dict[str, Any], Any, Any]] = {
         [{"_type": "block", "children": [{"_type": "span", "text": "hi"}]}],
         [{"_type": "block", "children": [{"_type": "span", "text": "hi"}]}],
     ),
-    "image": ({}, {"id": "img1", "alt": "A cat"}, {"id": "img1", "alt": "A cat"}),
-    "file": ({}, {"id": "file1"}, {"id": "file1"}),
+    "image": (
+        {},
+        {"id": "01ARZ3NDEKTSV4RRFFQ69G5FAV", "alt": "A cat"},
+        {"id": "01ARZ3NDEKTSV4RRFFQ69G5FAV", "alt": "A cat"},
+    ),
+    "file": ({}, {"id": "01ARZ3NDEKTSV4RRFFQ69G5FAW"}, {"id": "01ARZ3NDEKTSV4RRFFQ69G5FAW"}),
     "reference": ({"options": {"collection": "posts"}}, "<post>", "<post>"),
     "json": ({}, {"nested": [1, "two", None, {"x": True}]}, {"nested": [1, "two", None, {"x": True}]}),
     "slug": ({}, "hello-world_2", "hello-world_2"),
@@ -160,6 +165,8 @@ def test_field_create_adds_a_real_column_for_every_type(posts, field_type):
 
     if value == "<post>":
         value = expected = make_entry(data={"title": "Target"}).id
+    if field_type in ("image", "file"):
+        media_rows(value["id"])  # media references must name existing items
     entry = make_entry("things", data={"value": value})
     assert read_data("things", entry.id) == {"value": expected}
     schema.invalidate()  # and again from a cold snapshot

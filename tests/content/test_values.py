@@ -12,6 +12,9 @@ from content.field_types import FIELD_TYPES
 from content.models import Revision
 from emdash.errors import EmDashError
 from tests.factories import SYSTEM, make_collection
+from tests.media.helpers import media_rows
+
+MEDIA_IDS = ("01ARZ3NDEKTSV4RRFFQ69G5FAV", "01ARZ3NDEKTSV4RRFFQ69G5FAW")  # image and file fields must name media
 
 OPTIONS = ["red", "green", "blue"]
 
@@ -50,7 +53,7 @@ VALID: dict[str, list[Any]] = {
     "multiSelect": [["red"], ["green", "blue"]],
     "portableText": [[{"_type": "block", "children": [{"_type": "span", "text": "Hi"}]}, {"_type": "image"}]],
     "image": [{"id": "01ARZ3NDEKTSV4RRFFQ69G5FAV", "alt": "A cat"}],
-    "file": [{"id": "m1"}],
+    "file": [{"id": "01ARZ3NDEKTSV4RRFFQ69G5FAW"}],
     "json": [{"a": [1, 2, {"b": None}]}, [1, "two"], "plain", 42, True, {}, []],
     "slug": ["my-slug", "a", "a_b-c1"],
     # reference: checked separately (needs a target item)
@@ -148,6 +151,7 @@ def stored(collection: str, entry_id: str) -> dict[str, Any]:
 def kitchen(cms):
     """``targets`` (reference target) and ``kitchen`` with one optional field of every type."""
     make_collection("targets", fields=[{"slug": "title", "label": "Title", "type": "string"}])
+    media_rows(*MEDIA_IDS)
     return make_collection("kitchen", fields=ALL_TYPE_FIELDS)
 
 
@@ -271,7 +275,8 @@ def test_required_fields(cms):
     err = fails("VALIDATION_ERROR", create, "req", {"note": "only optional"})
     assert set(err.details["fields"]) == all_required
     assert counts("req") == (0, 0)
-    good = {"title": "T", "tags": ["red"], "count": 0, "flag": False, "pic": {"id": "m"}}
+    media_rows(MEDIA_IDS[0])
+    good = {"title": "T", "tags": ["red"], "count": 0, "flag": False, "pic": {"id": MEDIA_IDS[0]}}
     entry = create("req", good)
     assert stored("req", entry.id) == {**good, "note": None}
     # Updates are partial: omitting a required field is fine, emptying it is not.

@@ -149,9 +149,13 @@ def test_a_500_nobody_logged_is_logged_once_by_the_middleware(errors: Any) -> No
     assert answered.content.decode() == answered[HEADER] and answered._has_been_logged  # type: ignore[attr-defined]
 
 
-def test_worker_errors_are_logged_once_with_an_id(db: None, errors: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_worker_errors_are_logged_once_with_an_id(
+    transactional_db: None, errors: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     log = errors()
-    monkeypatch.setattr("content.management.commands.emdash_worker.publish_due", _boom)
+    from emdash.background import sweeps
+
+    monkeypatch.setattr(next(s for s in sweeps() if s.name == "scheduled"), "run", _boom)
     call_command("emdash_worker", "--once", stdout=StringIO())  # the worker survives the failed pass
     failures = [r for r in log if r.levelno >= logging.ERROR]
     assert len(failures) == 1

@@ -51,7 +51,10 @@ def test_assistant_changes_over_mcp_appear_on_open_pages_and_block_stale_saves(d
     base = daphne_server
     make_collection("posts")
     editor = make_user("editor", email="editor@example.com")
-    assistant = token_create(user=make_user("editor", email="assistant@example.com"), name="ai", scopes=["admin"]).raw
+    bot = make_user("editor", email="assistant@example.com")
+    bot.name = "Assistant Bot"  # editors see names (or roles), never other users' e-mail addresses
+    bot.save()
+    assistant = token_create(user=bot, name="ai", scopes=["admin"]).raw
     existing = make_entry(data={"title": "Written by a human"})
     _sign_in(page, base, editor)
 
@@ -59,7 +62,7 @@ def test_assistant_changes_over_mcp_appear_on_open_pages_and_block_stale_saves(d
     expect(page.locator("body")).to_have_attribute("data-live", "connected")
     _mcp(base, assistant, "content_create", {"collection": "posts", "data": {"title": "Drafted by the assistant"}})
     expect(page.locator("#entry-rows")).to_contain_text("Drafted by the assistant")
-    expect(page.locator("#live-banner")).to_contain_text("assistant@example.com via an API client")
+    expect(page.locator("#live-banner")).to_contain_text("Assistant Bot via an API client")
     screenshot(page, "admin-live-list-update")
 
     page.goto(base + f"/_emdash/admin/content/posts/{existing.id}/")
@@ -68,7 +71,7 @@ def test_assistant_changes_over_mcp_appear_on_open_pages_and_block_stale_saves(d
     _mcp(base, assistant, "content_update", {"collection": "posts", "id": existing.id, "data": {"title": "AI edit"}})
     warning = page.locator("#stale-warning")
     expect(warning).to_be_visible()
-    expect(warning).to_contain_text("updated by assistant@example.com")
+    expect(warning).to_contain_text("updated by Assistant Bot")
     screenshot(page, "admin-live-stale-warning")
     page.once("dialog", lambda dialog: dialog.accept())  # "Try anyway?" -> the server refuses the stale _rev
     page.get_by_role("button", name="Save draft").click()

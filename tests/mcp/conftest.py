@@ -51,6 +51,26 @@ def notification(method: str, params: Any = None) -> dict[str, Any]:
     return body
 
 
+def modern_meta(client: str = "pytest-modern") -> dict[str, Any]:
+    return {
+        "io.modelcontextprotocol/protocolVersion": MODERN,
+        "io.modelcontextprotocol/clientInfo": {"name": client, "version": "0.1.0"},
+        "io.modelcontextprotocol/clientCapabilities": {},
+    }
+
+
+def modern_envelope(method: str, params: Any, headers: dict[str, str] | None) -> tuple[Any, dict[str, str]]:
+    """params and headers as a 2026-07-28 client sends them (keeps whatever the caller set)."""
+    params = dict(params or {}) if params is None or isinstance(params, dict) else params
+    headers = dict(headers or {})
+    if isinstance(params, dict):
+        params.setdefault("_meta", modern_meta())
+        if method == "tools/call" and isinstance(params.get("name"), str):
+            headers.setdefault("Mcp-Name", params["name"])
+    headers.setdefault("Mcp-Method", method)
+    return params, headers
+
+
 def body_of(response: HttpResponse) -> Any:
     assert response["Content-Type"].startswith("application/json"), response["Content-Type"]
     return orjson.loads(response.content)
@@ -94,7 +114,13 @@ class MCP:
         )
 
     def rpc(self, method: str, params: Any = None, *, msg_id: Any = 1, status: int = 200, **kwargs: Any) -> dict:
-        """One request; returns the decoded JSON-RPC response after checking the HTTP status."""
+        """One request; returns the decoded JSON-RPC response after checking the HTTP status.
+
+        At 2026-07-28 the request is dressed as a client of that revision sends it (``_meta`` envelope,
+        ``Mcp-Method``/``Mcp-Name``) unless the test gives its own; use ``post`` for raw bodies.
+        """
+        if kwargs.get("version") == MODERN:
+            params, kwargs["headers"] = modern_envelope(method, params, kwargs.get("headers"))
         response = self.post(request(method, params, msg_id), **kwargs)
         assert response.status_code == status, (response.status_code, response.content[:500])
         answer = body_of(response)

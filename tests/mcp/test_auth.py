@@ -35,10 +35,12 @@ def assert_401(response, *, token_sent: bool, challenge_start: str = CHALLENGE) 
     assert response.status_code == 401, (response.status_code, response.content[:200])
     challenge = response["WWW-Authenticate"]
     assert challenge.startswith(challenge_start)
+    # Every 401 names the starting scopes a client should ask for (RFC 6750 section 3, MCP 2025-11-25).
+    assert 'scope="content:read content:write media:read schema:read"' in challenge
     if token_sent:
         assert 'error="invalid_token"' in challenge
     else:
-        assert challenge == challenge_start
+        assert challenge == challenge_start + ', scope="content:read content:write media:read schema:read"'
     answer = body_of(response)
     assert answer["jsonrpc"] == "2.0" and "error" in answer
 

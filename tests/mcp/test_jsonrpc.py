@@ -112,13 +112,19 @@ def test_server_discover(mcp: MCP) -> None:
 
 @pytest.mark.parametrize("version", [None, *HANDSHAKE])
 def test_server_discover_needs_the_modern_header(mcp: MCP, version: str | None) -> None:
-    error = mcp.error("server/discover", modern_meta(), version=version)
+    error = mcp.error("server/discover", {}, version=version)
     assert error["code"] == -32601
+
+
+@pytest.mark.parametrize("version", HANDSHAKE)
+def test_meta_version_contradicting_the_header_is_400_header_mismatch(mcp: MCP, version: str) -> None:
+    """A _meta protocol version is checked against the header in every revision, not only 2026-07-28."""
+    error = mcp.error("server/discover", modern_meta(), version=version, status=400)
+    assert error["code"] == -32020 and "does not match" in error["message"]
 
 
 def test_modern_results_carry_result_type(mcp: MCP) -> None:
     meta = modern_meta()
-    assert mcp.result("ping", meta, version=MODERN) == {"resultType": "complete"}
     listed = mcp.result("tools/list", meta, version=MODERN, headers={"Mcp-Method": "tools/list"})
     assert listed["resultType"] == "complete"
     assert isinstance(listed["ttlMs"], int) and listed["ttlMs"] >= 0
@@ -407,10 +413,17 @@ def test_tools_list_cursor(mcp: MCP, cursor: Any) -> None:
 def test_missing_scope(make_mcp: MakeMCP, tool: str, arguments: dict, scope: str) -> None:
     client = make_mcp("admin", "content:read")
     response = client.post(request("tools/call", {"name": tool, "arguments": arguments}, msg_id=21))
-    assert response.status_code == 200
+    # Step-up authorization (MCP 2025-11-25): 403 + a challenge naming the scope; the JSON-RPC body is unchanged.
+    assert response.status_code == 403
+    assert response["WWW-Authenticate"] == (
+        f'Bearer error="insufficient_scope", scope="{scope}", '
+        'resource_metadata="http://testserver/.well-known/oauth-protected-resource", '
+        f'error_description="This call needs the {scope} scope"'
+    )
     error = body_of(response)["error"]
+    assert body_of(response)["id"] == 21
     assert error["code"] == -32600
-    assert error["message"] == f"Insufficient scope: requires {scope}"
+    assert error["message"].startswith(f"Insufficient scope: requires {scope}. Re-authorise with the {scope} scope")
     assert error["data"] == {"code": "INSUFFICIENT_SCOPE", "requiredScope": scope}
     row = AuditLog.objects.get()
     assert row.action == tool and row.outcome == "INSUFFICIENT_SCOPE"
@@ -418,7 +431,7 @@ def test_missing_scope(make_mcp: MakeMCP, tool: str, arguments: dict, scope: str
 
 def test_scope_is_checked_before_arguments(make_mcp: MakeMCP) -> None:
     client = make_mcp("admin", "content:read")
-    error = client.error("tools/call", {"name": "schema_get_collection", "arguments": {"bogus": 1}})
+    error = client.error("tools/call", {"name": "schema_get_collection", "arguments": {"bogus": 1}}, status=403)
     assert error["data"]["code"] == "INSUFFICIENT_SCOPE"
 
 

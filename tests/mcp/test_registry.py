@@ -13,7 +13,7 @@ from jsonschema import Draft202012Validator
 
 from emdash.models import AuditLog
 from emdash.permissions import RULES
-from mcp_endpoint import registry
+from mcp_endpoint import dispatch, registry
 from tests.mcp.conftest import MCP, MODERN, MakeMCP, body_of, request
 
 CONTENT_TOOLS = [
@@ -169,10 +169,19 @@ def test_the_list_is_built_once(mcp: MCP, monkeypatch: pytest.MonkeyPatch) -> No
     built = []
     original = registry.Tool.definition
     monkeypatch.setattr(registry.Tool, "definition", lambda self: built.append(self.name) or original(self))
-    for version in (None, "2025-06-18", MODERN):
+    legacy = [{k: v for k, v in tool.items() if k != "outputSchema"} for tool in first]
+    for version in (None, "2024-11-05", "2025-06-18", "2025-11-25", MODERN):
         listed = mcp.result("tools/list", version=version)["tools"]
-        assert listed == first
+        # From 2025-11-25 each entry also carries execution.taskSupport (SPEC 5.6); the rest is the same list.
+        plain = [{k: v for k, v in t.items() if k != "execution"} for t in listed]
+        assert plain == (first if version in ("2025-06-18", "2025-11-25", MODERN) else legacy)
+        again = mcp.result("tools/list", version=version)["tools"]
+        assert again is listed or again == listed
     assert built == []
+    # One list object per version, reused by every request.
+    for version in ("2024-11-05", "2025-06-18", MODERN):
+        assert dispatch.tool_definitions(version) is dispatch.tool_definitions(version)
+    assert dispatch.tool_definitions("2025-06-18") is first
     assert registry.definitions() is first
 
 
@@ -277,8 +286,9 @@ def test_every_call_writes_one_audit_row(make_mcp: MakeMCP) -> None:
         ("schema_create_collection", {"slug": "secret_slug_value", "label": "SECRET-LABEL"}, "INSUFFICIENT_SCOPE"),
     ]
     trace_ids = []
-    for name, arguments, _ in calls:
-        answer = client.rpc("tools/call", {"name": name, "arguments": arguments})
+    for name, arguments, outcome in calls:
+        status = 403 if outcome == "INSUFFICIENT_SCOPE" else 200
+        answer = client.rpc("tools/call", {"name": name, "arguments": arguments}, status=status)
         trace_ids.append(answer["result"]["_meta"]["traceId"] if "result" in answer else None)
     rows = list(AuditLog.objects.order_by("id"))
     assert [(r.action, r.outcome) for r in rows] == [(n, o) for n, _, o in calls]

@@ -239,12 +239,15 @@ def test_default_limit_is_4_mib(mcp: MCP) -> None:
 # --- protocol version header ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("version", ["2099-01-01", "2025-03-25", "1.0", "", "2025-11-25 ", "latest"])
+@pytest.mark.parametrize("version", ["2099-01-01", "2025-03-25", "1.0", "", "v999.0.0", "latest"])
 def test_unsupported_protocol_version_header_is_400(mcp: MCP, version: str) -> None:
     response = mcp.post(PING, headers={"MCP-Protocol-Version": version})
     assert response.status_code == 400
-    error = body_of(response)["error"]
-    assert error["code"] in (-32600, -32022)
+    answer = body_of(response)
+    assert answer["id"] == 1  # the request's id, not null (2026-07-28 conformance)
+    error = answer["error"]
+    assert error["code"] == -32022
+    assert error["data"]["requested"] == version
     # clients fall back cleanly when the error names a handshake version they know (docs/mcp-wire-notes.md §3)
     assert set(HANDSHAKE) <= set(error["data"]["supported"])
     assert drained(response)
@@ -252,7 +255,20 @@ def test_unsupported_protocol_version_header_is_400(mcp: MCP, version: str) -> N
 
 @pytest.mark.parametrize("version", [*HANDSHAKE, MODERN])
 def test_supported_protocol_version_headers(mcp: MCP, version: str) -> None:
-    assert "result" in mcp.rpc("ping", version=version)
+    assert "result" in mcp.rpc("tools/list", version=version)
+    if version != MODERN:  # ping was removed in 2026-07-28
+        assert "result" in mcp.rpc("ping", version=version)
+
+
+def test_unsupported_version_error_without_a_parseable_body_has_id_null(mcp: MCP) -> None:
+    response = mcp.post(b"{not json", headers={"MCP-Protocol-Version": "2099-01-01"})
+    assert response.status_code == 400
+    assert body_of(response)["id"] is None and body_of(response)["error"]["code"] == -32022
+
+
+@pytest.mark.parametrize("version", [" 2025-06-18", "2025-06-18 "])
+def test_whitespace_around_the_version_header_is_ignored(mcp: MCP, version: str) -> None:
+    assert "result" in mcp.rpc("ping", headers={"MCP-Protocol-Version": version})
 
 
 # --- notifications, responses, sessions ---------------------------------------------------------------

@@ -352,7 +352,7 @@ async def permission_errors(url: str, tokens: dict[str, str], mode: str, version
         assert (await s.ok("content_get", {**target, "id": item_id}))["item"]["id"] == item_id
         error = await s.rpc_error("content_create", {**target, "data": {"title": "Nope"}})
         assert _rpc_data(error) == {"code": "INSUFFICIENT_SCOPE", "requiredScope": "content:write"}
-        assert error.message == "Insufficient scope: requires content:write"
+        assert error.message.startswith("Insufficient scope: requires content:write. Re-authorise")
         error = await s.rpc_error("schema_create_collection", {"slug": "nope", "label": "Nope"})
         assert _rpc_data(error) == {"code": "INSUFFICIENT_SCOPE", "requiredScope": "schema:write"}
 

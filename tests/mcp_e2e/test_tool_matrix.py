@@ -407,7 +407,8 @@ def check_cell(world: World, tool: Tool, cell: Cell) -> None:
     before = snapshot()
     status, body = world.call(token, tool.name, arguments)
     after = snapshot()
-    assert status == 200, f"HTTP {status}: {body}"
+    # A missing scope is a step-up challenge (HTTP 403, SPEC 5.3); everything else is HTTP 200.
+    assert status == (403 if want == SCOPE else 200), f"HTTP {status}: {body}"
     assert body.get("id") == 1 and body.get("jsonrpc") == "2.0"
 
     if want in (SCOPE, PERMS):
@@ -418,7 +419,7 @@ def check_cell(world: World, tool: Tool, cell: Cell) -> None:
         rule = RULES[perm]
         if want == SCOPE:
             assert error["data"] == {"code": SCOPE, "requiredScope": rule.scope.value}, error
-            assert error["message"] == f"Insufficient scope: requires {rule.scope.value}", error
+            assert error["message"].startswith(f"Insufficient scope: requires {rule.scope.value}. "), error
         else:
             assert error["data"] == {"code": PERMS}, error
             assert error["message"] == f"Insufficient permissions: {rule.needs}", error

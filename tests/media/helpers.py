@@ -41,3 +41,11 @@ def make_media(by: Actor, *, content: bytes | None = None, mime_type: str = "ima
     return services.media_create(
         actor=by, filename=extra.pop("filename", f"file{ext}"), mime_type=mime_type, storage_key=key, **extra
     )
+
+
+def media_rows(*ids: str) -> list[MediaItem]:
+    """Media items with these ids and no stored file: enough for content fields that reference media."""
+    return [
+        MediaItem.objects.create(id=i, filename=f"{i}.png", mime_type="image/png", storage_key=f"refs/{i}.png")
+        for i in ids
+    ]

@@ -110,7 +110,7 @@ def test_missing_scope_and_role_are_protocol_errors(make_mcp: MakeMCP) -> None:
     key = place(image_bytes())
     arguments = {"filename": "a.png", "mimeType": "image/png", "storageKey": key}
     reader = make_mcp("admin", "media:read content:write")
-    error = reader.error("tools/call", {"name": "media_create", "arguments": arguments})
+    error = reader.error("tools/call", {"name": "media_create", "arguments": arguments}, status=403)
     assert error["code"] == -32600
     assert error["data"] == {"code": "INSUFFICIENT_SCOPE", "requiredScope": "media:write"}
     contributor = make_mcp("contributor", "media:read media:write")

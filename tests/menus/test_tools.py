@@ -151,7 +151,8 @@ def test_who_may_manage_menus(make_mcp: MakeMCP, role: Role, scopes: str, outcom
         client.ok("menu_create", args)
         assert Menu.objects.count() == 1
         return
-    error = client.error("tools/call", {"name": "menu_create", "arguments": args})
+    status = 403 if outcome == "INSUFFICIENT_SCOPE" else 200  # a missing scope is a step-up challenge
+    error = client.error("tools/call", {"name": "menu_create", "arguments": args}, status=status)
     assert error["data"]["code"] == outcome
     if outcome == "INSUFFICIENT_SCOPE":
         assert error["data"]["requiredScope"] == "menus:manage"
@@ -164,5 +165,5 @@ def test_subscribers_read_menus(make_mcp: MakeMCP, mcp: MCP) -> None:
     reader = make_mcp(Role.SUBSCRIBER, "content:read")
     assert [m["name"] for m in reader.ok("menu_list", {})["items"]] == ["footer"]
     assert reader.ok("menu_get", {"name": "footer"})["label"] == "Footer"
-    error = reader.error("tools/call", {"name": "menu_delete", "arguments": {"name": "footer"}})
+    error = reader.error("tools/call", {"name": "menu_delete", "arguments": {"name": "footer"}}, status=403)
     assert error["data"]["code"] == "INSUFFICIENT_SCOPE"

@@ -56,8 +56,10 @@ class HeadlessBrowser:
         self.session = session
         self.redirect: dict[str, list[str]] = {}
         self.consent_page = ""
+        self.authorization_url = ""
 
     async def open(self, authorization_url: str) -> None:
+        self.authorization_url = authorization_url
         page = self.session.get(authorization_url)
         assert page.status_code == 200, page.text[:500]
         self.consent_page = page.text
@@ -121,7 +123,11 @@ def test_mcp_sdk_client_runs_the_whole_authorization_code_flow(live_server, tran
     positions = [paths.index(step) for step in order]
     assert first_401 < positions[0] and positions == sorted(positions), paths
     assert ("POST", "/_emdash/api/mcp", 200) in paths[positions[-1] :]
-    assert "schema:write</code> (not available to your role)" in browser.consent_page
+    # The client asks for the scopes the 401 challenge names (MCP 2025-11-25 scope selection), not for every
+    # supported scope: an editor is not even offered schema:write.
+    requested = parse_qs(urlsplit(browser.authorization_url).query)["scope"][0].split()
+    assert sorted(requested) == ["content:read", "content:write", "media:read", "schema:read"]
+    assert "schema:write" not in browser.consent_page
 
     registered = OAuthClient.objects.get(registered_dynamically=True)
     assert registered.name == "SDK test client" and registered.redirect_uris == [REDIRECT]

@@ -108,5 +108,5 @@ def test_any_reader_sees_published_items_only(make_mcp: MakeMCP, articles: Any, 
 
 def test_a_token_without_content_read_is_refused(make_mcp: MakeMCP) -> None:
     client = make_mcp(Role.ADMIN, "media:read")
-    error = client.error("tools/call", {"name": "search", "arguments": {"query": "x"}})
+    error = client.error("tools/call", {"name": "search", "arguments": {"query": "x"}}, status=403)
     assert error["data"] == {"code": "INSUFFICIENT_SCOPE", "requiredScope": "content:read"}

@@ -99,8 +99,8 @@ def test_roles_and_scopes(make_mcp: MakeMCP) -> None:
     error = author.error("tools/call", {"name": "settings_get", "arguments": {}})
     assert error["data"]["code"] == "INSUFFICIENT_PERMISSIONS"
     reader = make_mcp("admin", "settings:read")
-    error = reader.error("tools/call", {"name": "settings_update", "arguments": {"title": "x"}})
+    error = reader.error("tools/call", {"name": "settings_update", "arguments": {"title": "x"}}, status=403)
     assert error["data"] == {"code": "INSUFFICIENT_SCOPE", "requiredScope": "settings:manage"}
     no_scope = make_mcp("admin", "content:read")
-    error = no_scope.error("tools/call", {"name": "settings_get", "arguments": {}})
+    error = no_scope.error("tools/call", {"name": "settings_get", "arguments": {}}, status=403)
     assert error["data"] == {"code": "INSUFFICIENT_SCOPE", "requiredScope": "settings:read"}

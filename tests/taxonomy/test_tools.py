@@ -142,7 +142,8 @@ def test_who_may_manage_terms(make_mcp: MakeMCP, role: Role, scopes: str, outcom
     if outcome == "ok":
         new_term(client, "x", taxonomy="tag")
         return
-    error = client.error("tools/call", {"name": "taxonomy_create_term", "arguments": args})
+    status = 403 if outcome == "INSUFFICIENT_SCOPE" else 200  # a missing scope is a step-up challenge
+    error = client.error("tools/call", {"name": "taxonomy_create_term", "arguments": args}, status=status)
     assert error["code"] == -32600
     assert error["data"]["code"] == outcome
     if outcome == "INSUFFICIENT_SCOPE":
@@ -156,5 +157,5 @@ def test_subscribers_read_taxonomies_and_terms(make_mcp: MakeMCP, mcp: MCP) -> N
     assert [t["slug"] for t in reader.ok("taxonomy_list_terms", {"taxonomy": "tag"})["items"]] == ["visible"]
     assert len(reader.ok("taxonomy_list", {})["taxonomies"]) == 2
     media_only = make_mcp(Role.ADMIN, "media:read")
-    error = media_only.error("tools/call", {"name": "taxonomy_list", "arguments": {}})
+    error = media_only.error("tools/call", {"name": "taxonomy_list", "arguments": {}}, status=403)
     assert error["data"] == {"code": "INSUFFICIENT_SCOPE", "requiredScope": "content:read"}

@@ -189,6 +189,8 @@
     if (row) row.classList.add("flash");
   }
   async function checkEntry(form, message) {
+    // Our own autosave also announces a change: compare only once its new _rev is in the form.
+    if (form.dataset.saving === "1") await new Promise((done) => form.addEventListener("autosaved", done, { once: true }));
     const response = await fetch(form.dataset.stateUrl, { credentials: "same-origin" });
     if (response.status === 404) { announce(`This item was ${message.action} by ${message.by}.`); return; }
     if (!response.ok) return;

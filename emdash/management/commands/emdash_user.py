@@ -10,8 +10,11 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.core.validators import validate_email
 
+from emdash.actor import Actor
+from emdash.errors import EmDashError
 from emdash.models import User
 from emdash.roles import Role
+from emdash.users import user_update
 
 ROLE_NAMES = [r.label for r in Role]
 
@@ -59,7 +62,12 @@ class Command(BaseCommand):
             self.stdout.write(f"{user.email}\t{user.role_label}{state}")
 
     def do_set_role(self, *, email: str, role: str, **_: Any) -> None:
-        updated = User.objects.filter(email=email.strip().lower()).update(role=Role.from_name(role))
-        if not updated:
+        # Through the service, like the admin's users screen: the same checks, lock and transaction.
+        user = User.objects.filter(email=email.strip().lower()).first()
+        if user is None:
             raise CommandError(f"No user with email {email}")
+        try:
+            user_update(actor=Actor.system(), user_id=user.pk, role=int(Role.from_name(role)))
+        except EmDashError as exc:
+            raise CommandError(exc.message) from None
         self.stdout.write(f"{email} is now {role}")

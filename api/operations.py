@@ -1,0 +1,153 @@
+"""The REST door of the operation table: URL patterns generated from the records' routes, one generic view.
+
+Each route path becomes one URL pattern served by a view class built here; its methods merge the path
+parameters with the query string (``args="query"``) or the JSON body (``args="body"``) into the input and
+call ``run_operation(source="rest")``. Authentication, the route-rule check and error mapping are
+``ApiView``'s, as for every other API view.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from django.urls import URLPattern, path
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from api.base import ApiView
+from api.rules import rule
+from api.schema_doc import ERRORS
+from emdash.errors import ValidationError
+from emdash.operations import TABLE, Operation, Route, Shape, operations, run_operation
+from emdash.operations.record import path_params
+
+_PARAM = re.compile(r"<(?:\w+:)?(\w+)>")
+
+
+class OperationView(ApiView):
+    """Serves the operations declared on one path, one per HTTP method."""
+
+    bound: ClassVar[dict[str, tuple[Operation, Route]]] = {}
+
+    def run(self, request: Request, **params: str) -> Response:
+        method = "GET" if request.method == "HEAD" else str(request.method)
+        declared, route = self.bound[method]
+        op = TABLE[declared.name]  # looked up per call, so a test may swap a record in the table
+        fixed = {_wire(op, name): value for name, value in params.items()}
+        raw = {**self._arguments(request, route, fixed), **fixed}
+        shape = Shape(lax=route.args == "query", fixed=frozenset(fixed), noun="field")
+        client = request.META.get("HTTP_USER_AGENT", "")  # which program called, for the audit row
+        payload = run_operation(op, self.actor(request), raw, source="rest", shape=shape, client=client)
+        return Response(payload, status=route.status)
+
+    def _arguments(self, request: Request, route: Route, fixed: dict[str, str]) -> dict[str, Any]:
+        if route.args == "query":
+            # Unknown query parameters are ignored (caches, tracking tags); empty ones count as absent.
+            known = set(self.bound["GET"][0].schema["properties"])
+            return {k: v for k, v in request.query_params.items() if k in known and v != ""}
+        if route.args == "path":
+            return {}
+        data = request.data
+        if not isinstance(data, dict):
+            raise ValidationError("The request body must be a JSON object")
+        clash = {key: "is set by the URL path" for key in data if key in fixed}
+        if clash:
+            raise ValidationError.for_fields(clash)
+        return dict(data)
+
+
+def _wire(op: Operation, name: str) -> str:
+    field = op.input.model_fields[name]
+    return field.alias or name
+
+
+def _handler(method: str, op: Operation, route: Route) -> Callable[..., Response]:
+    def handler(self: OperationView, request: Request, **params: str) -> Response:
+        return self.run(request, **params)
+
+    handler.__name__ = method.lower()
+    return extend_schema(
+        summary=op.title,
+        operation_id=f"{op.name}",
+        request={"application/json": _body_schema(op, route)} if route.args == "body" else None,
+        parameters=_query_parameters(op, route),
+        responses={
+            route.status: OpenApiResponse(op.output_schema or OpenApiTypes.OBJECT, description="Success"),
+            **ERRORS,
+        },
+        tags=[op.category],
+    )(handler)
+
+
+def _body_schema(op: Operation, route: Route) -> dict[str, Any]:
+    """The input schema without the path parameters (the URL carries them)."""
+    in_path = {_wire(op, name) for name in path_params(route)}
+    schema = {**op.schema, "properties": {k: v for k, v in op.schema["properties"].items() if k not in in_path}}
+    required = [name for name in op.schema.get("required", []) if name not in in_path]
+    if required:
+        schema["required"] = required
+    else:
+        schema.pop("required", None)
+    return schema
+
+
+def _query_parameters(op: Operation, route: Route) -> list[OpenApiParameter]:
+    if route.args != "query":
+        return []
+    in_path = {_wire(op, name) for name in path_params(route)}
+    required = set(op.schema.get("required", []))
+    found = []
+    for name, prop in op.schema["properties"].items():
+        if name in in_path:
+            continue
+        kind = OpenApiTypes.INT if prop.get("type") == "integer" else OpenApiTypes.STR
+        found.append(
+            OpenApiParameter(
+                name,
+                kind,
+                OpenApiParameter.QUERY,
+                required=name in required,
+                description=str(prop.get("description", "")),
+                enum=prop.get("enum"),
+            )
+        )
+    return found
+
+
+def _specificity(pattern: str) -> tuple[int, ...]:
+    # Literal segments before parameters at each position, so ".../trash" wins over ".../<id>".
+    return tuple(1 if _PARAM.fullmatch(part) else 0 for part in pattern.split("/"))
+
+
+def _view_class(name: str, bound: dict[str, tuple[Operation, Route]]) -> type[OperationView]:
+    attrs: dict[str, Any] = {
+        "bound": bound,
+        "rules": {method: rule(op.perm) for method, (op, _) in bound.items()},
+        "__doc__": " / ".join(op.description for op, _ in bound.values()),
+        "__module__": __name__,
+    }
+    for method, (op, route) in bound.items():
+        attrs[method.lower()] = _handler(method, op, route)
+    title = "".join(part.title() for part in name.removeprefix("api-").split("-"))
+    return type(f"{title}View", (OperationView,), attrs)
+
+
+def urlpatterns(category: str | None = None) -> list[URLPattern]:
+    """One URL pattern per route path of the table (optionally one category), most specific first."""
+    by_path: dict[str, dict[str, tuple[Operation, Route]]] = {}
+    names: dict[str, str] = {}
+    for op in operations():
+        if category is not None and op.category != category:
+            continue
+        for route in op.routes:
+            methods = by_path.setdefault(route.path, {})
+            if route.method in methods:
+                raise ValueError(f"{route.method} {route.path} is declared twice ({op.name})")
+            methods[route.method] = (op, route)
+            names.setdefault(route.path, route.name or f"api-{op.name.replace('_', '-')}")
+    ordered = sorted(by_path, key=_specificity)
+    return [path(p, _view_class(names[p], by_path[p]).as_view(), name=names[p]) for p in ordered]

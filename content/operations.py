@@ -1,0 +1,387 @@
+"""The content operations (16 content + 2 revision): one record each, served by MCP, REST and the admin."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from content import outputs, selectors, services
+from content.entry import Entry
+from content.schema_services import SLUG_MAX_LENGTH
+from emdash.operations import Input, Route, WholeNumber, declare
+from emdash.permissions import Perm
+from taxonomy.selectors import assigned_terms
+
+C = "_emdash/api/content/<str:collection>"
+ITEM_PATH = f"{C}/<str:id>"
+
+Collection = Annotated[str, Field(description="Collection slug, e.g. posts", min_length=1, max_length=SLUG_MAX_LENGTH)]
+Ident = Annotated[str, Field(description="Item ID (ULID) or slug", min_length=1, max_length=200)]
+Locale = Annotated[
+    str, Field(description="Locale, e.g. en or fr (only meaningful when i18n is enabled)", min_length=1, max_length=16)
+]
+Cursor = Annotated[
+    str, Field(description="Opaque cursor from the previous page's nextCursor", min_length=1, max_length=2048)
+]
+Slug = Annotated[
+    str, Field(description="URL slug: lowercase letters, digits, '-' or '_'", min_length=1, max_length=200)
+]
+Data = Annotated[dict[str, Any], Field(description="Field values keyed by field slug (see schema_get_collection)")]
+TermSlugs = list[Annotated[str, Field(min_length=1, max_length=200)]]
+Terms = Annotated[
+    dict[str, Annotated[TermSlugs, Field(max_length=100)]],
+    Field(
+        description='Taxonomy terms by taxonomy name, e.g. {"category": ["news"], "tag": []}; replaces the '
+        "item's terms of each taxonomy named (see taxonomy_list and taxonomy_list_terms)",
+        max_length=20,
+    ),
+]
+OrderBy = Literal[tuple(sorted(selectors.ORDER_FIELDS))]  # type: ignore[valid-type]
+
+
+def _limit(default: int, maximum: int) -> Any:
+    return Field(default, ge=1, le=maximum, description=f"Maximum number of items (1-{maximum}, default {default})")
+
+
+class Target(Input):
+    collection: Collection
+    id: Ident
+
+
+class ListInput(Input):
+    collection: Collection
+    status: Literal["draft", "published", "scheduled"] | None = Field(None, description="Filter by status")
+    limit: WholeNumber = _limit(50, 100)
+    cursor: Cursor | None = None
+    order_by: OrderBy | None = Field(None, description="Sort field (snake_case or camelCase)")  # type: ignore[valid-type]
+    order: Literal["asc", "desc"] | None = Field(None, description="Sort direction (default desc)")
+    locale: Locale | None = None
+
+
+class GetInput(Target):
+    locale: Locale | None = None
+
+
+class CreateInput(Input):
+    collection: Collection
+    data: Data
+    slug: Slug | None = None
+    status: Literal["draft", "published"] | None = Field(None, description="Initial status (default draft)")
+    locale: Locale | None = None
+    translation_of: str | None = Field(
+        None, description="ID of the item this one translates", min_length=1, max_length=200
+    )
+    terms: Terms | None = None
+
+
+class UpdateInput(Target):
+    data: Data | None = None
+    slug: Slug | None = None
+    status: Literal["draft", "published"] | None = Field(None, description="New status")
+    rev: str | None = Field(
+        None, alias="_rev", description="Revision token from content_get", min_length=1, max_length=100
+    )
+    terms: Terms | None = None
+
+
+class ScheduleInput(Target):
+    scheduled_at: str = Field(
+        description="Future ISO 8601 date-time, e.g. 2026-06-01T09:00:00Z", min_length=1, max_length=64
+    )
+
+
+class TrashListInput(Input):
+    collection: Collection
+    limit: WholeNumber = _limit(50, 100)
+    cursor: Cursor | None = None
+
+
+class RevisionListInput(Target):
+    limit: WholeNumber = _limit(20, 50)
+
+
+class RevisionRestoreInput(Input):
+    revision_id: str = Field(description="Revision ID from revision_list", min_length=1, max_length=26)
+
+
+# --- presenters and audit targets ---------------------------------------------------------------------------
+
+
+def _with_terms(entry: Entry) -> dict[str, Any]:
+    """The item plus its taxonomy terms (one query)."""
+    return {**entry.to_dict(), "terms": assigned_terms(collection=entry.spec.slug, entry_id=entry.id)}
+
+
+def item_and_rev(entry: Entry, args: Any) -> dict[str, Any]:
+    """``{item, _rev}``; the item carries its terms when the caller set some."""
+    return {"item": _with_terms(entry) if args.given("terms") else entry.to_dict(), "_rev": entry.rev}
+
+
+def _item_only(entry: Entry, args: Any) -> dict[str, Any]:
+    return {"item": entry.to_dict()}
+
+
+def _deleted(result: None, args: Any) -> dict[str, Any]:
+    return {"deleted": True}
+
+
+def _as_dict(result: Any, args: Any) -> dict[str, Any]:
+    return result.to_dict() if hasattr(result, "to_dict") else dict(result)
+
+
+def _item_target(args: Any, payload: dict[str, Any]) -> str:
+    item = payload.get("item") or {}
+    return f"{item.get('collection', getattr(args, 'collection', ''))}/{item.get('id', getattr(args, 'id', ''))}"
+
+
+def _args_target(args: Any, payload: dict[str, Any]) -> str:
+    return f"{args.collection}/{args.id}"
+
+
+def _content(name: str, **fields: Any) -> None:
+    declare(name=name, category=fields.pop("category", "content"), **fields)
+
+
+def _item_action(name: str, service: Any, *, path: str, description: str, **fields: Any) -> None:
+    """A write on one item (``collection`` + ``id``) answered with ``{item}``."""
+    _content(
+        name,
+        perm=fields.pop("perm", Perm.CONTENT_EDIT_OWN),
+        description=description,
+        input=Target,
+        service=service,
+        present=fields.pop("present", _item_only),
+        output_schema=fields.pop("output_schema", outputs.ITEM_ONLY),
+        audit=name,
+        target=_args_target,
+        routes=(Route("POST", f"{ITEM_PATH}/{path}", status=fields.pop("status", 200), name=f"api-content-{path}"),),
+        **fields,
+    )
+
+
+# --- reads ----------------------------------------------------------------------------------------------------
+
+_content(
+    "content_list",
+    title="List content",
+    perm=Perm.CONTENT_READ,
+    read_only=True,
+    idempotent=True,
+    description="List items in a collection, newest first by default, with optional status filter and cursor "
+    "pagination. Summaries leave out long text and rich-text fields; call content_get for the full item.",
+    input=ListInput,
+    service=selectors.entry_list,
+    present=_as_dict,
+    output_schema=outputs.page_of(outputs.SUMMARY),
+    routes=(Route("GET", C, args="query", name="api-content-list"),),
+)
+_content(
+    "content_get",
+    title="Get content item",
+    perm=Perm.CONTENT_READ,
+    read_only=True,
+    idempotent=True,
+    description="Get one item by ID or slug with all field values, metadata, liveData when a draft is pending, and "
+    "the _rev token to pass to content_update for conflict detection.",
+    input=GetInput,
+    service=selectors.entry_get,
+    present=lambda entry, args: {"item": _with_terms(entry), "_rev": entry.rev},
+    output_schema=outputs.ITEM_WITH_REV,
+    routes=(Route("GET", ITEM_PATH, args="query", name="api-content-detail"),),
+)
+_content(
+    "content_compare",
+    title="Compare draft and live",
+    perm=Perm.CONTENT_READ_UNPUBLISHED,
+    read_only=True,
+    idempotent=True,
+    description="Compare the live (published) values of an item with its current draft.",
+    input=Target,
+    service=selectors.entry_compare,
+    present=_as_dict,
+    output_schema=outputs.COMPARE,
+    routes=(Route("GET", f"{ITEM_PATH}/compare", name="api-content-compare"),),
+)
+_content(
+    "content_list_trashed",
+    title="List trash",
+    perm=Perm.CONTENT_READ_UNPUBLISHED,
+    read_only=True,
+    idempotent=True,
+    description="List soft-deleted items of a collection, most recently deleted first.",
+    input=TrashListInput,
+    service=selectors.entry_list_trashed,
+    present=_as_dict,
+    output_schema=outputs.page_of(outputs.SUMMARY),
+    routes=(Route("GET", f"{C}/trash", args="query", name="api-content-trash"),),
+)
+_content(
+    "content_translations",
+    title="List translations",
+    perm=Perm.CONTENT_READ,
+    read_only=True,
+    idempotent=True,
+    description="List the locale variants of an item (its translation group).",
+    input=Target,
+    service=selectors.entry_translations,
+    present=_as_dict,
+    output_schema=outputs.TRANSLATIONS,
+    routes=(Route("GET", f"{ITEM_PATH}/translations", name="api-content-translations"),),
+)
+
+# --- writes ---------------------------------------------------------------------------------------------------
+
+_content(
+    "content_create",
+    title="Create content item",
+    perm=Perm.CONTENT_CREATE,
+    description="Create an item. data keys must be field slugs of the collection (call schema_get_collection "
+    "first). Created as a draft unless status is published. The slug is generated from the title when omitted.",
+    input=CreateInput,
+    service=services.entry_create,
+    present=item_and_rev,
+    output_schema=outputs.ITEM_WITH_REV,
+    audit="content_create",
+    target=_item_target,
+    routes=(Route("POST", C, args="body", status=201, name="api-content-list"),),
+)
+_content(
+    "content_update",
+    title="Update content item",
+    perm=Perm.CONTENT_EDIT_OWN,
+    description="Update an item. Send only the fields to change. On a published item the edit becomes a draft "
+    "until content_publish. Pass _rev from content_get to refuse the write if someone changed the item meanwhile.",
+    input=UpdateInput,
+    service=services.entry_update,
+    present=item_and_rev,
+    output_schema=outputs.ITEM_WITH_REV,
+    audit="content_update",
+    target=_item_target,
+    routes=(Route("PUT", ITEM_PATH, args="body", name="api-content-detail"),),
+)
+_content(
+    "content_delete",
+    title="Move content to trash",
+    perm=Perm.CONTENT_EDIT_OWN,
+    destructive=True,
+    description="Soft-delete an item: it moves to the trash. Undo with content_restore; remove for good with "
+    "content_permanent_delete.",
+    input=Target,
+    service=services.entry_trash,
+    present=_deleted,
+    output_schema=outputs.DELETED,
+    audit="content_delete",
+    target=_args_target,
+    routes=(Route("DELETE", ITEM_PATH, name="api-content-detail"),),
+)
+_content(
+    "content_permanent_delete",
+    title="Delete permanently",
+    perm=Perm.CONTENT_DELETE_PERMANENT,
+    destructive=True,
+    description="Permanently and irreversibly delete an item that is already in the trash, with its revisions.",
+    input=Target,
+    service=services.entry_delete_permanently,
+    present=_deleted,
+    output_schema=outputs.DELETED,
+    audit="content_permanent_delete",
+    target=_args_target,
+    routes=(Route("DELETE", f"{ITEM_PATH}/permanent", name="api-content-permanent"),),
+)
+_item_action(
+    "content_publish",
+    services.entry_publish,
+    path="publish",
+    title="Publish content",
+    description="Publish an item: the current draft goes live on the site. Later edits become a new draft.",
+    idempotent=True,
+)
+_item_action(
+    "content_unpublish",
+    services.entry_unpublish,
+    path="unpublish",
+    title="Unpublish content",
+    description="Take a published item off the site; it becomes a draft and keeps its content.",
+    idempotent=True,
+)
+_item_action(
+    "content_unschedule",
+    services.entry_unschedule,
+    path="unschedule",
+    title="Cancel scheduled publishing",
+    description="Cancel a scheduled publish. Idempotent: an item with no schedule is returned unchanged.",
+    idempotent=True,
+)
+_item_action(
+    "content_discard_draft",
+    services.entry_discard_draft,
+    path="discard-draft",
+    title="Discard draft",
+    description="Throw away the pending draft and return to the live version (items published at least once).",
+    destructive=True,
+    idempotent=True,
+)
+_item_action(
+    "content_restore",
+    services.entry_restore,
+    path="restore",
+    title="Restore from trash",
+    description="Restore a soft-deleted item from the trash.",
+    present=lambda entry, args: {"restored": True, "item": entry.to_dict()},
+    output_schema=outputs.RESTORED,
+)
+_item_action(
+    "content_duplicate",
+    services.entry_duplicate,
+    path="duplicate",
+    title="Duplicate content",
+    description="Copy an item as a new draft: title gets ' (Copy)', a new slug is generated.",
+    perm=Perm.CONTENT_CREATE,
+    status=201,
+)
+_content(
+    "content_schedule",
+    title="Schedule publishing",
+    perm=Perm.CONTENT_EDIT_OWN,
+    description="Publish an item automatically at a future time. A published item keeps serving its live version "
+    "until then, when its pending draft goes live.",
+    input=ScheduleInput,
+    service=services.entry_schedule,
+    present=_item_only,
+    output_schema=outputs.ITEM_ONLY,
+    audit="content_schedule",
+    target=_args_target,
+    routes=(Route("POST", f"{ITEM_PATH}/schedule", args="body", name="api-content-schedule"),),
+)
+
+# --- revisions ------------------------------------------------------------------------------------------------
+
+_content(
+    "revision_list",
+    category="revision",
+    title="List revisions",
+    perm=Perm.CONTENT_READ_UNPUBLISHED,
+    read_only=True,
+    idempotent=True,
+    description="List an item's saved revisions, newest first, with the values each one held.",
+    input=RevisionListInput,
+    service=selectors.revision_list,
+    present=_as_dict,
+    output_schema=outputs.REVISIONS,
+    routes=(Route("GET", f"{ITEM_PATH}/revisions", args="query", name="api-content-revisions"),),
+)
+_content(
+    "revision_restore",
+    category="revision",
+    title="Restore revision",
+    perm=Perm.CONTENT_EDIT_OWN,
+    description="Make a revision's values the item's new draft. It is not published; call content_publish after.",
+    input=RevisionRestoreInput,
+    service=services.revision_restore,
+    present=lambda entry, args: {"item": entry.to_dict(), "_rev": entry.rev},
+    output_schema=outputs.ITEM_WITH_REV,
+    audit="revision_restore",
+    target=_item_target,
+    routes=(Route("POST", "_emdash/api/revisions/<str:revision_id>/restore", name="api-revision-restore"),),
+)

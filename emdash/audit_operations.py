@@ -1,0 +1,71 @@
+"""The audit log as an operation: ``GET /_emdash/api/audit`` (admins; REST only, not an MCP tool)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field
+
+from emdash.audit_log import SOURCES, audit_page
+from emdash.operations import Input, Route, WholeNumber, declare
+from emdash.permissions import Perm
+
+
+class AuditInput(Input):
+    user: str | None = Field(
+        None, alias="actor", description="User ID or email of who acted", min_length=1, max_length=254
+    )
+    source: Literal[SOURCES] | None = Field(None, description="The door: mcp, rest, admin, worker or oauth")  # type: ignore[valid-type]
+    action: str | None = Field(None, description="Operation name, e.g. content_create", min_length=1, max_length=100)
+    target: str | None = Field(None, description="What was acted on, e.g. posts/01J...", min_length=1, max_length=255)
+    since: str | None = Field(None, description="ISO 8601 date-time: rows at or after it", min_length=1, max_length=64)
+    until: str | None = Field(None, description="ISO 8601 date-time: rows before it", min_length=1, max_length=64)
+    limit: WholeNumber = Field(50, ge=1, le=200, description="Rows per page (1-200, default 50)")
+    cursor: str | None = Field(
+        None, description="Opaque cursor from the previous page's nextCursor", min_length=1, max_length=2048
+    )
+
+
+ROW = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "integer"},
+        "createdAt": {"type": "string"},
+        "actor": {"type": ["object", "null"]},
+        "tokenRef": {"type": "string"},
+        "client": {"type": "string"},
+        "source": {"type": "string", "enum": list(SOURCES)},
+        "action": {"type": "string"},
+        "target": {"type": "string"},
+        "outcome": {"type": "string"},
+        "durationMs": {"type": "number"},
+        "traceId": {"type": "string"},
+    },
+    "required": ["id", "createdAt", "source", "action", "outcome", "traceId"],
+}
+
+
+def _page(result: dict[str, Any], args: Any) -> dict[str, Any]:
+    return result
+
+
+declare(
+    name="audit_list",
+    title="Audit log",
+    category="audit",
+    perm=Perm.AUDIT_READ,
+    read_only=True,
+    idempotent=True,
+    mcp=False,
+    description="Every write from every door (mcp, rest, admin, worker) and every MCP call, newest first. "
+    "Filter by actor, source, action, target and time range; cursor pagination.",
+    input=AuditInput,
+    service=audit_page,
+    present=_page,
+    output_schema={
+        "type": "object",
+        "properties": {"items": {"type": "array", "items": ROW}, "nextCursor": {"type": "string"}},
+        "required": ["items"],
+    },
+    routes=(Route("GET", "_emdash/api/audit", args="query", name="api-audit"),),
+)

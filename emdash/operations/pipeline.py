@@ -1,0 +1,136 @@
+"""``run_operation``: validate → authorize → call the typed service → audit → present, for every door.
+
+Domain errors propagate as :class:`~emdash.errors.EmDashError`; each door maps them once (MCP tool
+errors, REST statuses, admin messages). A write's audit row is inserted in the same transaction as the
+write, so a rolled-back write leaves no row and a failed audit insert rolls the write back.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from django.db import transaction
+from pydantic import ValidationError as PydanticError
+
+from emdash.actor import Actor
+from emdash.errors import EmDashError, ValidationError
+from emdash.models import AuditLog
+from emdash.operations.record import Operation, Payload
+from emdash.operations.schema import Input, problems
+from emdash.operations.tracing import current_trace_id
+from emdash.permissions import require
+from emdash.text import PROBLEM, find_bad_text
+
+Source = Literal["mcp", "rest", "admin", "worker", "command"]
+# Where a door puts the rows that are not part of a write's transaction (MCP reads, failed calls):
+# MCP writes them after the response, so a read adds no write transaction to the request path.
+Recorder = Callable[[AuditLog], None]
+
+
+@dataclass(frozen=True)
+class Call:
+    """Who calls, through which door, for the audit row."""
+
+    actor: Actor
+    source: Source
+    trace_id: str
+    client: str = ""
+
+
+@dataclass(frozen=True)
+class Shape:
+    """How a door hands over the input: ``lax`` parses strings (query strings); ``fixed`` are the wire
+    names the door fills itself (path parameters); ``noun`` names an input key in messages."""
+
+    lax: bool = False
+    fixed: frozenset[str] = frozenset()
+    noun: str = "argument"
+
+
+JSON = Shape()
+
+
+def validate(op: Operation, raw_input: Any, shape: Shape = JSON) -> Input:
+    """The typed input, or VALIDATION_ERROR naming every bad field at once (NUL and lone surrogates too)."""
+    found: dict[str, str] = {}
+    try:
+        args = op.input.model_validate(raw_input, strict=not shape.lax)
+    except PydanticError as exc:
+        found = problems(exc, op.input, shape.fixed, shape.noun)
+    if (bad := find_bad_text(raw_input)) is not None:
+        found = {**found, bad or "arguments": PROBLEM}
+    if found:
+        raise ValidationError.for_fields(found, prefix="Invalid arguments") from None
+    return args
+
+
+def _kwargs(args: Input) -> dict[str, Any]:
+    """The service's keyword arguments: fields the caller set, and defaults that are not None (an absent
+    optional argument is left out, so the service's own default applies)."""
+    values = {name: getattr(args, name) for name in type(args).model_fields}
+    return {name: value for name, value in values.items() if value is not None or args.given(name)}
+
+
+def audit_row(op: Operation, call: Call, outcome: str, started: float, target: str = "") -> AuditLog:
+    actor = call.actor
+    return AuditLog(
+        user=actor.user,
+        token_ref=str(actor.token_id or ""),
+        client_id=call.client[:200],
+        source=call.source,
+        action=(op.audit or op.name)[:100],
+        target=target[:255],
+        outcome=outcome,
+        duration_ms=round((time.perf_counter() - started) * 1000, 3),
+        trace_id=call.trace_id[:32],
+    )
+
+
+def _execute(op: Operation, call: Call, args: Input, started: float) -> Payload:
+    result = op.service(actor=call.actor, **_kwargs(args))
+    payload = op.present(result, args)
+    if op.is_write:
+        target = op.target(args, payload) if op.target is not None else ""
+        audit_row(op, call, "ok", started, target).save()
+    return payload
+
+
+def run_operation(
+    op: Operation,
+    actor: Actor,
+    raw_input: Any,
+    *,
+    source: Source,
+    trace_id: str | None = None,
+    client: str = "",
+    record: Recorder | None = None,
+    shape: Shape = JSON,
+) -> Payload:
+    """Run ``op`` for ``actor`` with ``raw_input`` (wire names); returns the payload every door presents.
+
+    ``record`` receives the rows that are not written with the operation's own transaction: reads (MCP
+    records every call) and failures. Without it, only successful writes are audited.
+    """
+    started = time.perf_counter()
+    call = Call(actor, source, trace_id or current_trace_id(), client)
+    outcome = "INTERNAL_ERROR"
+    try:
+        require(actor, op.perm)  # before validation: a refused caller learns nothing about the input shape
+        args = validate(op, raw_input, shape)
+        if op.is_write and op.atomic:
+            with transaction.atomic():
+                payload = _execute(op, call, args, started)
+        else:
+            payload = _execute(op, call, args, started)
+        outcome = "ok"
+        return payload
+    except EmDashError as exc:
+        outcome = exc.code
+        raise
+    finally:
+        # Successful writes were recorded with the write itself; everything else goes to the door.
+        if record is not None and not (op.is_write and outcome == "ok"):
+            record(audit_row(op, call, outcome, started))

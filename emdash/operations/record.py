@@ -1,0 +1,147 @@
+"""The operation table: one record per operation, declared next to its service, checked at start-up.
+
+Every door (MCP tools, REST routes, admin views, task execution, commands) reads the same record, so
+an operation's name, permission, input, output and audit action are written once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from importlib import import_module
+from typing import Any, Literal
+
+from jsonschema import Draft202012Validator
+
+from emdash.operations.schema import Input, check_portable, input_schema
+from emdash.permissions import RULES, Perm
+
+# The MCP categories (SPEC 5.5), then the REST-only ones.
+CATEGORIES = ("content", "schema", "media", "search", "taxonomy", "menu", "revision", "settings", "audit")
+# The modules that declare operations; importing one fills TABLE. Add an area's module here.
+MODULES = ("content.operations", "emdash.audit_operations")
+
+Payload = dict[str, Any]
+# service(actor, input) -> result; present(result, input) -> the payload every door returns.
+Service = Callable[..., Any]
+Presenter = Callable[[Any, Any], Payload]
+Target = Callable[[Any, Any], str]
+
+
+@dataclass(frozen=True)
+class Route:
+    """One REST route of an operation.
+
+    ``path`` is a Django path under the site root whose ``<str:param>`` names are the input's attribute
+    names (``revision_id`` fills ``revisionId``). ``args`` says where the rest of the input comes from:
+    the query string (``query``), the JSON body (``body``) or nowhere (``path``: the body is ignored).
+    """
+
+    method: Literal["GET", "POST", "PUT", "PATCH", "DELETE"]
+    path: str
+    args: Literal["query", "body", "path"] = "path"
+    status: int = 200
+    name: str = ""  # the URL name (reverse()); defaults to api-<operation name>
+
+
+@dataclass(frozen=True)
+class Operation:
+    name: str
+    title: str
+    description: str
+    category: str
+    perm: Perm
+    input: type[Input]
+    service: Service
+    present: Presenter
+    output_schema: dict[str, Any] | None = None
+    audit: str | None = None  # the action written to the audit log; None for reads
+    target: Target | None = None  # "posts/01J..." for the audit row
+    routes: tuple[Route, ...] = ()
+    read_only: bool = False
+    destructive: bool = False
+    idempotent: bool = False
+    # The service opens its own transactions and must not run inside ours (schema changes on SQLite):
+    # the audit row is then written right after it returns instead of in the same transaction.
+    atomic: bool = True
+    mcp: bool = True  # listed as an MCP tool
+    schema: dict[str, Any] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "schema", input_schema(self.input))
+
+    @property
+    def is_write(self) -> bool:
+        return self.audit is not None
+
+    @property
+    def scope(self) -> str:
+        return RULES[self.perm].scope.value
+
+    @property
+    def min_role(self) -> str:
+        return RULES[self.perm].min_role.label
+
+
+TABLE: dict[str, Operation] = {}
+
+
+def _check(op: Operation) -> None:
+    if op.name in TABLE:
+        raise ValueError(f"Duplicate operation name: {op.name}")
+    if op.category not in CATEGORIES:
+        raise ValueError(f"Operation {op.name}: unknown category {op.category!r}")
+    if op.read_only == op.is_write:
+        raise ValueError(f"Operation {op.name}: a write needs an audit action, a read must not have one")
+    Draft202012Validator.check_schema(op.schema)
+    if op.schema.get("type") != "object" or op.schema.get("additionalProperties") is not False:
+        raise ValueError(f"Operation {op.name}: input must be an object schema with additionalProperties false")
+    check_portable(op.schema, op.name)
+    if op.output_schema is not None:
+        Draft202012Validator.check_schema(op.output_schema)
+        if op.output_schema.get("type") != "object":
+            raise ValueError(f"Operation {op.name}: output schema must describe an object")
+    fields = set(op.input.model_fields)
+    for route in op.routes:
+        for param in _path_params(route.path):
+            if param not in fields:
+                raise ValueError(f"Operation {op.name}: path parameter {param!r} is not an input field")
+
+
+def _path_params(path: str) -> list[str]:
+    import re
+
+    return re.findall(r"<(?:\w+:)?(\w+)>", path)
+
+
+def declare(**fields: Any) -> Operation:
+    """Add one operation to the table (checked now, so a bad record fails at import/start-up)."""
+    op = Operation(**fields)
+    _check(op)
+    TABLE[op.name] = op
+    return op
+
+
+_loaded = False
+
+
+def load() -> dict[str, Operation]:
+    """Import every declaring module once; the table is complete afterwards."""
+    global _loaded
+    if not _loaded:
+        for module in MODULES:
+            import_module(module)
+        _loaded = True
+    return TABLE
+
+
+def operations() -> Iterator[Operation]:
+    yield from load().values()
+
+
+def get(name: str) -> Operation | None:
+    return load().get(name)
+
+
+def path_params(route: Route) -> list[str]:
+    return _path_params(route.path)

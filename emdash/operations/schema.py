@@ -1,0 +1,186 @@
+"""Typed operation inputs: the base model, its portable JSON Schema, and error translation.
+
+One pydantic model per operation validates the arguments at every door and is the source of the MCP
+``inputSchema`` and the OpenAPI request body. Wire names are camelCase aliases of snake_case attributes.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Annotated, Any
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationInfo, field_validator
+from pydantic import ValidationError as PydanticError
+from pydantic.alias_generators import to_camel
+from pydantic_core import PydanticCustomError
+
+
+class Nullable:
+    """Metadata marker: this optional field accepts an explicit ``null`` (e.g. "detach the parent")."""
+
+
+NULLABLE = Nullable()
+
+
+def _whole_number(value: Any) -> Any:
+    # SPEC 5.2: integer-valued numbers (3.0) are integers; some models only send doubles.
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+WholeNumber = Annotated[int, BeforeValidator(_whole_number)]
+
+
+class Input(BaseModel):
+    """Base of every operation's input: strict JSON types, unknown keys refused, frozen once validated."""
+
+    model_config = ConfigDict(
+        extra="forbid", alias_generator=to_camel, strict=True, frozen=True, validate_by_name=False
+    )
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_null_unless_nullable(cls, value: Any, info: ValidationInfo) -> Any:
+        # Optional fields are absent or set; null is only a value where the field says so.
+        if value is None and info.field_name is not None:
+            field = cls.model_fields[info.field_name]
+            if not any(isinstance(m, Nullable) for m in field.metadata):
+                raise PydanticCustomError("null_not_allowed", "must not be null")
+        return value
+
+    def given(self, name: str) -> bool:
+        """Whether the caller sent this field (by attribute name), as opposed to it taking its default."""
+        return name in self.model_fields_set
+
+
+class NoInput(Input):
+    """Operations without arguments."""
+
+
+# --- JSON Schema ------------------------------------------------------------------------------------------
+
+
+def _nullable_fields(model: type[Input]) -> set[str]:
+    return {
+        field.alias or name
+        for name, field in model.model_fields.items()
+        if any(isinstance(m, Nullable) for m in field.metadata)
+    }
+
+
+def _clean(node: Any, defs: dict[str, Any], keep_null: bool = False) -> Any:
+    """Inline ``$ref``s, drop auto titles and ``default: null``, collapse ``anyOf [X, null]`` to X."""
+    if isinstance(node, list):
+        return [_clean(item, defs) for item in node]
+    if not isinstance(node, dict):
+        return node
+    if "$ref" in node:
+        target = defs[node["$ref"].rsplit("/", 1)[-1]]
+        extra = {k: v for k, v in node.items() if k != "$ref"}
+        return _clean({**target, **extra}, defs, keep_null)
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key in ("title", "$defs") or (key == "default" and value is None):
+            continue
+        if key == "properties":
+            out[key] = {name: _clean(sub, defs) for name, sub in value.items()}
+        else:
+            out[key] = _clean(value, defs)
+    branches = out.get("anyOf")
+    if not keep_null and isinstance(branches, list):
+        rest = [b for b in branches if b != {"type": "null"}]
+        if len(rest) == 1 and len(rest) < len(branches):
+            del out["anyOf"]
+            out = {**rest[0], **out}
+    return out
+
+
+@cache
+def input_schema(model: type[Input]) -> dict[str, Any]:
+    """The portable JSON Schema of ``model``: no ``$ref``/``$defs``, no auto titles, objects closed."""
+    raw = model.model_json_schema(by_alias=True)
+    defs = raw.get("$defs", {})
+    schema: dict[str, Any] = _clean(raw, defs)
+    nullable = _nullable_fields(model)
+    for name in nullable:
+        schema["properties"][name] = _clean(raw["properties"][name], defs, keep_null=True)
+    schema.pop("description", None)  # the model's docstring is for developers; the operation has its own
+    return schema
+
+
+def check_portable(schema: Any, where: str) -> None:
+    """Refuse schemas that MCP clients handle badly: references, or objects with named properties left open."""
+    if isinstance(schema, list):
+        for item in schema:
+            check_portable(item, where)
+        return
+    if not isinstance(schema, dict):
+        return
+    if "$ref" in schema or "$defs" in schema:
+        raise ValueError(f"{where}: schema must not use $ref/$defs")
+    if "properties" in schema and schema.get("additionalProperties") is not False:
+        raise ValueError(f"{where}: object schemas with properties must set additionalProperties false")
+    for key, value in schema.items():
+        if key == "properties":
+            for sub in value.values():
+                check_portable(sub, where)
+        elif isinstance(value, dict | list):
+            check_portable(value, where)
+
+
+# --- errors -----------------------------------------------------------------------------------------------
+
+_TYPES = {
+    "int_type": "integer",
+    "int_from_float": "integer",
+    "int_parsing": "integer",
+    "string_type": "string",
+    "bool_type": "boolean",
+    "bool_parsing": "boolean",
+    "dict_type": "object",
+    "list_type": "array",
+    "float_type": "number",
+    "model_type": "object",
+    "model_attributes_type": "object",
+}
+
+
+def _message(error: Any, model: type[Input], fixed: frozenset[str], noun: str) -> str:
+    kind, ctx = error["type"], error.get("ctx") or {}
+    if kind in _TYPES:
+        return f"must be of type {_TYPES[kind]}"
+    if kind == "missing":
+        return "is required"
+    if kind == "extra_forbidden":
+        names = (f.alias or n for n, f in model.model_fields.items())
+        accepted = ", ".join(name for name in names if name not in fixed) or "none"
+        return f"unknown {noun} (accepted: {accepted})"
+    if kind in ("literal_error", "enum"):
+        return "must be one of: " + ctx.get("expected", "").replace("'", "").replace(" or ", ", ")
+    if kind in ("greater_than_equal", "less_than_equal"):
+        bound = ctx.get("ge", ctx.get("le"))
+        return f"must be {'at least' if kind == 'greater_than_equal' else 'at most'} {bound}"
+    if kind in ("string_too_short", "string_too_long"):
+        limit = ctx.get("min_length", ctx.get("max_length"))
+        return f"must have {'at least' if kind == 'string_too_short' else 'at most'} {limit} characters"
+    if kind in ("too_short", "too_long"):
+        limit = ctx.get("min_length", ctx.get("max_length"))
+        return f"must have {'at least' if kind == 'too_short' else 'at most'} {limit} entries"
+    if kind == "string_pattern_mismatch":
+        return f"must match {ctx.get('pattern')}"
+    return str(error.get("msg", "is not valid"))[:200]
+
+
+def problems(
+    exc: PydanticError, model: type[Input], fixed: frozenset[str] = frozenset(), noun: str = "argument"
+) -> dict[str, str]:
+    """Every problem, keyed by the dotted path of the argument (wire names), first one per path.
+
+    ``fixed`` names the fields the door fills itself (REST path parameters): not offered as accepted keys.
+    """
+    found: dict[str, str] = {}
+    for error in exc.errors(include_url=False):
+        path = ".".join(str(part) for part in error["loc"]) or "arguments"
+        found.setdefault(path, _message(error, model, fixed, noun))
+    return dict(sorted(found.items()))
