@@ -17,6 +17,7 @@ from django.http import HttpRequest, HttpResponse, UnreadablePostError
 from django.http.multipartparser import MultiPartParserError
 from django.utils.html import escape
 
+from emdash import limits
 from emdash.oauth import metadata
 from emdash.text import PROBLEM, bad_text_message, find_bad_text, has_bad_chars, scrub
 
@@ -43,6 +44,10 @@ def _form(request: HttpRequest) -> Any:
         return None
     try:
         parsed = hasattr(request, "_post")  # e.g. by the CSRF check, which reads the token from the form
+        if not parsed and not _small(request) and not limits.is_upload(request.path):
+            # Over Django's cap and not an upload route: parsing would half-read the stream and raise, and
+            # the view could no longer read the body to answer its own 413; let it.
+            return None
         if not parsed and request.content_type == "multipart/form-data" and _small(request):
             request.body  # noqa: B018  (kept in memory, so views that read the raw body still can)
         return request.POST

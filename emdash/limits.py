@@ -29,6 +29,7 @@ MULTIPART_OVERHEAD = 64 * 1024  # form fields and boundaries around an uploaded 
 MCP_PATH = "/_emdash/api/mcp"
 MEDIA_UPLOAD_PATH = "/_emdash/api/media"
 SIGNED_UPLOAD_PREFIX = "/_emdash/api/media/upload/"
+ADMIN_UPLOAD_PATH = "/_emdash/admin/media/upload"
 OAUTH_PREFIX = "/_emdash/api/oauth/"
 REST_PREFIX = "/_emdash/api/"
 
@@ -48,13 +49,14 @@ def mcp_max_body() -> int:
     return int(emdash_settings.MCP_MAX_BODY or emdash_settings.MAX_BODY)
 
 
-def _is_upload(path: str) -> bool:
-    return path.rstrip("/") == MEDIA_UPLOAD_PATH or path.startswith(SIGNED_UPLOAD_PREFIX)
+def is_upload(path: str) -> bool:
+    """The routes that take files (up to EMDASH_MAX_UPLOAD): REST multipart, the signed PUT, the admin's upload."""
+    return path.rstrip("/") in (MEDIA_UPLOAD_PATH, ADMIN_UPLOAD_PATH) or path.startswith(SIGNED_UPLOAD_PREFIX)
 
 
 def limit_for(path: str) -> int:
     """The largest body, in bytes, the route at ``path`` accepts."""
-    if _is_upload(path):
+    if is_upload(path):
         return max_upload() + MULTIPART_OVERHEAD
     if path.rstrip("/") == MCP_PATH:
         return mcp_max_body()
@@ -71,7 +73,7 @@ def refusal(path: str, limit: int) -> tuple[int, Headers, bytes]:
     elif path.startswith(OAUTH_PREFIX):
         body = {"error": "invalid_request", "error_description": message}
         headers = [(b"cache-control", b"no-store")]
-    elif _is_upload(path):
+    elif is_upload(path):
         upload = max_upload()
         text = f"The file is larger than the upload limit of {upload} bytes"
         body = {"error": {"code": "FILE_TOO_LARGE", "message": text, "details": {"maxSize": upload}}}

@@ -61,3 +61,19 @@ def make_entry(
     if data is None:
         data = {"title": f"Item {next(_seq)}"}
     return services.entry_create(actor=by, collection=collection, data=data, **kwargs)
+
+
+def swap_service(monkeypatch: Any, name: str, service: Any) -> None:
+    """Make operation ``name`` call ``service`` at every door (REST looks the record up in the table per call;
+    the MCP registry holds its own reference, built once)."""
+    from dataclasses import replace
+
+    from emdash.operations import TABLE, load
+    from mcp_endpoint import registry
+
+    load()
+    registry.load_tools()
+    swapped = replace(TABLE[name], service=service)
+    monkeypatch.setitem(TABLE, name, swapped)
+    if name in registry.REGISTRY:
+        monkeypatch.setitem(registry.REGISTRY, name, replace(registry.REGISTRY[name], operation=swapped))

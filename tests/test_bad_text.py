@@ -25,7 +25,7 @@ from emdash.text import find_bad_text, is_bad_text_db_error, scrub
 from emdash.tokens import token_create
 from mcp_endpoint import registry
 from tests.api.helpers import routes
-from tests.factories import make_entry, make_user
+from tests.factories import make_entry, make_user, swap_service
 
 BAD = {"nul": "a\x00b", "surrogate": "a\ud800b"}
 # Rows these tables gain on every call, refused or not.
@@ -114,16 +114,16 @@ def _db_error(value: str) -> Exception:
 
 
 @pytest.mark.parametrize("kind", sorted(BAD))
-def test_a_database_refusal_that_slips_through_is_a_validation_error(posts, kind):
+def test_a_database_refusal_that_slips_through_is_a_validation_error(posts, kind, monkeypatch):
     error = _db_error(BAD[kind])
     admin = make_user("admin")
     token = token_create(user=admin, name="t", scopes="admin").raw
-    with mock.patch("content.selectors.entry_list", side_effect=error):
-        response = Client().get("/_emdash/api/content/posts", headers={"Authorization": f"Bearer {token}"})
-        assert response.status_code == 400, response.content
-        assert orjson.loads(response.content)["error"]["code"] == "VALIDATION_ERROR"
-        result = _mcp(token, "content_list", {"collection": "posts"})["result"]
-        assert result["isError"] and result["_meta"]["code"] == "VALIDATION_ERROR"
+    swap_service(monkeypatch, "content_list", mock.Mock(side_effect=error))
+    response = Client().get("/_emdash/api/content/posts", headers={"Authorization": f"Bearer {token}"})
+    assert response.status_code == 400, response.content
+    assert orjson.loads(response.content)["error"]["code"] == "VALIDATION_ERROR"
+    result = _mcp(token, "content_list", {"collection": "posts"})["result"]
+    assert result["isError"] and result["_meta"]["code"] == "VALIDATION_ERROR"
 
 
 # -- every route of the URL conf: path, query string and form fields ----------------------------------

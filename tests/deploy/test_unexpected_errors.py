@@ -13,6 +13,7 @@ from django.core.management import call_command
 from django.test import Client, override_settings
 
 from emdash.tracing import HEADER, TraceIdFilter, current_trace_id, log_exception, trace
+from tests.factories import swap_service
 from tests.mcp.conftest import MCP
 
 SECRET = "sekrit-internal-detail-42"
@@ -79,7 +80,7 @@ def test_public_site(db: None, errors: Any, monkeypatch: pytest.MonkeyPatch) -> 
 @override_settings(DEBUG=False)
 def test_rest_api(posts: Any, errors: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     log = errors()
-    monkeypatch.setattr("content.selectors.entry_list", _boom)
+    swap_service(monkeypatch, "content_list", _boom)
     response = Client(raise_request_exception=False).get("/_emdash/api/content/posts")
     assert response.status_code == 500
     trace_id = _assert_logged_once(log, response)
@@ -96,7 +97,7 @@ def test_mcp_tool(posts: Any, errors: Any, monkeypatch: pytest.MonkeyPatch) -> N
     mcp = MCP(
         Client(raise_request_exception=False), token_create(user=make_user("admin"), name="t", scopes="admin").raw
     )
-    monkeypatch.setattr("content.selectors.entry_list", _boom)
+    swap_service(monkeypatch, "content_list", _boom)
     response = mcp.post(
         {
             "jsonrpc": "2.0",
