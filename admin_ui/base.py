@@ -14,7 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from admin_ui import audit
+from admin_ui import audit, plain
 from emdash import operations
 from emdash.actor import Actor
 from emdash.errors import EmDashError
@@ -65,7 +65,7 @@ class Outcome:
 def attempt(
     request: HttpRequest, action: str, call: Callable[[], Any], success: str | None = None, *, audited: bool = True
 ) -> Outcome:
-    """Run one service call, map domain errors to a message (with the stable code) and audit it.
+    """Run one service call, map domain errors to a plain-language message (admin_ui.plain) and audit it.
 
     Unexpected errors are logged with a trace id; the user sees only the trace id. ``audited=False`` when
     the call writes its own audit row (operations run through the pipeline)."""
@@ -75,17 +75,17 @@ def attempt(
         result = call()
     except EmDashError as exc:
         record(request, action, exc.code, started)
-        problems = (exc.details or {}).get("fields") or {}
-        messages.error(request, f"{exc.message} ({exc.code})")
-        return Outcome(False, problems=dict(problems), code=exc.code)
+        messages.error(request, plain.message_for(exc), extra_tags=plain.code_tag(exc.code))
+        return Outcome(False, problems=plain.problems_of(exc), code=exc.code)
     except Exception as exc:
         if is_bad_text_db_error(exc):  # e.g. "\u0000" inside a JSON field's text: the user's input, not our bug
             record(request, action, "VALIDATION_ERROR", started)
-            messages.error(request, f"Invalid input: {PROBLEM} (VALIDATION_ERROR)")
+            messages.error(request, f"Invalid input: {PROBLEM}.", extra_tags=plain.code_tag("VALIDATION_ERROR"))
             return Outcome(False, code="VALIDATION_ERROR")
         trace_id = log_exception(log, "admin action %s failed", action)
         record(request, action, "INTERNAL_ERROR", started)
-        messages.error(request, f"Something went wrong on our side. Trace id: {trace_id} (INTERNAL_ERROR)")
+        text = f"Something went wrong on our side and nothing was changed. Reference for support: {trace_id}."
+        messages.error(request, text, extra_tags=plain.code_tag("INTERNAL_ERROR"))
         return Outcome(False, code="INTERNAL_ERROR")
     record(request, action, "ok", started)
     if success:

@@ -37,6 +37,9 @@ DEFAULTS: dict[str, Any] = {
     "MEDIA_SWEEP_INTERVAL": 3600,
     # Seconds a signed draft preview link stays valid.
     "PREVIEW_MAX_AGE": 3600,
+    # Days an `emdash login` (emdash-cli client) refresh token lives; each refresh starts a new period (sliding),
+    # so an unused CLI session ends after this long. Other OAuth clients keep 90 days.
+    "CLI_REFRESH_DAYS": 30,
     # MCP tasks (protocol 2025-11-25): ttl when the client names none and the cap on what it asks for (ms),
     # the poll interval we suggest (ms), working tasks one user may have at once, and the seconds after which
     # a task claimed by a worker that never finished it (killed, machine lost) is marked failed.

@@ -42,6 +42,23 @@ IMPLIES: dict[Scope, frozenset[Scope]] = {
 
 ALL: tuple[str, ...] = tuple(s.value for s in Scope)
 
+# What a scope lets you do, as a phrase, for the "also" sentence of the scopes that imply it.
+PHRASES: dict[Scope, str] = {
+    Scope.TAXONOMIES_MANAGE: "taxonomy terms (categories, tags)",
+    Scope.MENUS_MANAGE: "menus",
+}
+
+
+def describe(scope: Scope | str) -> str:
+    """The description people read on the token and consent screens, with what the scope implies (from IMPLIES)."""
+    scope = Scope(scope)
+    implied = sorted(IMPLIES.get(scope, frozenset()) - {scope}, key=list(Scope).index)
+    if not implied or scope is Scope.ADMIN:
+        return DESCRIPTIONS[scope]
+    things = " and ".join(PHRASES.get(s, s.value) for s in implied)
+    codes = ", ".join(s.value for s in implied)
+    return f"{DESCRIPTIONS[scope]} Also manages {things} (includes {codes})."
+
 
 def parse(values: Iterable[str] | str) -> frozenset[Scope]:
     """Turn user input (a list or a comma/space separated string) into scopes; unknown names raise."""

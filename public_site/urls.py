@@ -14,6 +14,7 @@ urlpatterns = [
     path("feed.xml", feeds.rss_feed, name="site-feed"),
     path("search/", views.search, name="site-search"),
     path("_emdash/preview/<str:token>/", views.preview_view, name="site-preview"),
+    path("_emdash/share/<str:token>/", views.share_view, name="site-share"),
     re_path(rf"^(?P<collection>{NAME})/$", views.collection_index, name="site-collection"),
     re_path(rf"^(?P<first>{NAME})/(?P<second>[^/]+)/$", views.entry_or_archive, name="entry"),
 ]

@@ -101,22 +101,44 @@ def search(request: HttpRequest) -> HttpResponse:
     return _render(request, "site/search.html", {"q": q, "results": results, "meta_for": {"title": "Search"}})
 
 
+def _private(response: HttpResponse) -> HttpResponse:
+    """Drafts are for the people holding the link: no search engine, no shared cache, no Referer leak."""
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    response["Cache-Control"] = "private, no-store"
+    response["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+def _draft_page(request: HttpRequest, entry: Any, preview_kind: str) -> HttpResponse:
+    item = {**entry.to_dict(), "terms": {}}
+    context = {"item": item, "collection": entry.spec, "preview": preview_kind, "meta_for": item}
+    return _private(_render(request, "site/entry.html", context))
+
+
 def preview_view(request: HttpRequest, token: str) -> HttpResponse:
     """A draft through a signed link, for a signed-in user allowed to read drafts (else 404/403)."""
     user = request.user
     if not user.is_authenticated:
-        return _render(request, "site/preview_login.html", {"meta_for": {"title": "Preview"}}, status=403)
+        context = {"meta_for": {"title": "Preview"}, "preview": "login"}
+        return _private(_render(request, "site/preview_login.html", context, status=403))
     try:
         entry = preview.preview_entry(actor=Actor.for_user(user), token=token)
     except EmDashError as exc:
         status = 404 if exc.status == 404 else 403
-        return _render(request, "site/404.html", {"message": exc.message, "meta_for": {"title": "Preview"}}, status)
-    item = {**entry.to_dict(), "terms": {}}
-    context = {"item": item, "collection": entry.spec, "preview": True, "meta_for": item}
-    response = _render(request, "site/entry.html", context)
-    response["X-Robots-Tag"] = "noindex, nofollow"
-    response["Cache-Control"] = "private, no-store"
-    return response
+        context = {"message": exc.message, "meta_for": {"title": "Preview"}, "preview": "error"}
+        return _private(_render(request, "site/404.html", context, status))
+    return _draft_page(request, entry, "editor")
+
+
+def share_view(request: HttpRequest, token: str) -> HttpResponse:
+    """A draft through a share link: no account needed; 404 unknown, 410 expired or revoked."""
+    try:
+        entry = preview.share_entry(token=token)
+    except EmDashError as exc:
+        title = "Preview link expired" if exc.status == 410 else "Preview not found"
+        context = {"message": exc.message, "heading": title, "meta_for": {"title": title}, "preview": "error"}
+        return _private(_render(request, "site/404.html", context, 410 if exc.status == 410 else 404))
+    return _draft_page(request, entry, "share")
 
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:

@@ -242,3 +242,21 @@ def test_actor_for_saved_user_uses_the_stored_role():
     assert a.user_id == user.pk
     User.objects.filter(pk=user.pk).update(is_active=False)
     assert Actor.for_user(User.objects.get(pk=user.pk)).role == 0
+
+
+def test_descriptions_say_what_a_scope_implies_from_the_one_table():
+    text = scopes.describe(Scope.CONTENT_WRITE)
+    assert text.startswith(scopes.DESCRIPTIONS[Scope.CONTENT_WRITE])
+    assert "menus" in text and "taxonomy terms" in text
+    assert all(s.value in text for s in scopes.IMPLIES[Scope.CONTENT_WRITE])
+    assert scopes.describe(Scope.ADMIN) == scopes.DESCRIPTIONS[Scope.ADMIN]
+    assert scopes.describe(Scope.MEDIA_READ) == scopes.DESCRIPTIONS[Scope.MEDIA_READ]
+
+
+@pytest.mark.django_db
+def test_the_token_screen_shows_the_generated_descriptions():
+    from tests.api.helpers import session_client
+    from tests.factories import make_user
+
+    page = session_client(make_user("editor")).get("/_emdash/admin/tokens/").content.decode()
+    assert scopes.describe(Scope.CONTENT_WRITE) in page

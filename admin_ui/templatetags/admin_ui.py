@@ -1,13 +1,12 @@
-"""Small template helpers for the admin: dict lookups and readable UTC times."""
+"""Small template helpers for the admin: dict lookups and times in the site's zone."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django import template
-from django.utils.html import format_html
 
-from emdash.dates import parse_iso
+from settings_app.templatetags.site_time import local_time
 
 register = template.Library()
 
@@ -36,14 +35,21 @@ def contains(container: Any, value: Any) -> bool:
 
 @register.simple_tag
 def iso_time(value: Any) -> str:
-    """``<time>`` with the machine-readable value and a short UTC label."""
-    if not value:
-        return ""
+    """``<time>`` with the machine-readable UTC value and a label in the site's zone and ``dateFormat``."""
+    return local_time(value)
+
+
+@register.simple_tag(takes_context=True)
+def share_links(context: Any, collection: str, id: str) -> list[Any]:
+    """The item's working share links, for the edit page's Preview box (empty if the user may not see them)."""
+    from emdash.actor import Actor
+    from emdash.errors import EmDashError
+    from public_site.preview import share_list
+
     try:
-        moment = parse_iso(value) if isinstance(value, str) else value
-    except ValueError:
-        return str(value)
-    return format_html('<time datetime="{}">{} UTC</time>', value, moment.strftime("%Y-%m-%d %H:%M"))
+        return share_list(actor=Actor.for_user(context["request"].user), collection=collection, id=id)
+    except EmDashError:
+        return []
 
 
 def _was_posted(form: Any) -> bool:

@@ -10,7 +10,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from admin_ui import autosave, widgets
+from admin_ui import autosave, plain, widgets
 from admin_ui import terms as entry_terms
 from admin_ui.base import actor_for, admin_page, run, status_for
 from content import schema, selectors
@@ -29,6 +29,7 @@ SORTS = [
     ("status", "Status"),
 ]
 PAGE_SIZE = 20
+FIELDS_NEED_ATTENTION = "Some fields need attention: see the notes next to them."
 
 
 def collection_or_404(slug: str) -> CollectionSpec:
@@ -63,7 +64,7 @@ def _list_context(request: HttpRequest, spec: CollectionSpec) -> dict[str, Any]:
     try:
         page = selectors.entry_list(actor=actor, collection=spec.slug, limit=PAGE_SIZE, **params)
     except EmDashError as exc:  # a stale cursor or a refused search: show why, and the unfiltered first page
-        messages.error(request, f"{exc.message} ({exc.code})")
+        messages.error(request, plain.message_for(exc), extra_tags=plain.code_tag(exc.code))
         fallback = {**params, "cursor": None, "search": None}
         page = selectors.entry_list(actor=actor, collection=spec.slug, limit=PAGE_SIZE, **fallback)
     items = [{**item, "title": title_of(item)} for item in page.items]
@@ -112,9 +113,11 @@ def trash(request: HttpRequest, collection: str) -> HttpResponse:
 def _form_context(
     request: HttpRequest, spec: CollectionSpec, actor: Actor, values: dict[str, Any], problems: dict[str, str]
 ) -> dict[str, Any]:
+    sentences = plain.field_sentences(problems, {f.slug: f.label for f in spec.fields}, spec.label_singular.lower())
     return {
         "spec": spec,
-        "widgets": widgets.bind(spec, values, actor, widgets.field_problems(problems)),
+        "widgets": widgets.bind(spec, values, actor, sentences),
+        "slug_problem": sentences.get("slug", ""),
         "nav_key": f"c:{spec.slug}",
         "locales": emdash_settings.LOCALES,
         "i18n": len(emdash_settings.LOCALES) > 1,
@@ -133,7 +136,7 @@ def entry_new(request: HttpRequest, collection: str) -> HttpResponse:
         data, problems = widgets.parse(spec, request.POST, {})
         values = widgets.posted(spec, request.POST)
         if problems:
-            messages.error(request, "Some fields need attention (VALIDATION_ERROR)")
+            messages.error(request, FIELDS_NEED_ATTENTION, extra_tags=plain.code_tag("VALIDATION_ERROR"))
         else:
             data = {k: v for k, v in data.items() if v is not None}
             raw = {"collection": spec.slug, "data": data, **_given(request, slug="slug", locale="locale")}
@@ -158,7 +161,7 @@ def _save(request: HttpRequest, spec: CollectionSpec, actor: Actor, entry: Any) 
     current = entry.to_dict()["data"]
     data, problems = widgets.parse(spec, request.POST, current)
     if problems:
-        messages.error(request, "Some fields need attention (VALIDATION_ERROR)")
+        messages.error(request, FIELDS_NEED_ATTENTION, extra_tags=plain.code_tag("VALIDATION_ERROR"))
         return None, problems
     changed = {k: v for k, v in data.items() if v != current.get(k)}
     raw: dict[str, Any] = {"collection": spec.slug, "id": entry.id, "data": changed, **_given(request, slug="slug")}

@@ -10,20 +10,21 @@ from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch
 from django.views.decorators.http import require_POST
 
-from admin_ui import portable_text
+from admin_ui import plain, portable_text
 from admin_ui.base import actor_for, admin_page, run
 from admin_ui.views.entries import collection_or_404, load_entry, title_of
 from content import selectors
 from content.schema import CollectionSpec
 from emdash.actor import Actor
+from emdash.dates import iso
 from emdash.errors import EmDashError
 from emdash.permissions import Perm
+from settings_app import localtime
 
 
 def _schedule_time(request: HttpRequest) -> str:
-    """The form's ``datetime-local`` value is UTC (the label says so); services want ISO 8601."""
-    raw = request.POST.get("scheduled_at", "").strip()
-    return f"{raw}:00Z" if len(raw) == 16 else raw
+    """The form's ``datetime-local`` value is in the site's zone (the label names it); services want UTC ISO."""
+    return iso(localtime.from_input(request.POST.get("scheduled_at", ""))) or ""
 
 
 ACTIONS: dict[str, tuple[str, str]] = {  # button -> (operation, success message)
@@ -67,8 +68,8 @@ def entry_action(request: HttpRequest, collection: str, id: str, action: str) ->
     name, message = ACTIONS[action]
     try:
         raw = _input(request, action, actor_for(request), spec, id)
-    except EmDashError as exc:  # the translation's source cannot be read
-        messages.error(request, f"{exc.message} ({exc.code})")
+    except EmDashError as exc:  # the translation's source cannot be read, or the schedule time is no time
+        messages.error(request, plain.message_for(exc), extra_tags=plain.code_tag(exc.code))
         return redirect("admin_ui:entry_edit", spec.slug, id)
     outcome = run(request, name, raw, message)
     if action == "delete" or (outcome.ok and action == "trash"):

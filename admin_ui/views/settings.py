@@ -18,7 +18,7 @@ TEXT = [
     ("title", "Site title"),
     ("tagline", "Tagline"),
     ("url", "Site URL"),
-    ("dateFormat", "Date format"),
+    ("dateFormat", "Date format (Unicode pattern, e.g. d MMMM yyyy or MMM d, yyyy)"),
     ("timezone", "Time zone (IANA name, e.g. Europe/Paris)"),
 ]
 SEO_TEXT = [

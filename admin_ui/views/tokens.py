@@ -8,7 +8,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from admin_ui.base import admin_page, attempt, status_for
 from emdash import tokens
-from emdash.scopes import DESCRIPTIONS, Scope
+from emdash.scopes import Scope, describe
 
 NEW_TOKEN_KEY = "admin_ui.new_token"
 
@@ -48,7 +48,7 @@ def token_list(request: HttpRequest) -> HttpResponse:
         issued = request.session.pop(NEW_TOKEN_KEY, None)
     context = {
         "tokens": tokens.token_list(user=request.user),  # type: ignore[arg-type]
-        "scopes": [(s.value, DESCRIPTIONS[s]) for s in Scope],
+        "scopes": [(s.value, describe(s)) for s in Scope],
         "issued": issued,
         "problems": problems,
         "form": request.POST if problems else {},

@@ -11,6 +11,22 @@ import webbrowser
 from collections.abc import Sequence
 
 from emdash.cli import api, bridge, credentials
+from emdash.scopes import Scope
+
+# What `emdash mcp` needs for the everyday tools: content (which includes menus and taxonomy terms), media and
+# schema, read and write, and reading settings. Not `admin` and not settings:manage: ask for those with --scopes.
+DEFAULT_SCOPES = " ".join(
+    s.value
+    for s in (
+        Scope.CONTENT_READ,
+        Scope.CONTENT_WRITE,
+        Scope.MEDIA_READ,
+        Scope.MEDIA_WRITE,
+        Scope.SCHEMA_READ,
+        Scope.SCHEMA_WRITE,
+        Scope.SETTINGS_READ,
+    )
+)
 
 EPILOG = "Credentials live in $XDG_CONFIG_HOME/emdash/auth.json (default ~/.config/emdash/auth.json), mode 0600."
 
@@ -46,7 +62,8 @@ def cmd_login(args: argparse.Namespace) -> int:
 def _login(args: argparse.Namespace) -> int:
     origin = _site(args)
     with api.http_client() as http:
-        started = api.start_device_login(http, origin, args.scope)
+        scope = " ".join((args.scope or DEFAULT_SCOPES).replace(",", " ").split())
+        started = api.start_device_login(http, origin, scope)
         err = sys.stderr
         print(f"To log in to {origin}, open:\n\n    {started['verification_uri']}\n", file=err)
         print(f"and enter the code:  {started['user_code']}\n", file=err)
@@ -108,7 +125,13 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
     )
     login.add_argument("--url", help=url_help)
-    login.add_argument("--scope", help="space-separated scopes to ask for (default: all your role allows)")
+    login.add_argument(
+        "--scopes",
+        "--scope",
+        dest="scope",
+        help=f"scopes to ask for, space or comma separated (default: {DEFAULT_SCOPES}; "
+        "the server grants only what your role allows)",
+    )
     login.add_argument("--no-browser", action="store_true", help="only print the URL, never open a browser")
     login.set_defaults(func=cmd_login)
 

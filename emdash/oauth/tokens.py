@@ -11,9 +11,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from emdash.actor import Actor
+from emdash.conf import emdash_settings
 from emdash.models import User
 from emdash.oauth import grants
 from emdash.oauth.errors import invalid_grant, invalid_request, invalid_scope, invalid_target
+from emdash.oauth.metadata import CLI_CLIENT_ID
 from emdash.oauth.models import AccessToken, OAuthClient, RefreshToken
 from emdash.tokens import LAST_USED_RESOLUTION, hash_token
 
@@ -23,6 +25,13 @@ ACCESS_TTL = timedelta(hours=1)
 REFRESH_TTL = timedelta(days=90)
 # A rotated refresh token presented again this soon is a race between tabs or a retry, not theft (SPEC 4.2).
 REUSE_GRACE = timedelta(seconds=30)
+
+
+def refresh_ttl(client: OAuthClient) -> timedelta:
+    """The command line's sessions end sooner: a laptop's token file outlives its owner's attention."""
+    if client.client_id == CLI_CLIENT_ID:
+        return timedelta(days=float(emdash_settings.CLI_REFRESH_DAYS))
+    return REFRESH_TTL
 
 
 def new_family() -> str:
@@ -40,7 +49,7 @@ def issue_pair(
     refresh = REFRESH_PREFIX + secrets.token_urlsafe(32)
     common = {"client": client, "user": user, "scopes": granted, "resource": resource, "family": family}
     AccessToken.objects.create(token_hash=hash_token(access), expires_at=now + ACCESS_TTL, **common)
-    RefreshToken.objects.create(token_hash=hash_token(refresh), expires_at=now + REFRESH_TTL, **common)
+    RefreshToken.objects.create(token_hash=hash_token(refresh), expires_at=now + refresh_ttl(client), **common)
     return {
         "access_token": access,
         "token_type": "Bearer",

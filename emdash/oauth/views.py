@@ -29,7 +29,7 @@ from emdash.oauth import authorize as authz
 from emdash.oauth import clients, codes, device, grants, metadata, ratelimit, tokens
 from emdash.oauth.errors import OAuthError, RateLimited, invalid_request
 from emdash.permissions import scopes_for_role
-from emdash.scopes import DESCRIPTIONS, Scope
+from emdash.scopes import Scope, describe
 from emdash.text import PROBLEM, bad_text_message, find_bad_text, is_bad_text_db_error
 from emdash.tracing import log_exception
 
@@ -197,7 +197,7 @@ def userinfo(request: HttpRequest, actor: Actor) -> HttpResponse | dict[str, Any
 def _scope_rows(requested: list[str], role: int) -> list[dict[str, Any]]:
     allowed = {s.value for s in scopes_for_role(role)}
     return [
-        {"name": s, "description": DESCRIPTIONS[Scope(s)], "allowed": s in allowed}
+        {"name": s, "description": describe(s), "allowed": s in allowed}
         for s in sorted(requested, key=lambda s: list(Scope).index(Scope(s)))
     ]
 

@@ -12,6 +12,7 @@ from django.utils import timezone
 from emdash.models import AuditLog
 from emdash.oauth.models import AccessToken, AuthorizationCode, RefreshToken
 from emdash.roles import Role
+from settings_app.localtime import format_datetime_local
 from tests.oauth.conftest import (
     DEVICE_PAGE,
     authorize_query,
@@ -100,7 +101,7 @@ def test_connected_apps_lists_each_client_with_its_live_scopes():
     assert "content:read, content:write" in html and other_user.email not in html
     [connection] = page.context["connections"]
     assert connection.user == user and connection.grants == 2
-    assert connection.last_used is not None and connection.last_used.strftime("%Y-%m-%d %H:%M") in html
+    assert connection.last_used is not None and format_datetime_local(connection.last_used) in html  # site's zone
     assert connection.first_authorised <= connection.last_used
 
 
