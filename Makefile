@@ -44,6 +44,7 @@ lint: install
 	@$(VENV)/bin/ruff check .
 	@$(VENV)/bin/ruff format --check .
 	@$(VENV)/bin/mypy .
+	@$(VENV)/bin/lint-imports --no-cache
 
 clean:
 	rm -rf $(VENV) var/*.sqlite3* .pytest_cache

@@ -12,11 +12,11 @@ from rest_framework.response import Response
 from api.base import ApiView, body
 from api.rules import rule
 from api.schema_doc import OBJECT, doc
+from content import preview
 from emdash.auth import site_origin
 from emdash.dates import iso
 from emdash.errors import ValidationError
 from emdash.permissions import Perm
-from public_site import preview
 from taxonomy import selectors as taxonomy_selectors
 from taxonomy import services as taxonomy_services
 

@@ -8,10 +8,10 @@ from pydantic import Field
 
 from content import outputs, selectors, services
 from content.entry import Entry
+from content.hooks import assigned_terms
 from content.schema_services import SLUG_MAX_LENGTH
 from emdash.operations import Input, Route, WholeNumber, declare
 from emdash.permissions import Perm
-from taxonomy.selectors import assigned_terms
 
 C = "_emdash/api/content/<str:collection>"
 ITEM_PATH = f"{C}/<str:id>"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from content import schema
+from content import hooks, schema
 from content.dynamic import field_attname
 from content.field_types import check_constraints
 from content.schema import CollectionSpec, FieldSpec
@@ -110,8 +110,6 @@ def _check_references(spec: CollectionSpec, clean: dict[str, Any], problems: dic
 
 def _check_media_refs(spec: CollectionSpec, clean: dict[str, Any], problems: dict[str, str]) -> None:
     """Image and file values must name existing media items: one query for every reference of the write."""
-    from media.selectors import existing_ids  # media depends on content; import at call time, not load time
-
     refs = {
         field.slug: clean[field.slug]["id"]
         for field in spec.fields
@@ -119,7 +117,7 @@ def _check_media_refs(spec: CollectionSpec, clean: dict[str, Any], problems: dic
     }
     if not refs:
         return
-    found = existing_ids(set(refs.values()))
+    found = hooks.existing_media_ids(set(refs.values()))
     for slug, media_id in refs.items():
         if media_id not in found:
             problems[f"data.{slug}"] = f"no media item with id '{media_id[:100]}'"

@@ -10,9 +10,12 @@ from django.utils import timezone
 
 from content import revisions, rows, schema, slugs, writes
 from content.entry import Entry
+from content.hooks import replace_entry_terms
 from content.models import EntryBase, Revision
 from content.schema import CollectionSpec
 from content.schema_retry import schema_retry
+from content.services.ownership import owned_row as _owned_row
+from content.services.publishing import publish_row, unpublish_row
 from content.signals import entry_deleting, send_entry_changed
 from content.validation import validate_data
 from emdash.actor import Actor
@@ -134,8 +137,6 @@ def entry_create(
             revisions.record(spec, row.id, rows.row_values(spec, row), Revision.KIND_DRAFT, actor)
         send_entry_changed(spec.slug, row.id, "created", actor)
         if status == "published":
-            from content.services.publishing import publish_row
-
             publish_row(spec, row, actor)
     return Entry.load(spec, row)
 
@@ -230,8 +231,6 @@ def entry_update(
             send_entry_changed(spec.slug, row.id, "updated", actor)
         if terms is not None:
             _set_terms(spec, row.id, terms)
-        from content.services.publishing import publish_row, unpublish_row
-
         if status == "published":
             publish_row(spec, row, actor)
         elif status == "draft" and row.status != "draft":
@@ -240,17 +239,8 @@ def entry_update(
 
 
 def _set_terms(spec: CollectionSpec, entry_id: str, terms: Any) -> None:
-    """Term assignments live in the taxonomy app; imported here so content does not depend on it at import."""
-    from taxonomy.services import replace_entry_terms
-
+    """Term assignments live in the taxonomy app, reached through the hook it registers (content sits below it)."""
     replace_entry_terms(collection=spec.slug, entry_id=entry_id, terms=terms)
-
-
-def _owned_row(actor: Actor, spec: CollectionSpec, ident: Any, *, trashed: bool = False) -> EntryBase:
-    require(actor, Perm.CONTENT_EDIT_OWN)
-    row = rows.find(spec, ident, trashed=trashed, for_update=True)
-    require_owner_or(actor, row.author_id, Perm.CONTENT_EDIT_OWN, Perm.CONTENT_EDIT_ANY)
-    return row
 
 
 @schema_retry

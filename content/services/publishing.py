@@ -14,7 +14,7 @@ from content.entry import Entry
 from content.models import EntryBase, Revision
 from content.schema import CollectionSpec
 from content.schema_retry import schema_retry
-from content.services.entries import _owned_row
+from content.services.ownership import owned_row as _owned_row
 from content.signals import send_entry_changed
 from content.validation import check_publishable
 from emdash.actor import Actor

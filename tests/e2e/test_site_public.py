@@ -7,10 +7,9 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from content import services
+from content import preview, services
 from emdash.actor import Actor
 from media import services as media_services
-from public_site import preview
 from tests.browser import screenshot
 from tests.factories import make_user
 from tests.site.conftest import body, publish

@@ -6,9 +6,9 @@ from django.core import signing
 from django.template import Context, Template
 from django.test import Client
 
-from content import services
+from content import preview, services
 from emdash.actor import Actor
-from public_site import preview, query
+from public_site import query
 from tests.api.helpers import body, call, client_for, session_client
 from tests.factories import make_user
 from tests.site.conftest import SYSTEM

@@ -1,0 +1,47 @@
+"""What content needs from the apps above it, plugged in by those apps (content never imports them).
+
+Content sits below taxonomy and media (they import content, never the reverse), yet an entry write can
+carry ``terms``, an entry's output shows them, and image/file values must name existing media. The
+taxonomy and media apps register their functions in ``ready()``; without them, entries have no terms
+and no media reference is valid.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from emdash.errors import ValidationError
+
+Replace = Callable[..., None]
+Assigned = Callable[..., dict[str, list[dict[str, Any]]]]
+
+_hooks: dict[str, Any] = {}
+
+
+def register_terms(*, replace: Replace, assigned: Assigned) -> None:
+    _hooks["replace"] = replace
+    _hooks["assigned"] = assigned
+
+
+def register_media(*, existing_ids: Callable[[set[str]], set[str]]) -> None:
+    _hooks["media_ids"] = existing_ids
+
+
+def existing_media_ids(ids: set[str]) -> set[str]:
+    """Which of ``ids`` name media items (none, when no media app is installed)."""
+    existing = _hooks.get("media_ids")
+    return existing(ids) if existing is not None else set()
+
+
+def replace_entry_terms(*, collection: str, entry_id: str, terms: Any) -> None:
+    """Replace the entry's assignments; VALIDATION_ERROR when no taxonomy app is installed to hold them."""
+    replace = _hooks.get("replace")
+    if replace is None:
+        raise ValidationError.for_fields({"terms": "taxonomies are not installed"})
+    replace(collection=collection, entry_id=entry_id, terms=terms)
+
+
+def assigned_terms(*, collection: str, entry_id: str) -> dict[str, list[dict[str, Any]]]:
+    assigned = _hooks.get("assigned")
+    return assigned(collection=collection, entry_id=entry_id) if assigned is not None else {}

@@ -1,0 +1,36 @@
+"""Content reaches taxonomy and media only through the functions they register (content/hooks.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from content import hooks
+from emdash.errors import ValidationError
+from media.selectors import existing_ids
+from taxonomy.selectors import assigned_terms
+from taxonomy.services import replace_entry_terms
+
+
+@pytest.fixture
+def bare_hooks() -> Iterator[None]:
+    saved = dict(hooks._hooks)
+    hooks._hooks.clear()
+    yield
+    hooks._hooks.update(saved)
+
+
+def test_the_apps_register_their_functions() -> None:
+    assert hooks._hooks == {"replace": replace_entry_terms, "assigned": assigned_terms, "media_ids": existing_ids}
+
+
+def test_without_taxonomy_terms_are_refused_and_none_are_listed(bare_hooks: None) -> None:
+    with pytest.raises(ValidationError) as raised:
+        hooks.replace_entry_terms(collection="posts", entry_id="x", terms={"category": ["news"]})
+    assert "terms" in raised.value.details["fields"]
+    assert hooks.assigned_terms(collection="posts", entry_id="x") == {}
+
+
+def test_without_media_no_id_names_a_media_item(bare_hooks: None) -> None:
+    assert hooks.existing_media_ids({"01HZZZZZZZZZZZZZZZZZZZZZZZ"}) == set()
