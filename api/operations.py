@@ -60,6 +60,14 @@ class OperationView(ApiView):
         return dict(data)
 
 
+def run_named(view: ApiView, request: Request, name: str, raw: dict[str, Any], *, lax: bool = False) -> Any:
+    """Run operation ``name`` from a hand-written REST view (special shapes: uploads, REST-only query names)."""
+    op = TABLE[name]
+    client = request.META.get("HTTP_USER_AGENT", "")
+    actor = view.actor(request)
+    return run_operation(op, actor, raw, source="rest", shape=Shape(lax=lax, noun="field"), client=client)
+
+
 def _wire(op: Operation, name: str) -> str:
     field = op.input.model_fields[name]
     return field.alias or name

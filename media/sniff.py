@@ -99,7 +99,9 @@ def inspect(handle: IO[bytes], declared: str | None) -> Inspection:
         raise ValidationError.for_fields(
             {"mimeType": "the file type could not be detected; send it with a Content-Type"}, prefix="Invalid file"
         )
-    if declared in decodable_types():
+    if declared != SVG and _looks_active(head):
+        problem = "looks like HTML, XML or SVG (active content is not accepted)"
+    elif declared in decodable_types():
         problem = f"is not a valid {declared} image"
     elif declared == "application/pdf" and not head.startswith(b"%PDF-"):
         problem = "is not a PDF document"
@@ -108,6 +110,15 @@ def inspect(handle: IO[bytes], declared: str | None) -> Inspection:
     else:
         return Inspection(declared)
     raise ValidationError.for_fields({"file": problem}, prefix="Invalid file")
+
+
+_ACTIVE_MARKERS = (b"<html", b"<!doctype html", b"<script", b"<svg", b"<?xml", b"<body", b"<iframe")
+
+
+def _looks_active(head: bytes) -> bool:
+    """Markup a browser could run if it were ever served inline, whatever type the caller claims."""
+    text = head.lstrip(b"\xef\xbb\xbf \t\r\n").lower()
+    return text.startswith(b"<") and any(marker in text for marker in _ACTIVE_MARKERS)
 
 
 def _open_image(handle: IO[bytes]) -> Inspection | None:

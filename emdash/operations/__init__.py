@@ -5,7 +5,7 @@ See docs/architecture.md ("How to add an operation").
 
 from emdash.operations.pipeline import JSON, Call, Recorder, Shape, Source, run_operation, validate
 from emdash.operations.record import TABLE, Operation, Route, declare, get, load, operations
-from emdash.operations.schema import NULLABLE, Input, NoInput, WholeNumber, input_schema
+from emdash.operations.schema import NULLABLE, Input, NoInput, WholeNumber, input_schema, whole_number
 
 __all__ = [
     "JSON",
@@ -27,4 +27,5 @@ __all__ = [
     "operations",
     "run_operation",
     "validate",
+    "whole_number",
 ]

@@ -9,14 +9,24 @@ from __future__ import annotations
 from functools import cache
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationInfo, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationInfo, field_validator
 from pydantic import ValidationError as PydanticError
 from pydantic.alias_generators import to_camel
 from pydantic_core import PydanticCustomError
 
 
+NULL_MARK = "x-emdash-nullable"
+
+
 class Nullable:
-    """Metadata marker: this optional field accepts an explicit ``null`` (e.g. "detach the parent")."""
+    """Metadata marker: this optional field accepts an explicit ``null`` (e.g. "detach the parent").
+
+    It marks the field's JSON Schema too, so a nested model's nullable fields keep ``null`` in the schema."""
+
+    def __get_pydantic_json_schema__(self, core_schema: Any, handler: Any) -> Any:
+        schema = handler(core_schema)
+        schema[NULL_MARK] = True
+        return schema
 
 
 NULLABLE = Nullable()
@@ -30,6 +40,12 @@ def _whole_number(value: Any) -> Any:
 
 
 WholeNumber = Annotated[int, BeforeValidator(_whole_number)]
+
+
+def whole_number(ge: int | None = None, le: int | None = None) -> Any:
+    """``WholeNumber`` with bounds that stay ``minimum``/``maximum`` in the schema inside ``X | None`` too
+    (bounds given to the field of an optional ``WholeNumber`` come out as pydantic's ``ge``/``le``)."""
+    return Annotated[int, Field(ge=ge, le=le), BeforeValidator(_whole_number)]
 
 
 class Input(BaseModel):
@@ -80,8 +96,9 @@ def _clean(node: Any, defs: dict[str, Any], keep_null: bool = False) -> Any:
         extra = {k: v for k, v in node.items() if k != "$ref"}
         return _clean({**target, **extra}, defs, keep_null)
     out: dict[str, Any] = {}
+    keep_null = keep_null or bool(node.get(NULL_MARK))
     for key, value in node.items():
-        if key in ("title", "$defs") or (key == "default" and value is None):
+        if key in ("title", "$defs", NULL_MARK) or (key == "default" and value is None):
             continue
         if key == "properties":
             out[key] = {name: _clean(sub, defs) for name, sub in value.items()}
