@@ -108,7 +108,7 @@ class UploadUrlView(ApiView):
 
     @doc(
         "Get a signed URL to PUT a file to ({filename, mimeType, size?})",
-        body=_schema("media_upload_url"),
+        body={"application/json": _schema("media_upload_url")},
         tags=TAGS,
         response=TICKET,
     )

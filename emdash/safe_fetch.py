@@ -24,6 +24,8 @@ import httpx
 from emdash.conf import emdash_settings
 
 REDIRECTS = {301, 302, 303, 307, 308}
+# The resolver, one name: tests swap it so that no test ever resolves (or reaches) a real host.
+getaddrinfo = socket.getaddrinfo
 USER_AGENT = "EmDash-Fetch/1"
 
 
@@ -69,7 +71,7 @@ def _allow_private() -> bool:
 def _resolve(host: str, port: int) -> str:
     """The one address this hop connects to: every address the name resolves to must be allowed."""
     try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        infos = getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError, OSError):
         raise FetchError(f"the host '{host}' could not be resolved") from None
     addresses = [str(info[4][0]) for info in infos]

@@ -99,14 +99,14 @@ def inspect(handle: IO[bytes], declared: str | None) -> Inspection:
         raise ValidationError.for_fields(
             {"mimeType": "the file type could not be detected; send it with a Content-Type"}, prefix="Invalid file"
         )
-    if declared != SVG and _looks_active(head):
-        problem = "looks like HTML, XML or SVG (active content is not accepted)"
-    elif declared in decodable_types():
+    if declared in decodable_types():
         problem = f"is not a valid {declared} image"
     elif declared == "application/pdf" and not head.startswith(b"%PDF-"):
         problem = "is not a PDF document"
     elif declared == SVG and b"<svg" not in head.lower():
         problem = "is not an SVG document"
+    elif declared != SVG and _looks_active(head):  # e.g. an HTML page sent as video/mp4
+        problem = "looks like HTML, XML or SVG (active content is not accepted)"
     else:
         return Inspection(declared)
     raise ValidationError.for_fields({"file": problem}, prefix="Invalid file")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import Field
+from pydantic import Field, field_validator
+from pydantic_core import PydanticCustomError
 
 from content.schema_services import SLUG_MAX_LENGTH
 from content.search import selectors
@@ -51,6 +52,14 @@ class SearchInput(Input):
         le=selectors.MAX_LIMIT,
         description=f"Maximum number of items (1-{selectors.MAX_LIMIT}, default 20)",
     )
+
+    @field_validator("collections")
+    @classmethod
+    def _unique(cls, value: list[str] | None) -> list[str] | None:
+        # JSON Schema's uniqueItems, which pydantic does not check itself.
+        if value is not None and len(set(value)) != len(value):
+            raise PydanticCustomError("unique_items", "must not name a collection twice")
+        return value
 
 
 def _items(results: list[selectors.SearchResult], args: Any) -> dict[str, Any]:

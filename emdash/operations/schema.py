@@ -105,11 +105,13 @@ def _clean(node: Any, defs: dict[str, Any], keep_null: bool = False) -> Any:
         else:
             out[key] = _clean(value, defs)
     branches = out.get("anyOf")
-    if not keep_null and isinstance(branches, list):
+    if isinstance(branches, list):
         rest = [b for b in branches if b != {"type": "null"}]
-        if len(rest) == 1 and len(rest) < len(branches):
+        if len(rest) == 1 and len(rest) < len(branches) and (not keep_null or isinstance(rest[0].get("type"), str)):
             del out["anyOf"]
             out = {**rest[0], **out}
+            if keep_null:  # {"type": ["string", "null"], ...}: the compact form clients know best
+                out["type"] = [rest[0]["type"], "null"]
     return out
 
 
