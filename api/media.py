@@ -64,7 +64,11 @@ class MediaListView(ApiView):
         return Response(run(self, request, "media_list", filters.parse(filters.MediaFilter, request), lax=True))
 
     @doc(
-        "Upload one file (multipart field 'file', plus alt, caption)", ok=201, body=UPLOAD_BODY, tags=TAGS, response=ITEM
+        "Upload one file (multipart field 'file', plus alt, caption)",
+        ok=201,
+        body=UPLOAD_BODY,
+        tags=TAGS,
+        response=ITEM,
     )
     def post(self, request: Request) -> Response:
         limit = limits.max_upload()

@@ -73,4 +73,3 @@ def _download(url: str, limit: int) -> tuple[bytes, str | None]:
     declared = fetched.content_type
     # Servers often label files generically; the bytes (and the name) decide then.
     return fetched.content, (declared if declared and declared != "text/plain" else None)
-

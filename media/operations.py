@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from content.outputs import DATETIME, DELETED
-from emdash.operations import NULLABLE, Input, Route, WholeNumber, declare, whole_number
+from emdash.operations import NULLABLE, WHOLE, Input, Route, WholeNumber, declare
 from emdash.permissions import Perm
 from media import ingest, presenters, selectors, services, uploads
 
@@ -59,7 +59,7 @@ Filename = Annotated[str, Field(description="Original file name, e.g. photo.jpg"
 MimeType = Annotated[str, Field(description="MIME type, e.g. image/jpeg", min_length=3, max_length=127)]
 Alt = Annotated[str | None, NULLABLE, Field(description="Alternative text for screen readers", max_length=1000)]
 Caption = Annotated[str | None, NULLABLE, Field(description="Caption shown with the media", max_length=5000)]
-Pixels = whole_number(ge=1, le=1_000_000)
+Pixels = Annotated[int, Field(ge=1, le=1_000_000), WHOLE]
 Dimension = Annotated[Pixels | None, NULLABLE]
 
 
@@ -85,7 +85,9 @@ class CreateInput(Input):
         min_length=1,
         max_length=512,
     )
-    size: whole_number(ge=0) | None = Field(None, description="Size in bytes (checked against the file)")
+    size: Annotated[int, Field(ge=0), WHOLE] | None = Field(
+        None, description="Size in bytes (checked against the file)"
+    )
     width: Dimension = Field(None, description="Width in pixels (measured for images)")
     height: Dimension = Field(None, description="Height in pixels (measured for images)")
     content_hash: str | None = Field(None, description="Content hash of the file", min_length=1, max_length=128)
@@ -131,7 +133,7 @@ class ConfirmInput(Input):
 class UploadUrlInput(Input):
     filename: Filename
     mime_type: MimeType
-    size: whole_number(ge=1) | None = Field(
+    size: Annotated[int, Field(ge=1), WHOLE] | None = Field(
         None, description="Size in bytes, if known (checked against MAX_UPLOAD)"
     )
 

@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from emdash.operations import NULLABLE, Input, NoInput, Route, declare, whole_number
+from emdash.operations import NULLABLE, WHOLE, Input, NoInput, Route, declare
 from emdash.permissions import Perm
 from settings_app import selectors, services, validation
 
@@ -64,7 +64,7 @@ class UpdateInput(Input):
         description='Public site URL: http:// or https:// only ("" or null clears)',
         max_length=validation.URL_MAX_LENGTH,
     )
-    posts_per_page: Annotated[whole_number(ge=1, le=100) | None, NULLABLE] = Field(
+    posts_per_page: Annotated[Annotated[int, Field(ge=1, le=100), WHOLE] | None, NULLABLE] = Field(
         None, description="Posts per page"
     )
     date_format: Text = _text("dateFormat", "Date format, e.g. MMMM d, yyyy")
@@ -74,7 +74,9 @@ class UpdateInput(Input):
     social: Annotated[Social | None, NULLABLE] = Field(
         None, description="Social profiles; merged key by key (null clears them all)"
     )
-    seo: Annotated[Seo | None, NULLABLE] = Field(None, description="SEO defaults; merged key by key (null clears them all)")
+    seo: Annotated[Seo | None, NULLABLE] = Field(
+        None, description="SEO defaults; merged key by key (null clears them all)"
+    )
 
 
 STRING = {"type": "string"}

@@ -9,11 +9,10 @@ from __future__ import annotations
 from functools import cache
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationInfo, field_validator
 from pydantic import ValidationError as PydanticError
 from pydantic.alias_generators import to_camel
 from pydantic_core import PydanticCustomError
-
 
 NULL_MARK = "x-emdash-nullable"
 
@@ -39,13 +38,10 @@ def _whole_number(value: Any) -> Any:
     return value
 
 
-WholeNumber = Annotated[int, BeforeValidator(_whole_number)]
-
-
-def whole_number(ge: int | None = None, le: int | None = None) -> Any:
-    """``WholeNumber`` with bounds that stay ``minimum``/``maximum`` in the schema inside ``X | None`` too
-    (bounds given to the field of an optional ``WholeNumber`` come out as pydantic's ``ge``/``le``)."""
-    return Annotated[int, Field(ge=ge, le=le), BeforeValidator(_whole_number)]
+# The validator alone, for bounded integers inside ``X | None``: ``Annotated[int, Field(ge=1), WHOLE]`` keeps
+# ``minimum``/``maximum`` in the schema (bounds given to the field of an optional WholeNumber come out as ``ge``).
+WHOLE = BeforeValidator(_whole_number)
+WholeNumber = Annotated[int, WHOLE]
 
 
 class Input(BaseModel):

@@ -15,7 +15,7 @@ from emdash.tokens import token_create
 from media.models import MediaItem
 from tests.factories import make_user
 from tests.mcp.conftest import MCP, MakeMCP
-from tests.media.fetch_server import PNG, Server, server  # noqa: F401  (fixture)
+from tests.media.fetch_server import PNG, Server
 from tests.media.helpers import PDF, image_bytes
 
 pytestmark = pytest.mark.django_db
@@ -33,7 +33,9 @@ def allow_private(settings: Any) -> None:
 
 def test_base64_upload_measures_and_serves_the_image(mcp: MCP) -> None:
     content = image_bytes("JPEG", size=(64, 48))
-    item = mcp.ok("media_upload", {"filename": "cat.jpg", "data": b64(content), "alt": "A cat", "caption": "Hi"})["item"]
+    item = mcp.ok("media_upload", {"filename": "cat.jpg", "data": b64(content), "alt": "A cat", "caption": "Hi"})[
+        "item"
+    ]
     assert (item["mimeType"], item["width"], item["height"], item["size"]) == ("image/jpeg", 64, 48, len(content))
     assert (item["alt"], item["caption"], item["filename"]) == ("A cat", "Hi", "cat.jpg")
     assert item["url"].startswith("/media/") and item["storageKey"].endswith(".jpg")

@@ -15,7 +15,7 @@ import pytest
 from emdash import safe_fetch
 from emdash.safe_fetch import FetchError, address_problem, fetch
 from tests.conftest import offline_getaddrinfo
-from tests.media.fetch_server import PNG, Server, server  # noqa: F401  (fixture)
+from tests.media.fetch_server import PNG, Server
 
 
 @pytest.fixture
