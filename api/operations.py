@@ -19,8 +19,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api.base import ApiView
+from api.parsers import StreamedJSONParser
 from api.rules import rule
 from api.schema_doc import ERRORS
+from emdash import limits
 from emdash.errors import ValidationError
 from emdash.operations import TABLE, Operation, Route, Shape, operations, run_operation
 from emdash.operations.record import path_params
@@ -131,9 +133,15 @@ def _specificity(pattern: str) -> tuple[int, ...]:
     return tuple(1 if _PARAM.fullmatch(part) else 0 for part in pattern.split("/"))
 
 
+def path_of(bound: dict[str, tuple[Operation, Route]]) -> str:
+    return next(iter(bound.values()))[1].path
+
+
 def _view_class(name: str, bound: dict[str, tuple[Operation, Route]]) -> type[OperationView]:
     attrs: dict[str, Any] = {
         "bound": bound,
+        # Routes allowed more than MAX_BODY read their JSON from the stream (Django caps request.body).
+        **({"parser_classes": [StreamedJSONParser]} if f"/{path_of(bound)}" in limits.LARGE_JSON_PATHS else {}),
         "rules": {method: rule(op.perm) for method, (op, _) in bound.items()},
         "__doc__": " / ".join(op.description for op, _ in bound.values()),
         "__module__": __name__,

@@ -31,6 +31,7 @@ MCP_PATH = "/_emdash/api/mcp"
 MEDIA_UPLOAD_PATH = "/_emdash/api/media"
 SIGNED_UPLOAD_PREFIX = "/_emdash/api/media/upload/"
 JSON_UPLOAD_PATH = "/_emdash/api/media/upload"  # media_upload over REST: base64 in a JSON body
+LARGE_JSON_PATHS = frozenset({JSON_UPLOAD_PATH})  # JSON routes allowed more than MAX_BODY
 OAUTH_PREFIX = "/_emdash/api/oauth/"
 REST_PREFIX = "/_emdash/api/"
 

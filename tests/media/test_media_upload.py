@@ -154,10 +154,15 @@ def test_rest_json_upload_is_audited(db: None) -> None:
 def test_rest_json_upload_takes_more_than_the_body_limit(db: None, settings: Any) -> None:
     # The route's limit is the base64 size of MAX_UPLOAD, not MAX_BODY.
     settings.EMDASH = {**getattr(settings, "EMDASH", {}), "MAX_BODY": 2000}
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 2000  # as emdash/settings.py sets it from MAX_BODY
     content = image_bytes("PNG", size=(300, 300), colour=(9, 9, 9)) + b"\x00" * 3000  # PNG ignores trailing bytes
     body = {"filename": "big.png", "data": b64(content)}
     response = rest_client().post(REST, body, content_type="application/json")
     assert response.status_code == 201, response.content[:300]
+    other = rest_client().generic(
+        "PUT", "/_emdash/api/settings", orjson.dumps({"title": "x" * 3000}), "application/json"
+    )
+    assert other.status_code == 413  # every other route keeps MAX_BODY
 
 
 def test_media_create_with_a_url_points_to_media_upload(mcp: MCP) -> None:
@@ -172,3 +177,10 @@ def test_dedupe_on_postgres(mcp: MCP) -> None:
     data = b64(image_bytes("GIF"))
     ids = {mcp.ok("media_upload", {"filename": f"g{i}.gif", "data": data})["item"]["id"] for i in range(3)}
     assert len(ids) == 1 and MediaItem.objects.count() == 1
+
+
+@pytest.mark.parametrize("raw", [b"{not json", b'{"filename": "a\\u0000.png", "data": "AAAA"}', b"[1]"])
+def test_rest_upload_bad_bodies_are_400(db: None, raw: bytes) -> None:
+    response = rest_client().generic("POST", REST, raw, "application/json")
+    assert response.status_code == 400, response.content
+    assert MediaItem.objects.count() == 0
