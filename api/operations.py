@@ -82,7 +82,8 @@ def _handler(method: str, op: Operation, route: Route) -> Callable[..., Response
     handler.__name__ = method.lower()
     return extend_schema(
         summary=op.title,
-        operation_id=f"{op.name}",
+        # One operation on several routes (PUT and PATCH): the first keeps the name, ids stay unique.
+        operation_id=op.name if route is op.routes[0] else f"{op.name}_{method.lower()}",
         request={"application/json": _body_schema(op, route)} if route.args == "body" else None,
         parameters=_query_parameters(op, route),
         responses={
