@@ -7,9 +7,8 @@ event loop (setup before ``asyncio.run``, checks after it); everything in betwee
 
 from __future__ import annotations
 
-import base64
-
 import asyncio
+import base64
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager

@@ -23,7 +23,6 @@ each, because schema changes need committed transactions); all failing cells are
 from __future__ import annotations
 
 import base64
-
 import itertools
 import json
 import re
