@@ -19,8 +19,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api.base import ApiView
+from api.parsers import StreamedJSONParser
 from api.rules import rule
 from api.schema_doc import ERRORS
+from emdash import limits
 from emdash.errors import ValidationError
 from emdash.operations import TABLE, Operation, Route, Shape, operations, run_operation
 from emdash.operations.record import path_params
@@ -60,6 +62,14 @@ class OperationView(ApiView):
         return dict(data)
 
 
+def run_named(view: ApiView, request: Request, name: str, raw: dict[str, Any], *, lax: bool = False) -> Any:
+    """Run operation ``name`` from a hand-written REST view (special shapes: uploads, REST-only query names)."""
+    op = TABLE[name]
+    client = request.META.get("HTTP_USER_AGENT", "")
+    actor = view.actor(request)
+    return run_operation(op, actor, raw, source="rest", shape=Shape(lax=lax, noun="field"), client=client)
+
+
 def _wire(op: Operation, name: str) -> str:
     field = op.input.model_fields[name]
     return field.alias or name
@@ -72,7 +82,8 @@ def _handler(method: str, op: Operation, route: Route) -> Callable[..., Response
     handler.__name__ = method.lower()
     return extend_schema(
         summary=op.title,
-        operation_id=f"{op.name}",
+        # One operation on several routes (PUT and PATCH): the first keeps the name, ids stay unique.
+        operation_id=op.name if route is op.routes[0] else f"{op.name}_{method.lower()}",
         request={"application/json": _body_schema(op, route)} if route.args == "body" else None,
         parameters=_query_parameters(op, route),
         responses={
@@ -123,9 +134,15 @@ def _specificity(pattern: str) -> tuple[int, ...]:
     return tuple(1 if _PARAM.fullmatch(part) else 0 for part in pattern.split("/"))
 
 
+def path_of(bound: dict[str, tuple[Operation, Route]]) -> str:
+    return next(iter(bound.values()))[1].path
+
+
 def _view_class(name: str, bound: dict[str, tuple[Operation, Route]]) -> type[OperationView]:
     attrs: dict[str, Any] = {
         "bound": bound,
+        # Routes allowed more than MAX_BODY read their JSON from the stream (Django caps request.body).
+        **({"parser_classes": [StreamedJSONParser]} if f"/{path_of(bound)}" in limits.LARGE_JSON_PATHS else {}),
         "rules": {method: rule(op.perm) for method, (op, _) in bound.items()},
         "__doc__": " / ".join(op.description for op, _ in bound.values()),
         "__module__": __name__,

@@ -34,14 +34,22 @@ ERRORS = {
 }
 
 
-def doc(summary: str, *, ok: int = 200, body: Any = None, params: Any = None, tags: list[str] | None = None) -> Any:
-    """``extend_schema`` with our error envelope on every operation."""
+def doc(
+    summary: str,
+    *,
+    ok: int = 200,
+    body: Any = None,
+    params: Any = None,
+    tags: list[str] | None = None,
+    response: Any = None,
+) -> Any:
+    """``extend_schema`` with our error envelope on every operation; ``response`` types the success body."""
     return extend_schema(
         summary=summary,
         request=body,
         parameters=params,
         tags=tags,
-        responses={ok: OpenApiResponse(OpenApiTypes.OBJECT, description="Success"), **ERRORS},
+        responses={ok: OpenApiResponse(response or OpenApiTypes.OBJECT, description="Success"), **ERRORS},
     )
 
 

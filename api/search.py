@@ -1,15 +1,19 @@
-"""The search route: published items only, for everyone."""
+"""The search route: published items only, for everyone. It runs the ``search`` operation; only the query
+string's shape is REST's own (``q``, comma-separated ``collections``), as in the reference."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api import filters
 from api.base import ApiView
+from api.operations import run_named as run
 from api.rules import rule
 from api.schema_doc import doc
-from content.search import selectors
+from content.search.operations import OUTPUT
 from emdash.permissions import Perm
 
 
@@ -20,15 +24,12 @@ class SearchView(ApiView):
         "Full-text search of published content",
         params=filters.openapi_parameters(filters.SearchFilter),
         tags=["search"],
+        response=OUTPUT,
     )
     def get(self, request: Request) -> Response:
         q = filters.parse(filters.SearchFilter, request)
-        collections = [c.strip() for c in q["collections"].split(",") if c.strip()] if "collections" in q else None
-        results = selectors.search(
-            actor=self.actor(request),
-            query=q.get("q", ""),
-            collections=collections,
-            locale=q.get("locale"),
-            limit=q.get("limit", 20),
-        )
-        return Response({"items": [r.to_dict() for r in results]})
+        raw: dict[str, Any] = {"query": q.get("q", "")}
+        if "collections" in q:
+            raw["collections"] = list(dict.fromkeys(c.strip() for c in q["collections"].split(",") if c.strip()))
+        raw.update({key: q[key] for key in ("locale", "limit") if key in q})
+        return Response(run(self, request, "search", raw, lax=True))

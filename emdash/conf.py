@@ -22,6 +22,10 @@ DEFAULTS: dict[str, Any] = {
     "MAX_BODY": 4 * 1024 * 1024,
     # Largest uploaded file in bytes: multipart upload, signed PUT, media_upload (env EMDASH_MAX_UPLOAD).
     "MAX_UPLOAD": 50 * 1024 * 1024,
+    # Fetching URLs callers name (media_upload's url): private/loopback/link-local addresses are refused unless
+    # this is on (env EMDASH_FETCH_ALLOW_PRIVATE=1, development only); seconds a fetch may take.
+    "FETCH_ALLOW_PRIVATE": False,
+    "FETCH_TIMEOUT": 15.0,
     # Largest MCP request body in bytes (None: MAX_BODY).
     "MCP_MAX_BODY": None,
     # Media types that may be uploaded or registered ("type/*" wildcards; SVG only when listed explicitly).

@@ -10,8 +10,9 @@ never disagree:
   ``DATA_UPLOAD_MAX_MEMORY_SIZE`` equals ``MAX_BODY`` so Django's own check agrees.
 
 Routes: the two upload routes (multipart ``POST /_emdash/api/media`` and the signed ``PUT``) take
-``MAX_UPLOAD`` (plus multipart framing); the MCP endpoint ``MCP_MAX_BODY`` (default ``MAX_BODY``);
-everything else ``MAX_BODY``.
+``MAX_UPLOAD`` (plus multipart framing); the JSON ``POST /_emdash/api/media/upload`` (media_upload) the
+base64 text of ``MAX_UPLOAD``; the MCP endpoint ``MCP_MAX_BODY`` (default ``MAX_BODY``: large files reach
+MCP's media_upload by ``url``); everything else ``MAX_BODY``.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ MCP_PATH = "/_emdash/api/mcp"
 MEDIA_UPLOAD_PATH = "/_emdash/api/media"
 SIGNED_UPLOAD_PREFIX = "/_emdash/api/media/upload/"
 ADMIN_UPLOAD_PATH = "/_emdash/admin/media/upload"
+JSON_UPLOAD_PATH = "/_emdash/api/media/upload"  # media_upload over REST: base64 in a JSON body
+LARGE_JSON_PATHS = frozenset({JSON_UPLOAD_PATH})  # JSON routes allowed more than MAX_BODY
 OAUTH_PREFIX = "/_emdash/api/oauth/"
 REST_PREFIX = "/_emdash/api/"
 
@@ -60,7 +63,14 @@ def limit_for(path: str) -> int:
         return max_upload() + MULTIPART_OVERHEAD
     if path.rstrip("/") == MCP_PATH:
         return mcp_max_body()
+    if path.rstrip("/") == JSON_UPLOAD_PATH:
+        return max(max_body(), base64_size(max_upload()) + MULTIPART_OVERHEAD)
     return max_body()
+
+
+def base64_size(size: int) -> int:
+    """Characters of base64 text for ``size`` bytes."""
+    return (size + 2) // 3 * 4
 
 
 def refusal(path: str, limit: int) -> tuple[int, Headers, bytes]:

@@ -310,6 +310,7 @@ def env_size(name: str, default: int) -> int:
 _MAX_BODY = env_size("EMDASH_MAX_BODY", 4 * 1024 * 1024)
 EMDASH["MAX_BODY"] = _MAX_BODY
 EMDASH["MAX_UPLOAD"] = env_size("EMDASH_MAX_UPLOAD", 50 * 1024 * 1024)
+EMDASH["FETCH_ALLOW_PRIVATE"] = env_bool("EMDASH_FETCH_ALLOW_PRIVATE", False)
 # Django's own check on request.body agrees with ours (its 2.5 MiB default answered 500s).
 DATA_UPLOAD_MAX_MEMORY_SIZE = _MAX_BODY
 # nginx serves the files itself when set (X-Accel-Redirect to this internal location); see docs/production.md.

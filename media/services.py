@@ -127,7 +127,7 @@ def media_create(
     problems: dict[str, str] = {}
     name = clean_filename(filename, problems)
     declared = clean_mime_type(mime_type, problems)
-    key_problem = store.key_problem(storage_key)
+    key_problem = _url_problem(storage_key) or store.key_problem(storage_key)
     if key_problem:
         problems["storageKey"] = key_problem
     if size is not None and (isinstance(size, bool) or not isinstance(size, int) or size < 0):
@@ -158,6 +158,19 @@ def media_create(
     row = _register(actor, new_id(), name, stored, extras)
     UploadReservation.objects.filter(storage_key=key).delete()
     return row
+
+
+_URL_RE = re.compile(r"^\s*(?:[a-z][a-z0-9+.-]*://|//|data:)", re.IGNORECASE)
+
+
+def _url_problem(storage_key: Any) -> str | None:
+    """A URL is the commonest mistake here (an assistant holding an image link): say what to use instead."""
+    if isinstance(storage_key, str) and _URL_RE.match(storage_key):
+        return (
+            "is a URL, but storageKey is a path relative to the media root of a file already stored; "
+            "to add a file from a URL (or from base64 data) use media_upload"
+        )
+    return None
 
 
 def _check_reservation(actor: Actor, key: str) -> None:

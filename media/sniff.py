@@ -105,9 +105,20 @@ def inspect(handle: IO[bytes], declared: str | None) -> Inspection:
         problem = "is not a PDF document"
     elif declared == SVG and b"<svg" not in head.lower():
         problem = "is not an SVG document"
+    elif declared != SVG and _looks_active(head):  # e.g. an HTML page sent as video/mp4
+        problem = "looks like HTML, XML or SVG (active content is not accepted)"
     else:
         return Inspection(declared)
     raise ValidationError.for_fields({"file": problem}, prefix="Invalid file")
+
+
+_ACTIVE_MARKERS = (b"<html", b"<!doctype html", b"<script", b"<svg", b"<?xml", b"<body", b"<iframe")
+
+
+def _looks_active(head: bytes) -> bool:
+    """Markup a browser could run if it were ever served inline, whatever type the caller claims."""
+    text = head.lstrip(b"\xef\xbb\xbf \t\r\n").lower()
+    return text.startswith(b"<") and any(marker in text for marker in _ACTIVE_MARKERS)
 
 
 def _open_image(handle: IO[bytes]) -> Inspection | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.csrf import csrf_exempt
@@ -10,6 +11,8 @@ from django.views.decorators.csrf import csrf_exempt
 from emdash.auth import BadToken, request_actor
 from emdash.errors import EmDashError, InsufficientPermissions
 from emdash.http import error_response, json_response
+from emdash.operations.pipeline import Call, action_row
+from emdash.operations.tracing import current_trace_id
 from emdash.tracing import log_exception
 from media import uploads
 
@@ -31,8 +34,12 @@ def upload(request: HttpRequest, token: str) -> HttpResponse:
         caller = request_actor(request)  # usually anonymous: the URL is the credential
     except BadToken:
         return error_response(InsufficientPermissions("the bearer token sent with this upload is not valid"))
+    started = time.perf_counter()
     try:
         body = uploads.receive(token=token, stream=request, length=request.META.get("CONTENT_LENGTH"), caller=caller)
+        # The file is in storage (no row yet: the confirm registers it); record who put it there.
+        call = Call(caller, "rest", current_trace_id(), request.META.get("HTTP_USER_AGENT", ""))
+        action_row("media_upload_put", call, "ok", started, f"media/{body['storageKey']}").save()
     except EmDashError as exc:
         return error_response(exc)
     except Exception:

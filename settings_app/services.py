@@ -15,7 +15,63 @@ from settings_app import validation
 from settings_app.models import SiteSettings
 from settings_app.selectors import resolve, settings_get
 
-__all__ = ["settings_get", "settings_update"]
+__all__ = ["settings_get", "settings_set", "settings_update"]
+
+# The operation's attribute names and the stored document's keys.
+KEYS = {
+    "title": "title",
+    "tagline": "tagline",
+    "logo": "logo",
+    "favicon": "favicon",
+    "url": "url",
+    "posts_per_page": "postsPerPage",
+    "date_format": "dateFormat",
+    "timezone": "timezone",
+    "social": "social",
+    "seo": "seo",
+}
+
+
+def _wire(value: Any) -> Any:
+    """A validated input value as the settings document holds it (nested models as camelCase dicts)."""
+    if hasattr(value, "model_dump"):
+        return value.model_dump(by_alias=True, exclude_unset=True)
+    return value
+
+
+UNSET: Any = object()
+
+
+def settings_set(
+    *,
+    actor: Actor,
+    title: str | None = UNSET,
+    tagline: str | None = UNSET,
+    logo: Any = UNSET,
+    favicon: Any = UNSET,
+    url: str | None = UNSET,
+    posts_per_page: int | None = UNSET,
+    date_format: str | None = UNSET,
+    timezone: str | None = UNSET,
+    social: Any = UNSET,
+    seo: Any = UNSET,
+) -> dict[str, Any]:
+    """The operation's service: the keys the caller sent (validated shapes; media refs and nested groups as
+    models or dicts), applied as :func:`settings_update` does. Left-out keys keep their values."""
+    given = {
+        "title": title,
+        "tagline": tagline,
+        "logo": logo,
+        "favicon": favicon,
+        "url": url,
+        "posts_per_page": posts_per_page,
+        "date_format": date_format,
+        "timezone": timezone,
+        "social": social,
+        "seo": seo,
+    }
+    changes = {KEYS[name]: _wire(value) for name, value in given.items() if value is not UNSET}
+    return settings_update(actor=actor, changes=changes)
 
 
 def settings_update(*, actor: Actor, changes: Any) -> dict[str, Any]:

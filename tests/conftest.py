@@ -5,6 +5,7 @@ each such test, because Django's flush only knows its own models."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from django.db import connection
@@ -23,6 +24,24 @@ def _drop_entry_tables() -> None:
             for table in tables:
                 cursor.execute(f"DROP TABLE {connection.ops.quote_name(table)}")
     schema.invalidate()
+
+
+def offline_getaddrinfo(host: str, port: int, *args: Any, **kwargs: Any) -> Any:
+    """Resolves IP literals only: no test resolves (or then fetches from) a real host name."""
+    import socket
+
+    try:
+        return socket.getaddrinfo(host, port, *args, flags=socket.AI_NUMERICHOST, **kwargs)
+    except socket.gaierror:
+        raise socket.gaierror(socket.EAI_NONAME, "offline in tests") from None
+
+
+@pytest.fixture(autouse=True)
+def _offline_fetch(monkeypatch: pytest.MonkeyPatch) -> None:
+    """URL fetches (media_upload's url) never leave the machine in tests; tests map names themselves."""
+    from emdash import safe_fetch
+
+    monkeypatch.setattr(safe_fetch, "getaddrinfo", offline_getaddrinfo)
 
 
 @pytest.fixture(autouse=True)

@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+import time
+
+from django.core.files.uploadedfile import UploadedFile
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from admin_ui.base import actor_for, admin_page, attempt
+from admin_ui import audit
+from admin_ui.base import actor_for, admin_page, attempt, run
+from emdash.actor import Actor
+from emdash.errors import EmDashError
+from emdash.operations.pipeline import Call, action_row
+from emdash.operations.tracing import current_trace_id
 from emdash.permissions import Perm, can
 from media import presenters, selectors, services
+from media.models import MediaItem
 
 
 @admin_page(Perm.MEDIA_READ)
@@ -44,24 +54,39 @@ def upload(request: HttpRequest) -> HttpResponse:
     for upload_file in files:
         outcome = attempt(
             request,
-            "media.upload",
-            lambda f=upload_file: services.media_upload(  # type: ignore[misc]
-                actor=actor,
-                file=f,
-                filename=f.name,
-                content_type=f.content_type,
-                alt=request.POST.get("alt") or None,
-            ),
+            "media_upload",
+            lambda f=upload_file: _store(request, actor, f),  # type: ignore[misc]
             f"Uploaded {upload_file.name}.",
+            audited=False,
         )
         results.append(
             {"ok": outcome.ok, "code": outcome.code, "item": presenters.item(outcome.result) if outcome.ok else None}
         )
     if not files:
-        attempt(request, "media.upload", _no_file)
+        attempt(request, "media_upload", _no_file)
     if request.headers.get("Accept", "").startswith("application/json"):
         return JsonResponse({"results": results}, status=200 if results and all(r["ok"] for r in results) else 400)
     return redirect("admin_ui:media")
+
+
+def _store(request: HttpRequest, actor: Actor, upload_file: UploadedFile) -> MediaItem:
+    """One file, and its audit row in the same transaction (failures are recorded on their own)."""
+    started = time.perf_counter()
+    try:
+        with transaction.atomic():
+            item = services.media_upload(
+                actor=actor,
+                file=upload_file,
+                filename=upload_file.name,
+                content_type=upload_file.content_type,
+                alt=request.POST.get("alt") or None,
+            )
+            call = Call(actor, "admin", current_trace_id())
+            action_row("media_upload", call, "ok", started, f"media/{item.id}").save()
+    except EmDashError as exc:
+        audit.record(request, "media_upload", exc.code, started)
+        raise
+    return item
 
 
 def _no_file() -> None:
@@ -73,21 +98,13 @@ def _no_file() -> None:
 @admin_page(Perm.MEDIA_EDIT_OWN)
 @require_POST
 def edit(request: HttpRequest, id: str) -> HttpResponse:
-    actor = actor_for(request)
-    attempt(
-        request,
-        "media.update",
-        lambda: services.media_update(
-            actor=actor, id=id, alt=request.POST.get("alt", ""), caption=request.POST.get("caption", "")
-        ),
-        "Media details saved.",
-    )
+    raw = {"id": id, "alt": request.POST.get("alt", ""), "caption": request.POST.get("caption", "")}
+    run(request, "media_update", raw, "Media details saved.")
     return redirect(f"{request.build_absolute_uri('/_emdash/admin/media/')}#m-{id}")
 
 
 @admin_page(Perm.MEDIA_EDIT_OWN)
 @require_POST
 def delete(request: HttpRequest, id: str) -> HttpResponse:
-    actor = actor_for(request)
-    attempt(request, "media.delete", lambda: services.media_delete(actor=actor, id=id), "Media deleted.")
+    run(request, "media_delete", {"id": id}, "Media deleted.")
     return redirect("admin_ui:media")

@@ -8,10 +8,10 @@ from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from admin_ui.base import actor_for, admin_page, attempt, status_for
+from admin_ui.base import actor_for, admin_page, run, status_for
 from emdash.permissions import Perm, can
 from media import selectors as media_selectors
-from settings_app import selectors, services
+from settings_app import selectors
 from settings_app.validation import SOCIAL_KEYS
 
 TEXT = [
@@ -55,12 +55,7 @@ def site_settings(request: HttpRequest) -> HttpResponse:
     problems: dict[str, str] = {}
     outcome = None
     if request.method == "POST":
-        outcome = attempt(
-            request,
-            "settings.update",
-            lambda: services.settings_update(actor=actor, changes=changes_from(request.POST)),
-            "Settings saved.",
-        )
+        outcome = run(request, "settings_update", changes_from(request.POST), "Settings saved.")
         if outcome.ok:
             return redirect("admin_ui:settings")
         problems = outcome.problems

@@ -5,12 +5,13 @@ See docs/architecture.md ("How to add an operation").
 
 from emdash.operations.pipeline import JSON, Call, Recorder, Shape, Source, run_operation, validate
 from emdash.operations.record import TABLE, Operation, Route, declare, get, load, operations
-from emdash.operations.schema import NULLABLE, Input, NoInput, WholeNumber, input_schema
+from emdash.operations.schema import NULLABLE, WHOLE, Input, NoInput, WholeNumber, input_schema
 
 __all__ = [
     "JSON",
     "NULLABLE",
     "TABLE",
+    "WHOLE",
     "Call",
     "Input",
     "NoInput",

@@ -75,13 +75,18 @@ def _kwargs(args: Input) -> dict[str, Any]:
 
 
 def audit_row(op: Operation, call: Call, outcome: str, started: float, target: str = "") -> AuditLog:
+    return action_row(op.audit or op.name, call, outcome, started, target)
+
+
+def action_row(action: str, call: Call, outcome: str, started: float, target: str = "") -> AuditLog:
+    """The audit row of one call; also for the few hand-written writes outside the table (file uploads)."""
     actor = call.actor
     return AuditLog(
         user=actor.user,
         token_ref=str(actor.token_id or ""),
         client_id=call.client[:200],
         source=call.source,
-        action=(op.audit or op.name)[:100],
+        action=action[:100],
         target=target[:255],
         outcome=outcome,
         duration_ms=round((time.perf_counter() - started) * 1000, 3),

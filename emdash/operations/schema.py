@@ -14,9 +14,18 @@ from pydantic import ValidationError as PydanticError
 from pydantic.alias_generators import to_camel
 from pydantic_core import PydanticCustomError
 
+NULL_MARK = "x-emdash-nullable"
+
 
 class Nullable:
-    """Metadata marker: this optional field accepts an explicit ``null`` (e.g. "detach the parent")."""
+    """Metadata marker: this optional field accepts an explicit ``null`` (e.g. "detach the parent").
+
+    It marks the field's JSON Schema too, so a nested model's nullable fields keep ``null`` in the schema."""
+
+    def __get_pydantic_json_schema__(self, core_schema: Any, handler: Any) -> Any:
+        schema = handler(core_schema)
+        schema[NULL_MARK] = True
+        return schema
 
 
 NULLABLE = Nullable()
@@ -29,7 +38,10 @@ def _whole_number(value: Any) -> Any:
     return value
 
 
-WholeNumber = Annotated[int, BeforeValidator(_whole_number)]
+# The validator alone, for bounded integers inside ``X | None``: ``Annotated[int, Field(ge=1), WHOLE]`` keeps
+# ``minimum``/``maximum`` in the schema (bounds given to the field of an optional WholeNumber come out as ``ge``).
+WHOLE = BeforeValidator(_whole_number)
+WholeNumber = Annotated[int, WHOLE]
 
 
 class Input(BaseModel):
@@ -80,19 +92,22 @@ def _clean(node: Any, defs: dict[str, Any], keep_null: bool = False) -> Any:
         extra = {k: v for k, v in node.items() if k != "$ref"}
         return _clean({**target, **extra}, defs, keep_null)
     out: dict[str, Any] = {}
+    keep_null = keep_null or bool(node.get(NULL_MARK))
     for key, value in node.items():
-        if key in ("title", "$defs") or (key == "default" and value is None):
+        if key in ("title", "$defs", NULL_MARK) or (key == "default" and value is None):
             continue
         if key == "properties":
             out[key] = {name: _clean(sub, defs) for name, sub in value.items()}
         else:
             out[key] = _clean(value, defs)
     branches = out.get("anyOf")
-    if not keep_null and isinstance(branches, list):
+    if isinstance(branches, list):
         rest = [b for b in branches if b != {"type": "null"}]
-        if len(rest) == 1 and len(rest) < len(branches):
+        if len(rest) == 1 and len(rest) < len(branches) and (not keep_null or isinstance(rest[0].get("type"), str)):
             del out["anyOf"]
             out = {**rest[0], **out}
+            if keep_null:  # {"type": ["string", "null"], ...}: the compact form clients know best
+                out["type"] = [rest[0]["type"], "null"]
     return out
 
 

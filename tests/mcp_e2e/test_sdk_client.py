@@ -8,6 +8,7 @@ event loop (setup before ``asyncio.run``, checks after it); everything in betwee
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -26,6 +27,8 @@ from emdash.tokens import token_create, token_revoke
 from mcp_endpoint.registry import REGISTRY, load_tools
 from tests.mcp_e2e.conftest import new_user, token_for
 from tests.media.helpers import image_bytes, place
+
+GIF = image_bytes("GIF", size=(3, 2))
 
 load_tools()
 
@@ -123,6 +126,8 @@ async def domain_tools(s: Session, storage_key: str, post_id: str) -> None:
     assert (made["width"], made["height"], made["mimeType"]) == (40, 20, "image/png") and made["url"]
     assert [m["id"] for m in (await s.ok("media_list", {"mimeType": "image/"}))["items"]] == [media_id]
     assert (await s.ok("media_get", {"id": media_id}))["item"]["alt"] == "Cover"
+    uploaded = (await s.ok("media_upload", {"filename": "dot.gif", "data": base64.b64encode(GIF).decode()}))["item"]
+    assert uploaded["mimeType"] == "image/gif" and uploaded["width"] == 3 and uploaded["url"]
     updated = (await s.ok("media_update", {"id": media_id, "caption": "On the cover"}))["item"]
     assert (updated["alt"], updated["caption"]) == ("Cover", "On the cover")
 
@@ -320,7 +325,7 @@ def test_every_tool_through_the_sdk(cms, mcp_url, settings, tmp_path, mode, vers
     token = token_create(user=admin, name="sdk e2e", scopes=["admin"])
     called = asyncio.run(every_tool(mcp_url, token.raw, admin.pk, mode, version, storage_key))
     assert called == set(REGISTRY), f"not called: {sorted(set(REGISTRY) - called)}"
-    assert len(REGISTRY) == 43
+    assert len(REGISTRY) == 44  # SPEC 7's 43 plus media_upload (6.4b)
     assert not (tmp_path / storage_key).exists(), "media_delete removed the file"
     # The calls really went through the server: the registry is clean and each was audited.
     schema.invalidate()

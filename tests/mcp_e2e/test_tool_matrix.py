@@ -22,6 +22,7 @@ each, because schema changes need committed transactions); all failing cells are
 
 from __future__ import annotations
 
+import base64
 import itertools
 import json
 import re
@@ -293,6 +294,11 @@ def _media_file(world: World, item: Item | None) -> dict[str, Any]:
     return {"filename": "matrix.png", "mimeType": "image/png", "storageKey": place(image_bytes())}
 
 
+def _media_upload(world: World, item: Item | None) -> dict[str, Any]:
+    content = image_bytes(colour=(next(world.seq) % 256, 7, 9))
+    return {"filename": "upload.png", "data": base64.b64encode(content).decode()}
+
+
 PLANS: dict[str, Plan] = {
     "content_list": Plan(None, lambda w, i: {"collection": "posts", "limit": 100}),
     "content_get": Plan(None, _target),
@@ -323,6 +329,7 @@ PLANS: dict[str, Plan] = {
     "media_list": Plan(None, lambda w, i: {"mimeType": "image/"}),
     "media_get": Plan(None, _media_target),
     "media_create": Plan(None, _media_file),
+    "media_upload": Plan(None, _media_upload),
     "media_update": Plan(None, lambda w, i: {**_media_target(w, i), "alt": f"Alt {next(w.seq)}"}),
     "media_delete": Plan(None, _media_target),
     "search": Plan(None, lambda w, i: {"query": "matrix"}),
@@ -519,6 +526,9 @@ def _cell(role: Role, scopes: set[Scope], owner: str | None = None, state: str |
         ("schema_delete_collection", _cell(Role.ADMIN, {Scope.ADMIN}), OK),
         ("media_create", _cell(Role.AUTHOR, {Scope.MEDIA_WRITE}), OK),
         ("media_create", _cell(Role.CONTRIBUTOR, {Scope.MEDIA_WRITE}), PERMS),
+        ("media_upload", _cell(Role.AUTHOR, {Scope.MEDIA_WRITE}), OK),
+        ("media_upload", _cell(Role.CONTRIBUTOR, {Scope.MEDIA_WRITE}), PERMS),
+        ("media_upload", _cell(Role.AUTHOR, {Scope.CONTENT_WRITE}), SCOPE),
         ("media_update", _cell(Role.AUTHOR, {Scope.MEDIA_WRITE}, "other"), PERMS),
         ("media_delete", _cell(Role.EDITOR, {Scope.MEDIA_WRITE}, "other"), OK),
         ("media_get", _cell(Role.SUBSCRIBER, {Scope.CONTENT_READ}, "other"), SCOPE),

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from tests.mcp.conftest import make_mcp, mcp  # noqa: F401  (fixtures)
+from tests.media.fetch_server import server  # noqa: F401  (fixture)
 
 
 @pytest.fixture(autouse=True)

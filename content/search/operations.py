@@ -1,0 +1,83 @@
+"""The search operation: one record, served by MCP, REST (``GET /_emdash/api/search``) and the public site."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import Field, field_validator
+from pydantic_core import PydanticCustomError
+
+from content.schema_services import SLUG_MAX_LENGTH
+from content.search import selectors
+from emdash.operations import Input, WholeNumber, declare
+from emdash.permissions import Perm
+
+RESULT = {
+    "type": "object",
+    "properties": {
+        "collection": {"type": "string"},
+        "id": {"type": "string"},
+        "slug": {"type": "string"},
+        "locale": {"type": "string"},
+        "title": {"type": "string", "description": "Plain text (not HTML)"},
+        "snippet": {"type": "string", "description": "HTML: escaped text with the matches in <mark>"},
+        "score": {"type": "number", "description": "Relevance; higher is better (only comparable within a call)"},
+    },
+    "required": ["collection", "id", "slug", "locale", "title", "snippet", "score"],
+}
+OUTPUT = {"type": "object", "properties": {"items": {"type": "array", "items": RESULT}}, "required": ["items"]}
+Collection = Annotated[str, Field(description="Collection slug, e.g. posts", min_length=1, max_length=SLUG_MAX_LENGTH)]
+
+
+class SearchInput(Input):
+    query: str = Field(
+        description=f"Words to look for (at most {selectors.MAX_TERMS} words)", max_length=selectors.MAX_QUERY_LENGTH
+    )
+    collections: list[Collection] | None = Field(
+        None,
+        description="Only search these collections (slugs); default: every searchable collection",
+        min_length=1,
+        max_length=selectors.MAX_COLLECTIONS,
+        json_schema_extra={"uniqueItems": True},
+    )
+    locale: str | None = Field(
+        None,
+        description="Locale, e.g. en or fr (only meaningful when i18n is enabled)",
+        min_length=1,
+        max_length=16,
+    )
+    limit: WholeNumber = Field(
+        20,
+        ge=1,
+        le=selectors.MAX_LIMIT,
+        description=f"Maximum number of items (1-{selectors.MAX_LIMIT}, default 20)",
+    )
+
+    @field_validator("collections")
+    @classmethod
+    def _unique(cls, value: list[str] | None) -> list[str] | None:
+        # JSON Schema's uniqueItems, which pydantic does not check itself.
+        if value is not None and len(set(value)) != len(value):
+            raise PydanticCustomError("unique_items", "must not name a collection twice")
+        return value
+
+
+def _items(results: list[selectors.SearchResult], args: Any) -> dict[str, Any]:
+    return {"items": [result.to_dict() for result in results]}
+
+
+declare(
+    name="search",
+    title="Search content",
+    category="search",
+    perm=Perm.SEARCH,
+    read_only=True,
+    idempotent=True,
+    description="Full-text search across published items, most relevant first. Covers the fields marked searchable "
+    "in collections whose supports include 'search'. Every word must match (case, accents and word endings are "
+    "ignored); quotes and operators are read as plain words. snippet is HTML with the matches in <mark>.",
+    input=SearchInput,
+    service=selectors.search,
+    present=_items,
+    output_schema=OUTPUT,
+)

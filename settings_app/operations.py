@@ -1,0 +1,156 @@
+"""The settings operations (settings_get, settings_update): one record each, served by MCP, REST and the admin."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import Field
+
+from emdash.operations import NULLABLE, WHOLE, Input, NoInput, Route, declare
+from emdash.permissions import Perm
+from settings_app import selectors, services, validation
+
+LIMITS = validation.TEXT_LIMITS
+PATH = "_emdash/api/settings"
+
+
+Text = Annotated[str | None, NULLABLE]
+
+
+def _text(path: str, description: str) -> Any:
+    return Field(None, description=f'{description} (null or "" clears)', max_length=LIMITS[path])
+
+
+class MediaRef(Input):
+    media_id: str = Field(description="Media item ID", min_length=26, max_length=26)
+    alt: Annotated[str | None, NULLABLE] = Field(None, max_length=validation.ALT_MAX_LENGTH)
+
+
+Ref = Annotated[MediaRef | None, NULLABLE]
+
+
+def _ref(description: str) -> Any:
+    return Field(None, description=f"{description}: a media reference (null clears)")
+
+
+def _handle(key: str) -> Any:
+    return _text(f"social.{key}", f"{key.title()} handle or http(s) URL")
+
+
+class Social(Input):
+    twitter: Text = _handle("twitter")
+    github: Text = _handle("github")
+    facebook: Text = _handle("facebook")
+    instagram: Text = _handle("instagram")
+    linkedin: Text = _handle("linkedin")
+    youtube: Text = _handle("youtube")
+
+
+class Seo(Input):
+    title_separator: Text = _text("seo.titleSeparator", "Separator between page and site title, e.g. |")
+    default_og_image: Ref = _ref("Default Open Graph image")
+    robots_txt: Text = _text("seo.robotsTxt", "Contents of /robots.txt")
+    google_verification: Text = _text("seo.googleVerification", "Google Search Console verification code")
+    bing_verification: Text = _text("seo.bingVerification", "Bing Webmaster verification code")
+
+
+class UpdateInput(Input):
+    title: Text = _text("title", "Site title")
+    tagline: Text = _text("tagline", "Short description shown under the title")
+    logo: Ref = _ref("Site logo")
+    favicon: Ref = _ref("Favicon")
+    url: Annotated[str | None, NULLABLE] = Field(
+        None,
+        description='Public site URL: http:// or https:// only ("" or null clears)',
+        max_length=validation.URL_MAX_LENGTH,
+    )
+    posts_per_page: Annotated[Annotated[int, Field(ge=1, le=100), WHOLE] | None, NULLABLE] = Field(
+        None, description="Posts per page"
+    )
+    date_format: Text = _text("dateFormat", "Date format, e.g. MMMM d, yyyy")
+    timezone: Annotated[str | None, NULLABLE] = Field(
+        None, description="IANA time zone, e.g. Europe/Paris", max_length=64
+    )
+    social: Annotated[Social | None, NULLABLE] = Field(
+        None, description="Social profiles; merged key by key (null clears them all)"
+    )
+    seo: Annotated[Seo | None, NULLABLE] = Field(
+        None, description="SEO defaults; merged key by key (null clears them all)"
+    )
+
+
+STRING = {"type": "string"}
+
+
+def _resolved(description: str) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "description": f"{description}, with the media item's url",
+        "properties": {"mediaId": STRING, "alt": STRING, "url": STRING},
+        "required": ["mediaId"],
+    }
+
+
+OUTPUT = {
+    "type": "object",
+    "description": "Site settings; keys that are not set are omitted",
+    "properties": {
+        "title": STRING,
+        "tagline": STRING,
+        "logo": _resolved("Site logo"),
+        "favicon": _resolved("Favicon"),
+        "url": STRING,
+        "postsPerPage": {"type": "integer"},
+        "dateFormat": STRING,
+        "timezone": STRING,
+        "social": {"type": "object", "properties": {key: STRING for key in validation.SOCIAL_KEYS}},
+        "seo": {
+            "type": "object",
+            "properties": {
+                "titleSeparator": STRING,
+                "defaultOgImage": _resolved("Default Open Graph image"),
+                "robotsTxt": STRING,
+                "googleVerification": STRING,
+                "bingVerification": STRING,
+            },
+        },
+    },
+}
+
+
+def _same(result: dict[str, Any], args: Any) -> dict[str, Any]:
+    return result
+
+
+declare(
+    name="settings_get",
+    title="Get site settings",
+    category="settings",
+    perm=Perm.SETTINGS_READ,
+    read_only=True,
+    idempotent=True,
+    description="Get the site settings (title, tagline, logo, favicon, url, postsPerPage, dateFormat, timezone, "
+    "social, seo). Keys that are not set are omitted; media references come with their url.",
+    input=NoInput,
+    service=selectors.settings_get,
+    present=_same,
+    output_schema=OUTPUT,
+    routes=(Route("GET", PATH, name="api-settings"),),
+)
+declare(
+    name="settings_update",
+    title="Update site settings",
+    category="settings",
+    perm=Perm.SETTINGS_MANAGE,
+    idempotent=True,
+    description="Change some site settings; keys left out keep their values, null clears a key, and social and "
+    "seo are merged key by key. Media references ({mediaId, alt?}) must name existing media items. Returns the "
+    "full settings.",
+    input=UpdateInput,
+    service=services.settings_set,
+    present=_same,
+    output_schema=OUTPUT,
+    audit="settings_update",
+    target=lambda args, payload: "settings",
+    routes=(Route("PUT", PATH, args="body", name="api-settings"),),
+)
