@@ -16,6 +16,7 @@ from emdash.actor import Actor
 from emdash.errors import ValidationError
 from emdash.permissions import Perm, require
 from taxonomy import presenters
+from taxonomy.definitions import existing_collections
 from taxonomy.links import term_path
 from taxonomy.models import TaxonomyDefinition, Term, TermAssignment
 from taxonomy.services import get_definition, get_term
@@ -23,12 +24,13 @@ from taxonomy.services import get_definition, get_term
 
 def taxonomy_list(*, actor: Actor) -> list[dict[str, Any]]:
     require(actor, Perm.TAXONOMY_READ)
-    return [presenters.definition(d) for d in TaxonomyDefinition.objects.order_by("name")]
+    existing = existing_collections()
+    return [presenters.definition(d, existing) for d in TaxonomyDefinition.objects.order_by("name")]
 
 
 def taxonomy_get(*, actor: Actor, name: Any) -> dict[str, Any]:
     require(actor, Perm.TAXONOMY_READ)
-    return presenters.definition(get_definition(name))
+    return presenters.definition(get_definition(name), existing_collections())
 
 
 def _check_limit(limit: Any, maximum: int = 100) -> int:
