@@ -68,7 +68,7 @@ declare(
     title="List your API tokens",
     description="Your personal access tokens, newest first (revoked ones included).",
     input=NoInput,
-    service=tokens.token_list,
+    service=tokens.list_own,
     present=lambda rows, args: {"items": [present(row) for row in rows]},
     output_schema={
         "type": "object",
@@ -85,7 +85,7 @@ declare(
     title="Create an API token",
     description="Issue a personal access token; the secret is in this answer only.",
     input=CreateInput,
-    service=tokens.token_create,
+    service=tokens.create_own,
     present=lambda issued, args: {"token": present(issued.token), "secret": issued.raw},
     output_schema={
         "type": "object",
@@ -102,7 +102,7 @@ declare(
     title="Revoke an API token",
     description="Revoke one of your personal access tokens.",
     input=RevokeInput,
-    service=tokens.token_revoke,
+    service=tokens.revoke_own,
     present=lambda result, args: {"revoked": True},
     output_schema={"type": "object", "properties": {"revoked": {"type": "boolean"}}, "required": ["revoked"]},
     audit="token_revoke",

@@ -31,12 +31,10 @@ class IssuedToken:
     raw: str  # shown once, never stored
 
 
-def token_create(
-    *, actor: Actor, name: str, scopes: Iterable[str] | str, expires_days: int | None = None
-) -> IssuedToken:
+def create_own(*, actor: Actor, name: str, scopes: Iterable[str] | str, expires_days: int | None = None) -> IssuedToken:
     """Issue a token to the signed-in user. A token caller needs the ``admin`` scope (Perm.TOKENS_MANAGE),
     so a leaked narrow token cannot mint itself a wider one."""
-    return issue(user=_own_user(actor), name=name, scopes=scopes, expires_days=expires_days)
+    return token_create(user=_own_user(actor), name=name, scopes=scopes, expires_days=expires_days)
 
 
 def _own_user(actor: Actor) -> User:
@@ -46,8 +44,9 @@ def _own_user(actor: Actor) -> User:
     return actor.user
 
 
-def issue(*, user: User, name: str, scopes: Iterable[str] | str, expires_days: int | None = None) -> IssuedToken:
-    """Issue a token to ``user`` without a permission check (the ``emdash_token`` command, run by operators)."""
+def token_create(*, user: User, name: str, scopes: Iterable[str] | str, expires_days: int | None = None) -> IssuedToken:
+    """Issue a token to ``user`` without a permission check (the ``emdash_token`` command, run by operators,
+    and :func:`create_own`, which checked it)."""
     problems: dict[str, str] = {}
     if not isinstance(name, str) or not name.strip() or len(name) > 100:
         problems["name"] = "must be 1-100 characters"
@@ -75,17 +74,17 @@ def issue(*, user: User, name: str, scopes: Iterable[str] | str, expires_days: i
     return IssuedToken(token, raw)
 
 
-def token_revoke(*, actor: Actor, token_id: int | str) -> None:
+def revoke_own(*, actor: Actor, token_id: int | str) -> None:
     """Revoke one of the caller's own tokens (someone else's is NOT_FOUND)."""
     user = _own_user(actor)
     if isinstance(token_id, str):
         if not token_id.isdigit() or len(token_id) > 18:
             raise NotFound("No such token")
         token_id = int(token_id)
-    revoke(user=user, token_id=token_id)
+    token_revoke(user=user, token_id=token_id)
 
 
-def revoke(*, user: User, token_id: int) -> None:
+def token_revoke(*, user: User, token_id: int) -> None:
     updated = PersonalAccessToken.objects.filter(pk=token_id, user=user, revoked_at__isnull=True).update(
         revoked_at=timezone.now()
     )
@@ -108,7 +107,7 @@ def resolve_pat(raw: str) -> Actor | None:
     return Actor.for_user(token.user, token.scopes, token_id=f"pat:{token.pk}")
 
 
-def token_list(*, actor: Actor) -> list[PersonalAccessToken]:
+def list_own(*, actor: Actor) -> list[PersonalAccessToken]:
     """The caller's own tokens, newest first (revoked ones included, so the list explains itself)."""
     user = _own_user(actor)
     return list(PersonalAccessToken.objects.filter(user=user).order_by("-created_at", "-pk"))

@@ -26,12 +26,12 @@ Slug = Annotated[
     str, Field(description="URL slug: lowercase letters, digits, '-' or '_'", min_length=1, max_length=200)
 ]
 Label = Annotated[str, Field(description="Display name", min_length=1, max_length=services.LABEL_MAX_LENGTH)]
-Description = Annotated[
-    str, Field(description="Description of the term", max_length=services.DESCRIPTION_MAX_LENGTH)
-]
+Description = Annotated[str, Field(description="Description of the term", max_length=services.DESCRIPTION_MAX_LENGTH)]
 Collections = Annotated[
     list[Annotated[str, Field(min_length=1, max_length=63)]],
-    Field(description="Slugs of the collections whose items can carry the terms", max_length=definitions.MAX_COLLECTIONS),
+    Field(
+        description="Slugs of the collections whose items can carry the terms", max_length=definitions.MAX_COLLECTIONS
+    ),
 ]
 
 

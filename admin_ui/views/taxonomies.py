@@ -8,12 +8,12 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from admin_ui.base import actor_for, admin_page, attempt, status_for
+from admin_ui.base import actor_for, admin_page, run, status_for
 from admin_ui.terms import flatten
 from content import slugs
 from emdash.errors import NotFound
 from emdash.permissions import Perm
-from taxonomy import selectors, services
+from taxonomy import selectors
 
 
 @admin_page(Perm.TAXONOMY_MANAGE)
@@ -36,19 +36,15 @@ def terms(request: HttpRequest, name: str) -> HttpResponse:
     if request.method == "POST":
         post = request.POST
         label = post.get("label", "").strip()
-        outcome = attempt(
-            request,
-            "taxonomy.create_term",
-            lambda: services.term_create(
-                actor=actor,
-                taxonomy=name,
-                slug=post.get("slug", "").strip() or slugs.slugify(label or "term"),
-                label=label,
-                parent_id=post.get("parent") or None,
-                description=post.get("description", ""),
-            ),
-            "Term added.",
-        )
+        raw = {
+            "taxonomy": name,
+            "slug": post.get("slug", "").strip() or slugs.slugify(label or "term"),
+            "label": label,
+            "description": post.get("description", ""),
+        }
+        if post.get("parent"):
+            raw["parentId"] = post["parent"]
+        outcome = run(request, "taxonomy_create_term", raw, "Term added.")
         if outcome.ok:
             return redirect("admin_ui:terms", name)
         problems = outcome.problems
@@ -75,20 +71,16 @@ def term_edit(request: HttpRequest, name: str, term: str) -> HttpResponse:
     if request.method == "POST":
         post = request.POST
         moves = taxonomy["hierarchical"] and "parent" in post
-        outcome = attempt(
-            request,
-            "taxonomy.update_term",
-            lambda: services.term_update(
-                actor=actor,
-                taxonomy=name,
-                term=current["id"],
-                label=post.get("label", "").strip(),
-                slug=post.get("slug", "").strip() or current["slug"],
-                description=post.get("description", ""),
-                parent_id=(post.get("parent") or None) if moves else services.UNSET,
-            ),
-            "Term saved.",
-        )
+        raw = {
+            "taxonomy": name,
+            "termSlug": current["id"],
+            "label": post.get("label", "").strip(),
+            "slug": post.get("slug", "").strip() or current["slug"],
+            "description": post.get("description", ""),
+        }
+        if moves:
+            raw["parentId"] = post.get("parent") or None  # null makes the term top-level
+        outcome = run(request, "taxonomy_update_term", raw, "Term saved.")
         if outcome.ok:
             return redirect("admin_ui:terms", name)
         problems = outcome.problems
@@ -116,11 +108,5 @@ def _parent_of(tree: list[dict[str, Any]], node: dict[str, Any]) -> str:
 @admin_page(Perm.TAXONOMY_MANAGE)
 @require_POST
 def term_delete(request: HttpRequest, name: str, term: str) -> HttpResponse:
-    actor = actor_for(request)
-    attempt(
-        request,
-        "taxonomy.delete_term",
-        lambda: services.term_delete(actor=actor, taxonomy=name, term=term),
-        "Term deleted.",
-    )
+    run(request, "taxonomy_delete_term", {"taxonomy": name, "termSlug": term}, "Term deleted.")
     return redirect("admin_ui:terms", name)

@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand, CommandError
 from emdash import scopes as scope_table
 from emdash.errors import EmDashError
 from emdash.models import PersonalAccessToken, User
-from emdash.tokens import issue, revoke
+from emdash.tokens import token_create, token_revoke
 
 
 class Command(BaseCommand):
@@ -38,7 +38,7 @@ class Command(BaseCommand):
             raise CommandError(exc.message) from None
 
     def do_create(self, user: User, *, scopes: str, name: str, expires_days: int | None, **_: Any) -> None:
-        issued = issue(user=user, name=name, scopes=scopes, expires_days=expires_days)
+        issued = token_create(user=user, name=name, scopes=scopes, expires_days=expires_days)
         self.stdout.write(issued.raw)
         self.stderr.write(
             f"Token {issued.token.pk} for {user.email}: {', '.join(issued.token.scopes)}. "
@@ -51,5 +51,5 @@ class Command(BaseCommand):
             self.stdout.write(f"{t.pk}\t{t.prefix}…\t{t.name}\t{','.join(t.scopes)}\t{state}")
 
     def do_revoke(self, user: User, *, id: int, **_: Any) -> None:
-        revoke(user=user, token_id=id)
+        token_revoke(user=user, token_id=id)
         self.stdout.write(f"Revoked token {id}")
