@@ -35,10 +35,10 @@ def terms(request: HttpRequest, name: str) -> HttpResponse:
     outcome = None
     if request.method == "POST":
         post = request.POST
-        label = post.get("label", "").strip()
+        label = _label(post.get("label", ""))
         raw = {
             "taxonomy": name,
-            "slug": post.get("slug", "").strip() or slugs.slugify(label or "term"),
+            "slug": post.get("slug", "").strip() or slugs.slugify(label.strip() or "term"),
             "label": label,
             "description": post.get("description", ""),
         }
@@ -74,7 +74,7 @@ def term_edit(request: HttpRequest, name: str, term: str) -> HttpResponse:
         raw = {
             "taxonomy": name,
             "termSlug": current["id"],
-            "label": post.get("label", "").strip(),
+            "label": _label(post.get("label", "")),
             "slug": post.get("slug", "").strip() or current["slug"],
             "description": post.get("description", ""),
         }
@@ -94,6 +94,11 @@ def term_edit(request: HttpRequest, name: str, term: str) -> HttpResponse:
         "nav_key": "taxonomies",
     }
     return render(request, "admin_ui/taxonomies/term_edit.html", context, status=status_for(outcome))
+
+
+def _label(raw: str) -> str:
+    # Blank labels reach the service unstripped, which names the problem ("non-empty") instead of a length.
+    return raw.strip() or raw
 
 
 def _parent_of(tree: list[dict[str, Any]], node: dict[str, Any]) -> str:

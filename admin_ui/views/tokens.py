@@ -6,7 +6,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from admin_ui.base import admin_page, run, status_for
+from admin_ui.base import actor_for, admin_page, run, status_for
 from emdash import tokens
 from emdash.scopes import DESCRIPTIONS, Scope
 
@@ -42,7 +42,7 @@ def token_list(request: HttpRequest) -> HttpResponse:
     else:
         issued = request.session.pop(NEW_TOKEN_KEY, None)
     context = {
-        "tokens": tokens.token_list(user=request.user),  # type: ignore[arg-type]
+        "tokens": tokens.list_own(actor=actor_for(request)),
         "scopes": [(s.value, DESCRIPTIONS[s]) for s in Scope],
         "issued": issued,
         "problems": problems,
