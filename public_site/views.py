@@ -18,6 +18,8 @@ from public_site.seo import page_meta
 
 HOME_COLLECTION = "posts"
 MAX_PAGE = 10_000
+# Archives that span several collections merge their newest items in memory: deep pages are refused.
+MAX_ARCHIVE_PAGE = 100
 
 
 def _page_number(request: HttpRequest) -> int:
@@ -86,10 +88,11 @@ def _archive(request: HttpRequest, definition: dict[str, Any], slug: str) -> Htt
         raise Http404("No such term")
     site = query.site_settings()
     number = _page_number(request)
-    collection = next(iter(definition.get("collections") or [HOME_COLLECTION]))
-    if query.collection(collection) is None:
-        raise Http404("Not found")
-    page = query.term_entries(definition["name"], term["slug"], collection, page=number, per_page=_per_page(site))
+    if number > MAX_ARCHIVE_PAGE:
+        raise Http404("No such page")
+    # Every attached collection that exists (taxonomy_get lists only those): /<taxonomy>/<term>/ spans them.
+    collections = list(definition.get("collections") or [])
+    page = query.term_archive(definition["name"], term["slug"], collections, page=number, per_page=_per_page(site))
     heading = f"{definition['labelSingular']}: {term['label']}"
     context = {"site": site, "page": page, "heading": heading, "term": term, "meta_for": {"title": heading}}
     return _render(request, "site/list.html", context)
