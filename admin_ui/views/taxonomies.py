@@ -10,17 +10,74 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from admin_ui.base import actor_for, admin_page, run, status_for
 from admin_ui.terms import flatten
-from content import slugs
+from content import schema, slugs
 from emdash.errors import NotFound
 from emdash.permissions import Perm
 from taxonomy import selectors
 
 
+def _definition_input(post: Any) -> dict[str, Any]:
+    """The definition form as operation input (every field sent, so an edit can clear the singular label)."""
+    return {
+        "label": _label(post.get("label", "")),
+        "labelSingular": post.get("label_singular", "").strip(),
+        "hierarchical": post.get("hierarchical") == "1",
+        "collections": post.getlist("collections"),
+    }
+
+
+def _form_context(form: Any, chosen: list[str], problems: dict[str, str]) -> dict[str, Any]:
+    specs = sorted(schema.current().collections.values(), key=lambda c: c.slug)
+    return {"form": form, "chosen": chosen, "problems": problems, "collections": specs, "nav_key": "taxonomies"}
+
+
 @admin_page(Perm.TAXONOMY_MANAGE)
+@require_http_methods(["GET", "POST"])
 def taxonomy_list(request: HttpRequest) -> HttpResponse:
+    """The taxonomies, and a form to define a new one."""
     actor = actor_for(request)
-    context = {"taxonomies": selectors.taxonomy_list(actor=actor), "nav_key": "taxonomies"}
-    return render(request, "admin_ui/taxonomies/list.html", context)
+    outcome = None
+    if request.method == "POST":
+        raw = {"name": request.POST.get("name", "").strip(), **_definition_input(request.POST)}
+        outcome = run(request, "taxonomy_create", raw, "Taxonomy created.")
+        if outcome.ok:
+            return redirect("admin_ui:terms", raw["name"])
+    problems = outcome.problems if outcome is not None else {}
+    context = {
+        "taxonomies": selectors.taxonomy_list(actor=actor),
+        **_form_context(request.POST, request.POST.getlist("collections"), problems),
+    }
+    return render(request, "admin_ui/taxonomies/list.html", context, status=status_for(outcome))
+
+
+@admin_page(Perm.TAXONOMY_MANAGE)
+@require_http_methods(["GET", "POST"])
+def taxonomy_edit(request: HttpRequest, name: str) -> HttpResponse:
+    """Labels, nesting and the attached collections of one taxonomy."""
+    try:
+        taxonomy = selectors.taxonomy_get(actor=actor_for(request), name=name)
+    except NotFound:
+        raise Http404("No such taxonomy") from None
+    outcome = None
+    form: Any = {**taxonomy, "label_singular": taxonomy["labelSingular"]}
+    chosen = taxonomy["collections"]
+    if request.method == "POST":
+        outcome = run(request, "taxonomy_update", {"name": name, **_definition_input(request.POST)}, "Taxonomy saved.")
+        if outcome.ok:
+            return redirect("admin_ui:taxonomies")
+        form, chosen = request.POST, request.POST.getlist("collections")
+    problems = outcome.problems if outcome is not None else {}
+    context = {"taxonomy": taxonomy, **_form_context(form, chosen, problems)}
+    return render(request, "admin_ui/taxonomies/edit.html", context, status=status_for(outcome))
+
+
+@admin_page(Perm.TAXONOMY_MANAGE)
+@require_POST
+def taxonomy_delete(request: HttpRequest, name: str) -> HttpResponse:
+    outcome = run(request, "taxonomy_delete", {"name": name}, "Taxonomy deleted.")
+    if outcome.ok or outcome.code == "NOT_FOUND":
+        return redirect("admin_ui:taxonomies")
+    return redirect("admin_ui:taxonomy_edit", name)
 
 
 @admin_page(Perm.TAXONOMY_MANAGE)
