@@ -109,9 +109,7 @@ def _newest(collection: str, ids: list[str], count: int) -> list[dict[str, Any]]
     return found[:count]
 
 
-def term_archive(
-    taxonomy: str, term: str, collections: list[str], *, page: int = 1, per_page: int = 10
-) -> EntryPage:
+def term_archive(taxonomy: str, term: str, collections: list[str], *, page: int = 1, per_page: int = 10) -> EntryPage:
     """Published entries carrying a term, in every listed collection, newest first (one taxonomy archive)."""
     if len(collections) == 1:
         return term_entries(taxonomy, term, collections[0], page=page, per_page=per_page)
