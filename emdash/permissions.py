@@ -135,7 +135,7 @@ def scopes_for_role(role: int) -> frozenset[Scope]:
     implies every scope) only for admins.
     """
     # `admin` only for admins, although any role may manage its own tokens (a session needs no scope).
-    allowed = {rule.scope for rule in RULES.values() if role >= rule.min_role and rule.scope != Scope.ADMIN}
+    allowed: set[Scope] = {r.scope for r in RULES.values() if role >= r.min_role and r.scope != Scope.ADMIN}
     if role >= Role.ADMIN:
         allowed.add(Scope.ADMIN)
     return frozenset(allowed)

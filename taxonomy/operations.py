@@ -72,13 +72,13 @@ class NameInput(Input):
 
 
 class DefinitionInput(Input):
-    label: Annotated[str, Field(description="Plural display name, e.g. Genres", min_length=1, max_length=200)]
     label_singular: str | None = Field(None, description="Singular display name, e.g. Genre", max_length=200)
     hierarchical: bool | None = Field(None, description="Whether terms can nest (like categories); default false")
     collections: Collections | None = None
 
 
 class CreateDefinitionInput(DefinitionInput):
+    label: Annotated[str, Field(description="Plural display name, e.g. Genres", min_length=1, max_length=200)]
     name: str = Field(
         description="Name, also the archive URL prefix (/<name>/<term>/): lowercase letters, digits or '_'",
         min_length=1,

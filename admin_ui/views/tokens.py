@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
@@ -28,7 +30,7 @@ def token_list(request: HttpRequest) -> HttpResponse:
     outcome = None
     if request.method == "POST":
         post = request.POST
-        raw = {"name": post.get("name", ""), "scopes": post.getlist("scopes")}
+        raw: dict[str, Any] = {"name": post.get("name", ""), "scopes": post.getlist("scopes")}
         expiry = _expiry(post.get("expires_days", ""))
         if expiry is not None:
             raw["expiresDays"] = expiry
