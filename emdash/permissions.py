@@ -82,7 +82,9 @@ RULES: dict[Perm, Rule] = {
     Perm.AUDIT_READ: Rule(Scope.ADMIN, Role.ADMIN, "reading the audit log requires the admin role"),
     # Any signed-in user manages their own tokens; a token needs `admin`, so a leaked narrow token cannot
     # mint itself a wider one (every door: REST, admin, commands through the service).
-    Perm.TOKENS_MANAGE: Rule(Scope.ADMIN, Role.SUBSCRIBER, "managing API tokens requires a signed-in user (subscriber or above)"),
+    Perm.TOKENS_MANAGE: Rule(
+        Scope.ADMIN, Role.SUBSCRIBER, "managing API tokens requires a signed-in user (subscriber or above)"
+    ),
 }
 
 
