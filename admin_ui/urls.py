@@ -47,6 +47,9 @@ urlpatterns = [
     path("schema/<str:slug>/delete/", schema.collection_delete, name="schema_collection_delete"),
     path("schema/<str:slug>/fields/<str:field>/delete/", schema.field_delete, name="schema_field_delete"),
     path("taxonomies/", taxonomies.taxonomy_list, name="taxonomies"),
+    # Definitions live under their own prefix: any term slug is valid below taxonomies/<name>/.
+    path("taxonomy-settings/<str:name>/", taxonomies.taxonomy_edit, name="taxonomy_edit"),
+    path("taxonomy-settings/<str:name>/delete/", taxonomies.taxonomy_delete, name="taxonomy_delete"),
     path("taxonomies/<str:name>/", taxonomies.terms, name="terms"),
     path("taxonomies/<str:name>/<str:term>/", taxonomies.term_edit, name="term_edit"),
     path("taxonomies/<str:name>/<str:term>/delete/", taxonomies.term_delete, name="term_delete"),

@@ -1,7 +1,7 @@
 """The per-route access table: which rule guards each HTTP method of each API view.
 
-Every rule comes from ``emdash.permissions.RULES`` (one source of truth), except the token routes,
-which act on the caller's own account. A method without a declared rule is refused (fail closed).
+Every rule comes from ``emdash.permissions.RULES`` (one source of truth). A method without a declared
+rule is refused (fail closed).
 """
 
 from __future__ import annotations
@@ -29,14 +29,7 @@ def from_perm(perm: Perm) -> RouteRule:
     return RouteRule(perm.value, rule.scope, rule.min_role, rule.needs, rule.public)
 
 
-# Personal access tokens belong to the signed-in user. A token may only manage tokens with `admin`,
-# so a leaked narrow token cannot mint itself a wider one.
-ACCOUNT_TOKENS = RouteRule(
-    "account.tokens", Scope.ADMIN, Role.SUBSCRIBER, "managing API tokens requires a signed-in user"
-)
-
 ROUTE_RULES: dict[str, RouteRule] = {perm.value: from_perm(perm) for perm in Perm}
-ROUTE_RULES[ACCOUNT_TOKENS.name] = ACCOUNT_TOKENS
 
 
 def rule(name: Perm | str) -> RouteRule:

@@ -4,7 +4,7 @@ from csp.decorators import csp_update
 from django.urls import path
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSplitView
 
-from api import content, media, menus, operations, schema, search, taxonomies, tokens
+from api import content, media, operations, schema, search
 
 C = "_emdash/api/content/<str:collection>"
 ITEM = f"{C}/<str:id>"
@@ -14,10 +14,9 @@ urlpatterns = [
     # Hand-written routes first where a generated pattern would also match (".../media/<id>").
     path("_emdash/api/media", media.MediaListView.as_view(), name="media-list"),
     path("_emdash/api/media/upload-url", media.UploadUrlView.as_view(), name="media-upload-url"),
-    # Content, revisions, media, settings: generated from the operation table (<app>/operations.py).
+    # Content, revisions, media, settings, taxonomies, menus and tokens: generated from the operation table.
     *operations.urlpatterns(),
     path(f"{ITEM}/preview-url", content.ContentPreviewUrlView.as_view(), name="api-content-preview-url"),
-    path(f"{ITEM}/terms/<str:taxonomy>", content.ContentTermsView.as_view(), name="api-content-terms"),
     path("_emdash/api/schema/collections", schema.CollectionListView.as_view(), name="api-schema-collections"),
     path(
         "_emdash/api/schema/collections/<str:slug>", schema.CollectionDetailView.as_view(), name="api-schema-collection"
@@ -28,17 +27,7 @@ urlpatterns = [
         schema.FieldDetailView.as_view(),
         name="api-schema-field",
     ),
-    path("_emdash/api/taxonomies", taxonomies.TaxonomyListView.as_view(), name="api-taxonomies"),
-    path("_emdash/api/taxonomies/<str:taxonomy>/terms", taxonomies.TermListView.as_view(), name="api-terms"),
-    path(
-        "_emdash/api/taxonomies/<str:taxonomy>/terms/<str:term>", taxonomies.TermDetailView.as_view(), name="api-term"
-    ),
-    path("_emdash/api/menus", menus.MenuListView.as_view(), name="api-menus"),
-    path("_emdash/api/menus/<str:name>", menus.MenuDetailView.as_view(), name="api-menu"),
-    path("_emdash/api/menus/<str:name>/items", menus.MenuItemsView.as_view(), name="api-menu-items"),
     path("_emdash/api/search", search.SearchView.as_view(), name="api-search"),
-    path("_emdash/api/tokens", tokens.TokenListView.as_view(), name="api-tokens"),
-    path("_emdash/api/tokens/<str:token_id>", tokens.TokenDetailView.as_view(), name="api-token"),
     path("_emdash/api/openapi.json", SpectacularJSONAPIView.as_view(), name="api-openapi"),
     # The split view serves its script from ?script (no inline script); Swagger UI's page carries an inline
     # <style> block without a nonce, so this page alone allows inline styles.

@@ -1,14 +1,12 @@
 """Preview links: a draft shown by the site's own templates.
 
-Two kinds. The editor's preview link carries the collection and item ID, signed with the site's secret and
-a timestamp; the viewer must also be signed in with the right to read drafts. A share link is for reviewers
-without an account: a random secret whose hash is a ``PreviewShare`` row, with an expiry the editor picked
-and a revocation stamp (a row, not a signed token, so one link can be switched off without touching others).
+The editor's preview link carries the collection and item ID, signed with the site's secret and a timestamp;
+the viewer must also be signed in with the right to read drafts. Share links for reviewers without an account
+live in :mod:`public_site.shares`, next to their model.
 """
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -21,10 +19,8 @@ from content import selectors
 from content.entry import Entry
 from emdash.actor import Actor
 from emdash.conf import emdash_settings
-from emdash.errors import EmDashError, NotFound, ValidationError
+from emdash.errors import NotFound
 from emdash.permissions import Perm, require
-from emdash.tokens import hash_token
-from public_site.models import PreviewShare
 
 SALT = "emdash.preview"
 
@@ -57,71 +53,3 @@ def preview_entry(*, actor: Actor, token: str) -> Entry:
 
 
 # --- Share links: for reviewers without an account -------------------------------------------------------
-
-SHARE_LIFETIMES: dict[str, tuple[timedelta, str]] = {
-    "1h": (timedelta(hours=1), "1 hour"),
-    "1d": (timedelta(days=1), "1 day"),
-    "7d": (timedelta(days=7), "7 days"),
-}
-
-
-class LinkGone(EmDashError):
-    """A share link that existed but has expired or was revoked: the page says which (HTTP 410)."""
-
-    code, status = "LINK_GONE", 410
-
-
-def _may_share(actor: Actor, entry: Entry) -> None:
-    """Sharing a draft publishes it to whoever holds the link, so it takes the right to edit the item."""
-    own = actor.user_id is not None and entry.row.author_id == actor.user_id
-    require(actor, Perm.CONTENT_EDIT_OWN if own else Perm.CONTENT_EDIT_ANY)
-
-
-def share_create(*, actor: Actor, collection: str, id: Any, lifetime: str) -> tuple[PreviewShare, str]:
-    """A new share link; returns the row and its path (shown once: only the hash is kept)."""
-    if lifetime not in SHARE_LIFETIMES:
-        raise ValidationError.for_fields({"lifetime": f"must be one of: {', '.join(SHARE_LIFETIMES)}"})
-    entry = selectors.entry_get(actor=actor, collection=collection, id=id)
-    _may_share(actor, entry)
-    secret = secrets.token_urlsafe(32)
-    share = PreviewShare.objects.create(
-        collection=entry.spec.slug,
-        entry_id=entry.id,
-        token_hash=hash_token(secret),
-        created_by_id=actor.user_id,
-        expires_at=timezone.now() + SHARE_LIFETIMES[lifetime][0],
-    )
-    return share, reverse("site-share", kwargs={"token": secret})
-
-
-def share_list(*, actor: Actor, collection: str, id: Any) -> list[PreviewShare]:
-    """The item's links that still work, newest first."""
-    entry = selectors.entry_get(actor=actor, collection=collection, id=id)
-    live = PreviewShare.objects.filter(collection=entry.spec.slug, entry_id=entry.id, revoked_at__isnull=True)
-    return list(live.filter(expires_at__gt=timezone.now()).select_related("created_by").order_by("-created_at"))
-
-
-def share_revoke(*, actor: Actor, share_id: Any) -> PreviewShare:
-    share = PreviewShare.objects.filter(pk=share_id).first() if str(share_id).isdigit() else None
-    if share is None:
-        raise NotFound("No such share link")
-    entry = selectors.entry_get(actor=actor, collection=share.collection, id=share.entry_id)
-    _may_share(actor, entry)
-    PreviewShare.objects.filter(pk=share.pk, revoked_at__isnull=True).update(revoked_at=timezone.now())
-    share.refresh_from_db()
-    return share
-
-
-def share_entry(*, token: str) -> Entry:
-    """The draft a share link shows: NOT_FOUND for unknown links or items, LINK_GONE when expired or revoked."""
-    share = PreviewShare.objects.filter(token_hash=hash_token(token)).first() if token else None
-    if share is None:
-        raise NotFound("This preview link does not exist. Check that it was copied in full.")
-    if share.revoked_at is not None:
-        raise LinkGone("This preview link was switched off by the site's editors.")
-    if share.expires_at <= timezone.now():
-        raise LinkGone("This preview link has expired. Ask whoever sent it for a new one.")
-    try:
-        return selectors.entry_get(actor=Actor.system(), collection=share.collection, id=share.entry_id)
-    except EmDashError:  # the item was deleted or its collection removed
-        raise NotFound("The item behind this preview link no longer exists.") from None

@@ -37,6 +37,7 @@ class Perm(StrEnum):
     SEARCH = "search"
     USERS_MANAGE = "users.manage"
     AUDIT_READ = "audit.read"
+    TOKENS_MANAGE = "account.tokens"  # the caller's own API tokens
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,11 @@ RULES: dict[Perm, Rule] = {
     Perm.SEARCH: Rule(Scope.CONTENT_READ, Role.SUBSCRIBER, "searching requires a subscriber role", True),
     Perm.USERS_MANAGE: Rule(Scope.ADMIN, Role.ADMIN, "managing users and roles requires the admin role"),
     Perm.AUDIT_READ: Rule(Scope.ADMIN, Role.ADMIN, "reading the audit log requires the admin role"),
+    # Any signed-in user manages their own tokens; a token needs `admin`, so a leaked narrow token cannot
+    # mint itself a wider one (every door: REST, admin, commands through the service).
+    Perm.TOKENS_MANAGE: Rule(
+        Scope.ADMIN, Role.SUBSCRIBER, "managing API tokens requires a signed-in user (subscriber or above)"
+    ),
 }
 
 
@@ -130,7 +136,8 @@ def scopes_for_role(role: int) -> frozenset[Scope]:
     A scope is useful to a role when some rule needing that scope is open to the role; ``admin`` (which
     implies every scope) only for admins.
     """
-    allowed = {rule.scope for rule in RULES.values() if role >= rule.min_role}
+    # `admin` only for admins, although any role may manage its own tokens (a session needs no scope).
+    allowed: set[Scope] = {r.scope for r in RULES.values() if role >= r.min_role and r.scope != Scope.ADMIN}
     if role >= Role.ADMIN:
         allowed.add(Scope.ADMIN)
     return frozenset(allowed)

@@ -27,7 +27,7 @@ DESCRIPTIONS: dict[Scope, str] = {
     Scope.MEDIA_WRITE: "Register, update and delete media.",
     Scope.SCHEMA_READ: "List collections and read their fields.",
     Scope.SCHEMA_WRITE: "Create and delete collections and fields.",
-    Scope.TAXONOMIES_MANAGE: "Create, update and delete taxonomy terms.",
+    Scope.TAXONOMIES_MANAGE: "Define taxonomies; create, update and delete their terms.",
     Scope.MENUS_MANAGE: "Create, update and delete menus and their items.",
     Scope.SETTINGS_READ: "Read site settings.",
     Scope.SETTINGS_MANAGE: "Update site settings.",

@@ -14,6 +14,7 @@ from emdash import scopes as scope_table
 from emdash.actor import Actor
 from emdash.errors import NotFound, ValidationError
 from emdash.models import PersonalAccessToken, User
+from emdash.permissions import Perm, require
 
 PAT_PREFIX = "ec_pat_"
 LAST_USED_RESOLUTION = timedelta(minutes=1)  # don't write on every request
@@ -30,7 +31,22 @@ class IssuedToken:
     raw: str  # shown once, never stored
 
 
+def create_own(*, actor: Actor, name: str, scopes: Iterable[str] | str, expires_days: int | None = None) -> IssuedToken:
+    """Issue a token to the signed-in user. A token caller needs the ``admin`` scope (Perm.TOKENS_MANAGE),
+    so a leaked narrow token cannot mint itself a wider one."""
+    return token_create(user=_own_user(actor), name=name, scopes=scopes, expires_days=expires_days)
+
+
+def _own_user(actor: Actor) -> User:
+    require(actor, Perm.TOKENS_MANAGE)
+    if actor.user is None:  # the system actor has every right but no account to hold tokens
+        raise ValidationError("API tokens belong to a user account")
+    return actor.user
+
+
 def token_create(*, user: User, name: str, scopes: Iterable[str] | str, expires_days: int | None = None) -> IssuedToken:
+    """Issue a token to ``user`` without a permission check (the ``emdash_token`` command, run by operators,
+    and :func:`create_own`, which checked it)."""
     problems: dict[str, str] = {}
     if not isinstance(name, str) or not name.strip() or len(name) > 100:
         problems["name"] = "must be 1-100 characters"
@@ -58,6 +74,16 @@ def token_create(*, user: User, name: str, scopes: Iterable[str] | str, expires_
     return IssuedToken(token, raw)
 
 
+def revoke_own(*, actor: Actor, token_id: int | str) -> None:
+    """Revoke one of the caller's own tokens (someone else's is NOT_FOUND)."""
+    user = _own_user(actor)
+    if isinstance(token_id, str):
+        if not token_id.isdigit() or len(token_id) > 18:
+            raise NotFound("No such token")
+        token_id = int(token_id)
+    token_revoke(user=user, token_id=token_id)
+
+
 def token_revoke(*, user: User, token_id: int) -> None:
     updated = PersonalAccessToken.objects.filter(pk=token_id, user=user, revoked_at__isnull=True).update(
         revoked_at=timezone.now()
@@ -81,6 +107,7 @@ def resolve_pat(raw: str) -> Actor | None:
     return Actor.for_user(token.user, token.scopes, token_id=f"pat:{token.pk}")
 
 
-def token_list(*, user: User) -> list[PersonalAccessToken]:
-    """The user's own tokens, newest first (revoked ones included, so the list explains itself)."""
+def list_own(*, actor: Actor) -> list[PersonalAccessToken]:
+    """The caller's own tokens, newest first (revoked ones included, so the list explains itself)."""
+    user = _own_user(actor)
     return list(PersonalAccessToken.objects.filter(user=user).order_by("-created_at", "-pk"))

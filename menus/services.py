@@ -61,7 +61,7 @@ def _check_label(value: Any, key: str, problems: dict[str, str]) -> str:
     return value
 
 
-def menu_create(*, actor: Actor, name: Any, label: Any) -> Menu:
+def menu_create(*, actor: Actor, name: str, label: str) -> Menu:
     require(actor, Perm.MENU_MANAGE)
     problems: dict[str, str] = {}
     if not isinstance(name, str) or not NAME_RE.match(name) or len(name) > NAME_MAX_LENGTH:
@@ -81,7 +81,7 @@ def menu_create(*, actor: Actor, name: Any, label: Any) -> Menu:
         raise Conflict(f"A menu named '{name}' already exists") from None
 
 
-def menu_update(*, actor: Actor, name: Any, label: Any) -> Menu:
+def menu_update(*, actor: Actor, name: str, label: str) -> Menu:
     """Relabel a menu. Its name is immutable: templates look menus up by name."""
     require(actor, Perm.MENU_MANAGE)
     with transaction.atomic():
@@ -96,7 +96,7 @@ def menu_update(*, actor: Actor, name: Any, label: Any) -> Menu:
     return menu
 
 
-def menu_delete(*, actor: Actor, name: Any) -> None:
+def menu_delete(*, actor: Actor, name: str) -> None:
     require(actor, Perm.MENU_MANAGE)
     with transaction.atomic():
         menu = get_menu(name, for_update=True)
@@ -230,7 +230,7 @@ def _check_item(item: Any, index: int, problems: dict[str, str], lookups: _Looku
     return fields if len(problems) == before and not unknown else None
 
 
-def menu_set_items(*, actor: Actor, name: Any, items: Any) -> int:
+def menu_set_items(*, actor: Actor, name: str, items: list[dict[str, Any]]) -> int:
     """Replace every item of menu ``name`` with ``items`` (ordered; ``parentIndex`` points to an earlier
     item). All or nothing. Returns the new item count."""
     require(actor, Perm.MENU_MANAGE)

@@ -98,6 +98,32 @@ def term_entries(
     return EntryPage([_with_url(i) for i in items], page, more)
 
 
+def _newest(collection: str, ids: list[str], count: int) -> list[dict[str, Any]]:
+    """The ``count`` newest published items of ``collection`` among ``ids`` (pages of 100)."""
+    found: list[dict[str, Any]] = []
+    number, more = 1, True
+    while more and len(found) < count:
+        items, more = selectors.published_page(collection=collection, ids=ids, page=number, per_page=100)
+        found += items
+        number += 1
+    return found[:count]
+
+
+def term_archive(taxonomy: str, term: str, collections: list[str], *, page: int = 1, per_page: int = 10) -> EntryPage:
+    """Published entries carrying a term, in every listed collection, newest first (one taxonomy archive)."""
+    if len(collections) == 1:
+        return term_entries(taxonomy, term, collections[0], page=page, per_page=per_page)
+    window = page * per_page + 1  # enough of each collection to fill this page and see whether one follows
+    merged: list[dict[str, Any]] = []
+    for collection in collections:
+        ids = taxonomy_selectors.term_entry_ids(actor=PUBLIC, taxonomy=taxonomy, term=term, collection=collection)
+        if ids:
+            merged += _newest(collection, ids, window)
+    merged.sort(key=lambda i: (i.get("publishedAt") or "", i["id"]), reverse=True)
+    start = (page - 1) * per_page
+    return EntryPage([_with_url(i) for i in merged[start : start + per_page]], page, len(merged) > start + per_page)
+
+
 def taxonomy(name: str) -> dict[str, Any] | None:
     try:
         return taxonomy_selectors.taxonomy_get(actor=PUBLIC, name=name)

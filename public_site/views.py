@@ -14,11 +14,13 @@ from django.shortcuts import render
 from content import preview
 from emdash.actor import Actor
 from emdash.errors import EmDashError
-from public_site import query
+from public_site import query, shares
 from public_site.seo import page_meta
 
 HOME_COLLECTION = "posts"
 MAX_PAGE = 10_000
+# Archives that span several collections merge their newest items in memory: deep pages are refused.
+MAX_ARCHIVE_PAGE = 100
 
 
 def _page_number(request: HttpRequest) -> int:
@@ -87,10 +89,11 @@ def _archive(request: HttpRequest, definition: dict[str, Any], slug: str) -> Htt
         raise Http404("No such term")
     site = query.site_settings()
     number = _page_number(request)
-    collection = next(iter(definition.get("collections") or [HOME_COLLECTION]))
-    if query.collection(collection) is None:
-        raise Http404("Not found")
-    page = query.term_entries(definition["name"], term["slug"], collection, page=number, per_page=_per_page(site))
+    if number > MAX_ARCHIVE_PAGE:
+        raise Http404("No such page")
+    # Every attached collection that exists (taxonomy_get lists only those): /<taxonomy>/<term>/ spans them.
+    collections = list(definition.get("collections") or [])
+    page = query.term_archive(definition["name"], term["slug"], collections, page=number, per_page=_per_page(site))
     heading = f"{definition['labelSingular']}: {term['label']}"
     context = {"site": site, "page": page, "heading": heading, "term": term, "meta_for": {"title": heading}}
     return _render(request, "site/list.html", context)
@@ -134,7 +137,7 @@ def preview_view(request: HttpRequest, token: str) -> HttpResponse:
 def share_view(request: HttpRequest, token: str) -> HttpResponse:
     """A draft through a share link: no account needed; 404 unknown, 410 expired or revoked."""
     try:
-        entry = preview.share_entry(token=token)
+        entry = shares.share_entry(token=token)
     except EmDashError as exc:
         title = "Preview link expired" if exc.status == 410 else "Preview not found"
         context = {"message": exc.message, "heading": title, "meta_for": {"title": title}, "preview": "error"}

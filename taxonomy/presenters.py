@@ -7,13 +7,15 @@ from typing import Any
 from taxonomy.models import TaxonomyDefinition, Term
 
 
-def definition(row: TaxonomyDefinition) -> dict[str, Any]:
+def definition(row: TaxonomyDefinition, existing: set[str] | None = None) -> dict[str, Any]:
+    """``existing``: the collections that exist; a definition names only those (SPEC 6.5)."""
+    attached = list(row.collections or [])
     return {
         "name": row.name,
         "label": row.label,
         "labelSingular": row.label_singular or row.label,
         "hierarchical": row.hierarchical,
-        "collections": list(row.collections or []),
+        "collections": attached if existing is None else [c for c in attached if c in existing],
     }
 
 

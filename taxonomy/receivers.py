@@ -1,5 +1,5 @@
 """Assignments follow their entries: a permanent delete takes them along (inside its transaction), and so
-does dropping a collection (after the schema change commits)."""
+does dropping a collection (after the schema change commits), which also detaches it from every taxonomy."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from django.db import DatabaseError
 from django.dispatch import receiver
 
 from content.signals import entry_deleting, schema_changed
-from taxonomy import services
+from taxonomy import definitions, services
 
 log = logging.getLogger(__name__)
 
@@ -25,5 +25,6 @@ def drop_orphaned_assignments(sender: Any, **kwargs: Any) -> None:
     # Runs after the schema change committed: a failure here must not turn that success into an error.
     try:
         services.remove_orphaned_assignments()
+        definitions.detach_missing_collections()
     except DatabaseError:
-        log.exception("could not remove the term assignments of deleted collections")
+        log.exception("could not detach deleted collections from their taxonomies")

@@ -16,6 +16,7 @@ from emdash.actor import Actor
 from emdash.errors import ValidationError
 from emdash.permissions import Perm, require
 from taxonomy import presenters
+from taxonomy.definitions import existing_collections
 from taxonomy.links import term_path
 from taxonomy.models import TaxonomyDefinition, Term, TermAssignment
 from taxonomy.services import get_definition, get_term
@@ -23,12 +24,13 @@ from taxonomy.services import get_definition, get_term
 
 def taxonomy_list(*, actor: Actor) -> list[dict[str, Any]]:
     require(actor, Perm.TAXONOMY_READ)
-    return [presenters.definition(d) for d in TaxonomyDefinition.objects.order_by("name")]
+    existing = existing_collections()
+    return [presenters.definition(d, existing) for d in TaxonomyDefinition.objects.order_by("name")]
 
 
-def taxonomy_get(*, actor: Actor, name: Any) -> dict[str, Any]:
+def taxonomy_get(*, actor: Actor, name: str) -> dict[str, Any]:
     require(actor, Perm.TAXONOMY_READ)
-    return presenters.definition(get_definition(name))
+    return presenters.definition(get_definition(name), existing_collections())
 
 
 def _check_limit(limit: Any, maximum: int = 100) -> int:
@@ -37,7 +39,7 @@ def _check_limit(limit: Any, maximum: int = 100) -> int:
     return limit
 
 
-def term_list(*, actor: Actor, taxonomy: Any, limit: Any = 50, cursor: Any = None) -> Page:
+def term_list(*, actor: Actor, taxonomy: str, limit: int = 50, cursor: str | None = None) -> Page:
     """Terms ordered by (label, id): a total order, so pages never repeat or skip a term that stays put."""
     require(actor, Perm.TAXONOMY_READ)
     limit = _check_limit(limit)
@@ -57,7 +59,7 @@ def term_list(*, actor: Actor, taxonomy: Any, limit: Any = 50, cursor: Any = Non
     return Page([presenters.term(t, definition.name) for t in page], next_cursor)
 
 
-def term_get(*, actor: Actor, taxonomy: Any, term: Any) -> dict[str, Any]:
+def term_get(*, actor: Actor, taxonomy: str, term: str) -> dict[str, Any]:
     require(actor, Perm.TAXONOMY_READ)
     definition = get_definition(taxonomy)
     return presenters.term(get_term(definition, term), definition.name)

@@ -162,18 +162,18 @@ def _save(term: Term, definition: TaxonomyDefinition, *, insert: bool) -> None:
 def term_create(
     *,
     actor: Actor,
-    taxonomy: Any,
-    slug: Any,
-    label: Any,
-    parent_id: Any = None,
-    description: Any = None,
+    taxonomy: str,
+    slug: str,
+    label: str,
+    parent_id: str | None = None,
+    description: str | None = None,
 ) -> Term:
     require(actor, Perm.TAXONOMY_MANAGE)
     slug = slugs.check_slug(slug)
     with transaction.atomic():
         definition = get_definition(taxonomy, for_update=parent_id is not None)
         problems: dict[str, str] = {}
-        label = _check_label(label, problems, required=True)
+        checked_label = _check_label(label, problems, required=True)
         description = _check_description(description, problems)
         parent = _resolve_parent(definition, parent_id, problems)
         if parent is not None:
@@ -187,7 +187,7 @@ def term_create(
             id=rows.new_id(),
             taxonomy=definition,
             slug=slug,
-            label=label,
+            label=checked_label or "",  # not None: a missing label is a problem above
             description=description or "",
             parent=parent,
             created_at=now,
@@ -200,12 +200,12 @@ def term_create(
 def term_update(
     *,
     actor: Actor,
-    taxonomy: Any,
-    term: Any,
-    slug: Any = None,
-    label: Any = None,
-    parent_id: Any = UNSET,
-    description: Any = None,
+    taxonomy: str,
+    term: str,
+    slug: str | None = None,
+    label: str | None = None,
+    parent_id: str | None = UNSET,
+    description: str | None = None,
 ) -> Term:
     """Change a term. ``parent_id`` None detaches it (makes it a root); leave it UNSET to keep the parent."""
     require(actor, Perm.TAXONOMY_MANAGE)
@@ -238,7 +238,7 @@ def term_update(
     return row
 
 
-def term_delete(*, actor: Actor, taxonomy: Any, term: Any) -> None:
+def term_delete(*, actor: Actor, taxonomy: str, term: str) -> None:
     """Delete a term and its assignments. A term with children is refused: move or delete them first."""
     require(actor, Perm.TAXONOMY_MANAGE)
     with transaction.atomic():
@@ -325,7 +325,7 @@ def replace_entry_terms(*, collection: str, entry_id: str, terms: Any) -> None:
             )
 
 
-def entry_terms_set(*, actor: Actor, collection: str, id: Any, taxonomy: Any, terms: Any) -> None:
+def entry_terms_set(*, actor: Actor, collection: str, id: str, taxonomy: str, terms: list[str]) -> None:
     """Set an entry's terms of one taxonomy (replacing them). Needs the right to edit the entry."""
     require(actor, Perm.CONTENT_EDIT_OWN)
     spec = schema.get_collection(collection)

@@ -44,7 +44,7 @@ def share_links(context: Any, collection: str, id: str) -> list[Any]:
     """The item's working share links, for the edit page's Preview box (empty if the user may not see them)."""
     from emdash.actor import Actor
     from emdash.errors import EmDashError
-    from public_site.preview import share_list
+    from public_site.shares import share_list
 
     try:
         return share_list(actor=Actor.for_user(context["request"].user), collection=collection, id=id)

@@ -9,11 +9,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from admin_ui.base import actor_for, admin_page, attempt, status_for
+from admin_ui.base import actor_for, admin_page, attempt, run, status_for
 from content import schema
 from emdash.errors import NotFound, ValidationError
 from emdash.permissions import Perm
-from menus import selectors, services
+from menus import selectors
 from menus.models import MenuItem
 
 
@@ -24,14 +24,10 @@ def menu_list(request: HttpRequest) -> HttpResponse:
     outcome = None
     if request.method == "POST":
         post = request.POST
-        outcome = attempt(
-            request,
-            "menu.create",
-            lambda: services.menu_create(actor=actor, name=post.get("name", "").strip(), label=post.get("label", "")),
-            "Menu created.",
-        )
+        raw = {"name": post.get("name", "").strip(), "label": post.get("label", "")}
+        outcome = run(request, "menu_create", raw, "Menu created.")
         if outcome.ok:
-            return redirect("admin_ui:menu_edit", outcome.result.name)
+            return redirect("admin_ui:menu_edit", outcome.result["name"])
     context = {"menus": selectors.menu_list(actor=actor), "form": request.POST, "nav_key": "menus"}
     return render(request, "admin_ui/menus/list.html", context, status=status_for(outcome))
 
@@ -94,11 +90,11 @@ def menu_edit(request: HttpRequest, name: str) -> HttpResponse:
     outcome = None
     if request.method == "POST":
         raw_items = request.POST.get("items_json", "[]")
-        outcome = attempt(
-            request,
-            "menu.set_items",
-            lambda: services.menu_set_items(actor=actor, name=name, items=items_with_parents(raw_items)),
-            "Menu saved.",
+        parsed = attempt(request, "menu_set_items", lambda: items_with_parents(raw_items), audited=False)
+        outcome = (
+            run(request, "menu_set_items", {"name": name, "items": parsed.result}, "Menu saved.")
+            if parsed.ok
+            else parsed
         )
         if outcome.ok:
             return redirect("admin_ui:menu_edit", name)
@@ -115,6 +111,5 @@ def menu_edit(request: HttpRequest, name: str) -> HttpResponse:
 @admin_page(Perm.MENU_MANAGE)
 @require_POST
 def menu_delete(request: HttpRequest, name: str) -> HttpResponse:
-    actor = actor_for(request)
-    attempt(request, "menu.delete", lambda: services.menu_delete(actor=actor, name=name), "Menu deleted.")
+    run(request, "menu_delete", {"name": name}, "Menu deleted.")
     return redirect("admin_ui:menus")

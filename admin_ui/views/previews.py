@@ -8,8 +8,9 @@ from django.views.decorators.http import require_POST
 
 from admin_ui.base import actor_for, admin_page, attempt
 from admin_ui.views.entries import collection_or_404, load_entry, title_of
+from content import preview
 from emdash.permissions import Perm
-from public_site import preview
+from public_site import shares
 
 
 @admin_page(Perm.CONTENT_READ_UNPUBLISHED)
@@ -38,7 +39,7 @@ def share_create(request: HttpRequest, collection: str, id: str) -> HttpResponse
     outcome = attempt(
         request,
         "content.share_preview",
-        lambda: preview.share_create(actor=actor, collection=spec.slug, id=entry.id, lifetime=lifetime),
+        lambda: shares.share_create(actor=actor, collection=spec.slug, id=entry.id, lifetime=lifetime),
     )
     if not outcome.ok:
         return redirect("admin_ui:entry_edit", spec.slug, id)
@@ -49,7 +50,7 @@ def share_create(request: HttpRequest, collection: str, id: str) -> HttpResponse
         "title": title_of(entry.to_dict()),
         "share": share,
         "url": request.build_absolute_uri(path),
-        "lifetime": preview.SHARE_LIFETIMES[lifetime][1],
+        "lifetime": shares.SHARE_LIFETIMES[lifetime][1],
         "nav_key": f"c:{spec.slug}",
     }
     return render(request, "admin_ui/entries/share_created.html", context)
@@ -63,7 +64,7 @@ def share_revoke(request: HttpRequest, collection: str, id: str, share_id: str) 
     attempt(
         request,
         "content.revoke_share",
-        lambda: preview.share_revoke(actor=actor, share_id=share_id),
+        lambda: shares.share_revoke(actor=actor, share_id=share_id),
         "Share link switched off: it no longer opens the draft.",
     )
     return redirect("admin_ui:entry_edit", spec.slug, id)

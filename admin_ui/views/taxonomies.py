@@ -8,19 +8,76 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from admin_ui.base import actor_for, admin_page, attempt, status_for
+from admin_ui.base import actor_for, admin_page, run, status_for
 from admin_ui.terms import flatten
-from content import slugs
+from content import schema, slugs
 from emdash.errors import NotFound
 from emdash.permissions import Perm
-from taxonomy import selectors, services
+from taxonomy import selectors
+
+
+def _definition_input(post: Any) -> dict[str, Any]:
+    """The definition form as operation input (every field sent, so an edit can clear the singular label)."""
+    return {
+        "label": _label(post.get("label", "")),
+        "labelSingular": post.get("label_singular", "").strip(),
+        "hierarchical": post.get("hierarchical") == "1",
+        "collections": post.getlist("collections"),
+    }
+
+
+def _form_context(form: Any, chosen: list[str], problems: dict[str, str]) -> dict[str, Any]:
+    specs = sorted(schema.current().collections.values(), key=lambda c: c.slug)
+    return {"form": form, "chosen": chosen, "problems": problems, "collections": specs, "nav_key": "taxonomies"}
 
 
 @admin_page(Perm.TAXONOMY_MANAGE)
+@require_http_methods(["GET", "POST"])
 def taxonomy_list(request: HttpRequest) -> HttpResponse:
+    """The taxonomies, and a form to define a new one."""
     actor = actor_for(request)
-    context = {"taxonomies": selectors.taxonomy_list(actor=actor), "nav_key": "taxonomies"}
-    return render(request, "admin_ui/taxonomies/list.html", context)
+    outcome = None
+    if request.method == "POST":
+        raw = {"name": request.POST.get("name", "").strip(), **_definition_input(request.POST)}
+        outcome = run(request, "taxonomy_create", raw, "Taxonomy created.")
+        if outcome.ok:
+            return redirect("admin_ui:terms", raw["name"])
+    problems = outcome.problems if outcome is not None else {}
+    context = {
+        "taxonomies": selectors.taxonomy_list(actor=actor),
+        **_form_context(request.POST, request.POST.getlist("collections"), problems),
+    }
+    return render(request, "admin_ui/taxonomies/list.html", context, status=status_for(outcome))
+
+
+@admin_page(Perm.TAXONOMY_MANAGE)
+@require_http_methods(["GET", "POST"])
+def taxonomy_edit(request: HttpRequest, name: str) -> HttpResponse:
+    """Labels, nesting and the attached collections of one taxonomy."""
+    try:
+        taxonomy = selectors.taxonomy_get(actor=actor_for(request), name=name)
+    except NotFound:
+        raise Http404("No such taxonomy") from None
+    outcome = None
+    form: Any = {**taxonomy, "label_singular": taxonomy["labelSingular"]}
+    chosen = taxonomy["collections"]
+    if request.method == "POST":
+        outcome = run(request, "taxonomy_update", {"name": name, **_definition_input(request.POST)}, "Taxonomy saved.")
+        if outcome.ok:
+            return redirect("admin_ui:taxonomies")
+        form, chosen = request.POST, request.POST.getlist("collections")
+    problems = outcome.problems if outcome is not None else {}
+    context = {"taxonomy": taxonomy, **_form_context(form, chosen, problems)}
+    return render(request, "admin_ui/taxonomies/edit.html", context, status=status_for(outcome))
+
+
+@admin_page(Perm.TAXONOMY_MANAGE)
+@require_POST
+def taxonomy_delete(request: HttpRequest, name: str) -> HttpResponse:
+    outcome = run(request, "taxonomy_delete", {"name": name}, "Taxonomy deleted.")
+    if outcome.ok or outcome.code == "NOT_FOUND":
+        return redirect("admin_ui:taxonomies")
+    return redirect("admin_ui:taxonomy_edit", name)
 
 
 @admin_page(Perm.TAXONOMY_MANAGE)
@@ -35,20 +92,16 @@ def terms(request: HttpRequest, name: str) -> HttpResponse:
     outcome = None
     if request.method == "POST":
         post = request.POST
-        label = post.get("label", "").strip()
-        outcome = attempt(
-            request,
-            "taxonomy.create_term",
-            lambda: services.term_create(
-                actor=actor,
-                taxonomy=name,
-                slug=post.get("slug", "").strip() or slugs.slugify(label or "term"),
-                label=label,
-                parent_id=post.get("parent") or None,
-                description=post.get("description", ""),
-            ),
-            "Term added.",
-        )
+        label = _label(post.get("label", ""))
+        raw = {
+            "taxonomy": name,
+            "slug": post.get("slug", "").strip() or slugs.slugify(label.strip() or "term"),
+            "label": label,
+            "description": post.get("description", ""),
+        }
+        if post.get("parent"):
+            raw["parentId"] = post["parent"]
+        outcome = run(request, "taxonomy_create_term", raw, "Term added.")
         if outcome.ok:
             return redirect("admin_ui:terms", name)
         problems = outcome.problems
@@ -75,20 +128,16 @@ def term_edit(request: HttpRequest, name: str, term: str) -> HttpResponse:
     if request.method == "POST":
         post = request.POST
         moves = taxonomy["hierarchical"] and "parent" in post
-        outcome = attempt(
-            request,
-            "taxonomy.update_term",
-            lambda: services.term_update(
-                actor=actor,
-                taxonomy=name,
-                term=current["id"],
-                label=post.get("label", "").strip(),
-                slug=post.get("slug", "").strip() or current["slug"],
-                description=post.get("description", ""),
-                parent_id=(post.get("parent") or None) if moves else services.UNSET,
-            ),
-            "Term saved.",
-        )
+        raw = {
+            "taxonomy": name,
+            "termSlug": current["id"],
+            "label": _label(post.get("label", "")),
+            "slug": post.get("slug", "").strip() or current["slug"],
+            "description": post.get("description", ""),
+        }
+        if moves:
+            raw["parentId"] = post.get("parent") or None  # null makes the term top-level
+        outcome = run(request, "taxonomy_update_term", raw, "Term saved.")
         if outcome.ok:
             return redirect("admin_ui:terms", name)
         problems = outcome.problems
@@ -104,6 +153,11 @@ def term_edit(request: HttpRequest, name: str, term: str) -> HttpResponse:
     return render(request, "admin_ui/taxonomies/term_edit.html", context, status=status_for(outcome))
 
 
+def _label(raw: str) -> str:
+    # Blank labels reach the service unstripped, which names the problem ("non-empty") instead of a length.
+    return raw.strip() or raw
+
+
 def _parent_of(tree: list[dict[str, Any]], node: dict[str, Any]) -> str:
     """The id of ``node``'s parent in the flattened tree (the nearest shallower node above it), or ""."""
     index = next(i for i, t in enumerate(tree) if t["id"] == node["id"])
@@ -116,11 +170,5 @@ def _parent_of(tree: list[dict[str, Any]], node: dict[str, Any]) -> str:
 @admin_page(Perm.TAXONOMY_MANAGE)
 @require_POST
 def term_delete(request: HttpRequest, name: str, term: str) -> HttpResponse:
-    actor = actor_for(request)
-    attempt(
-        request,
-        "taxonomy.delete_term",
-        lambda: services.term_delete(actor=actor, taxonomy=name, term=term),
-        "Term deleted.",
-    )
+    run(request, "taxonomy_delete_term", {"taxonomy": name, "termSlug": term}, "Term deleted.")
     return redirect("admin_ui:terms", name)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from admin_ui.base import admin_page, attempt, status_for
+from admin_ui.base import actor_for, admin_page, run, status_for
 from emdash import tokens
 from emdash.scopes import Scope, describe
 
@@ -28,26 +30,21 @@ def token_list(request: HttpRequest) -> HttpResponse:
     outcome = None
     if request.method == "POST":
         post = request.POST
-        outcome = attempt(
-            request,
-            "tokens.create",
-            lambda: tokens.token_create(
-                user=request.user,  # type: ignore[arg-type]
-                name=post.get("name", ""),
-                scopes=post.getlist("scopes"),
-                expires_days=_expiry(post.get("expires_days", "")),  # type: ignore[arg-type]
-            ),
-        )
+        raw: dict[str, Any] = {"name": post.get("name", ""), "scopes": post.getlist("scopes")}
+        expiry = _expiry(post.get("expires_days", ""))
+        if expiry is not None:
+            raw["expiresDays"] = expiry
+        outcome = run(request, "token_create", raw)
         if outcome.ok:
             # Post/redirect/get: the raw token rides in the session to the next page view only, so a
             # reload neither shows it again nor creates a second token.
-            request.session[NEW_TOKEN_KEY] = {"name": outcome.result.token.name, "raw": outcome.result.raw}
+            request.session[NEW_TOKEN_KEY] = {"name": outcome.result["token"]["name"], "raw": outcome.result["secret"]}
             return redirect("admin_ui:tokens")
         problems = outcome.problems
     else:
         issued = request.session.pop(NEW_TOKEN_KEY, None)
     context = {
-        "tokens": tokens.token_list(user=request.user),  # type: ignore[arg-type]
+        "tokens": tokens.list_own(actor=actor_for(request)),
         "scopes": [(s.value, describe(s)) for s in Scope],
         "issued": issued,
         "problems": problems,
@@ -63,10 +60,5 @@ def token_list(request: HttpRequest) -> HttpResponse:
 @admin_page()
 @require_POST
 def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
-    attempt(
-        request,
-        "tokens.revoke",
-        lambda: tokens.token_revoke(user=request.user, token_id=token_id),  # type: ignore[arg-type]
-        "Token revoked.",
-    )
+    run(request, "token_revoke", {"tokenId": str(token_id)}, "Token revoked.")
     return redirect("admin_ui:tokens")

@@ -17,7 +17,18 @@ from emdash.operations.schema import Input, check_portable, input_schema
 from emdash.permissions import RULES, Perm
 
 # The MCP categories (SPEC 5.5), then the REST-only ones.
-CATEGORIES = ("content", "schema", "media", "search", "taxonomy", "menu", "revision", "settings", "audit")
+CATEGORIES = (
+    "content",
+    "schema",
+    "media",
+    "search",
+    "taxonomy",
+    "menu",
+    "revision",
+    "settings",
+    "audit",
+    "account",
+)
 # The modules that declare operations; importing one fills TABLE. Add an area's module here.
 MODULES = (
     "content.operations",
@@ -25,6 +36,9 @@ MODULES = (
     "media.operations",
     "settings_app.operations",
     "emdash.audit_operations",
+    "taxonomy.operations",
+    "menus.operations",
+    "emdash.token_operations",
 )
 
 Payload = dict[str, Any]

@@ -223,6 +223,6 @@ def test_audit_log_lists_admin_and_mcp_actions(as_role):
     AuditLog.objects.create(user=user, source="mcp", action="content_list", outcome="ok", trace_id="t1")
     client.post("/_emdash/admin/tokens/", {"name": "audit me", "scopes": ["content:read"]})
     page = client.get("/_emdash/admin/audit/").content.decode()
-    assert "content_list" in page and "tokens.create" in page
+    assert "content_list" in page and "token_create" in page
     only_admin = client.get("/_emdash/admin/audit/?source=admin").content.decode()
     assert "content_list" not in only_admin

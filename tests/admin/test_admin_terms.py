@@ -53,7 +53,7 @@ def test_rename_changes_label_slug_and_description_and_is_audited(tree, as_role)
     term = Term.objects.get(pk=tree["local"].pk)
     assert (term.label, term.slug, term.description) == ("Local news", "local-news", "Around town")
     assert term.parent_id == tree["news"].id  # untouched
-    assert AuditLog.objects.filter(user=user, action="taxonomy.update_term", outcome="ok").exists()
+    assert AuditLog.objects.filter(user=user, action="taxonomy_update_term", outcome="ok").exists()
 
 
 def test_move_under_another_parent_and_to_the_top_level(tree, as_role):

@@ -11,7 +11,7 @@ from django.utils import timezone
 from content import services
 from emdash.actor import Actor
 from emdash.errors import InsufficientPermissions, ValidationError
-from public_site import preview
+from public_site import shares as preview
 from public_site.models import PreviewShare
 from tests.api.helpers import session_client
 from tests.factories import make_user

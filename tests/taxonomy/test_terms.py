@@ -46,6 +46,7 @@ def chain(length: int, prefix: str = "level") -> list[Term]:
 # --------------------------------------------------------------------------------------------- definitions
 
 
+@pytest.mark.usefixtures("posts")
 def test_a_fresh_install_has_category_and_tag_for_posts() -> None:
     listed = selectors.taxonomy_list(actor=Actor.anonymous())
     assert listed == [
@@ -58,6 +59,12 @@ def test_a_fresh_install_has_category_and_tag_for_posts() -> None:
         },
         {"name": "tag", "label": "Tags", "labelSingular": "Tag", "hierarchical": False, "collections": ["posts"]},
     ]
+
+
+def test_taxonomy_list_names_only_collections_that_exist() -> None:
+    # Issue 13 item 5: without a posts collection the defaults are attached to nothing that exists.
+    listed = selectors.taxonomy_list(actor=Actor.anonymous())
+    assert [d["collections"] for d in listed] == [[], []]
 
 
 def test_defaults_come_back_after_a_flush_but_not_while_other_taxonomies_exist() -> None:

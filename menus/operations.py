@@ -1,0 +1,200 @@
+"""The 6 menu operations (MCP tools and REST routes): menus and their ordered, nestable items."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from content.outputs import DELETED
+from emdash.actor import Actor
+from emdash.operations import NULLABLE, Input, NoInput, Route, WholeNumber, declare
+from emdash.permissions import Perm
+from menus import selectors, services
+from menus.models import MenuItem
+
+API = "_emdash/api/menus"
+Name = Annotated[str, Field(description="Menu name, e.g. primary", min_length=1, max_length=services.NAME_MAX_LENGTH)]
+Label = Annotated[str, Field(description="Display name", min_length=1, max_length=services.LABEL_MAX_LENGTH)]
+NULLABLE_STRING = {"type": ["string", "null"]}
+
+ITEM_OUT = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "string"},
+        "label": {"type": "string"},
+        "type": {"type": "string", "enum": list(MenuItem.TYPES)},
+        "url": {**NULLABLE_STRING, "description": "Resolved link; null while the target is unpublished or gone"},
+        "customUrl": NULLABLE_STRING,
+        "referenceCollection": NULLABLE_STRING,
+        "referenceId": NULLABLE_STRING,
+        "reference": {
+            "type": ["object", "null"],
+            "properties": {"collection": {"type": "string"}, "id": NULLABLE_STRING},
+        },
+        "titleAttr": NULLABLE_STRING,
+        "target": NULLABLE_STRING,
+        "cssClasses": NULLABLE_STRING,
+        "parentId": NULLABLE_STRING,
+        "parentIndex": {"type": ["integer", "null"]},
+        "position": {"type": "integer"},
+    },
+    "required": ["id", "label", "type", "url", "parentId", "position"],
+}
+MENU_PROPERTIES: dict[str, Any] = {
+    "name": {"type": "string"},
+    "label": {"type": "string"},
+    "itemCount": {"type": "integer"},
+    "createdAt": NULLABLE_STRING,
+    "updatedAt": NULLABLE_STRING,
+}
+MENU_OUT = {
+    "type": "object",
+    "properties": {**MENU_PROPERTIES, "items": {"type": "array", "items": ITEM_OUT}},
+    "required": ["name", "label", "itemCount", "items"],
+}
+MENUS_OUT = {
+    "type": "object",
+    "properties": {
+        "items": {
+            "type": "array",
+            "items": {"type": "object", "properties": MENU_PROPERTIES, "required": ["name", "label", "itemCount"]},
+        }
+    },
+    "required": ["items"],
+}
+COUNT_OUT = {
+    "type": "object",
+    "properties": {"name": {"type": "string"}, "itemCount": {"type": "integer"}},
+    "required": ["name", "itemCount"],
+}
+
+
+class MenuItemInput(Input):
+    label: Label
+    type: Literal[tuple(MenuItem.TYPES)] = Field(  # type: ignore[valid-type]
+        description="custom (customUrl), page/post (referenceId of an item; referenceCollection defaults "
+        "to pages/posts), taxonomy (referenceCollection = taxonomy name, referenceId = term slug or ID), "
+        "collection (referenceCollection = collection slug)",
+    )
+    custom_url: str | None = Field(
+        None, description="custom items only: https://..., /site/path or #anchor", max_length=2048
+    )
+    reference_collection: str | None = Field(
+        None, description="Collection slug, or taxonomy name for taxonomy items", max_length=63
+    )
+    reference_id: str | None = Field(None, description="ID or slug of the referenced item or term", max_length=200)
+    title_attr: str | None = Field(None, description="HTML title attribute", max_length=200)
+    target: Literal[tuple(MenuItem.TARGETS)] | None = Field(None, description="Link target")  # type: ignore[valid-type]
+    css_classes: str | None = Field(None, description="CSS class names separated by spaces", max_length=200)
+    parent_index: Annotated[WholeNumber | None, NULLABLE] = Field(
+        None, ge=0, description="Index in this list of the parent item; must be an earlier item"
+    )
+
+
+class NameInput(Input):
+    name: Name
+
+
+class LabelInput(NameInput):
+    label: Label
+
+
+class SetItemsInput(NameInput):
+    items: list[MenuItemInput] = Field(max_length=services.MAX_ITEMS)
+
+
+def set_items(*, actor: Actor, name: str, items: list[MenuItemInput]) -> dict[str, Any]:
+    # The service checks references and nesting on the wire keys (its problems are keyed items.<i>.<key>).
+    wire = [item.model_dump(by_alias=True, exclude_unset=True) for item in items]
+    return {"name": name, "itemCount": services.menu_set_items(actor=actor, name=name, items=wire)}
+
+
+def _detail(menu: Any, args: Any) -> dict[str, Any]:
+    return selectors.menu_detail(menu)
+
+
+def _target(args: Any, payload: Any) -> str:
+    return f"menus/{args.name}"
+
+
+MANAGE = {"perm": Perm.MENU_MANAGE, "category": "menu", "target": _target}
+READ = {"perm": Perm.MENU_READ, "category": "menu", "read_only": True, "idempotent": True}
+
+declare(
+    name="menu_list",
+    title="List menus",
+    description="List navigation menus by name, with their labels and item counts.",
+    input=NoInput,
+    service=selectors.menu_list,
+    present=lambda rows, args: {"items": rows},
+    output_schema=MENUS_OUT,
+    routes=(Route("GET", API, name="api-menus"),),
+    **READ,
+)
+declare(
+    name="menu_get",
+    title="Get menu",
+    description="Get a menu with its items in order (parents before children). Each item has its resolved url, "
+    "and the keys menu_set_items accepts (parentIndex included), so a list can be edited and sent back.",
+    input=NameInput,
+    service=selectors.menu_get,
+    present=lambda menu, args: menu,
+    output_schema=MENU_OUT,
+    routes=(Route("GET", f"{API}/<str:name>", name="api-menu"),),
+    **READ,
+)
+declare(
+    name="menu_create",
+    title="Create menu",
+    description="Create an empty menu. name (lowercase letters, digits, '_', starting with a letter) is how "
+    "templates find it and cannot change later. Add items with menu_set_items.",
+    input=LabelInput,
+    service=services.menu_create,
+    present=_detail,
+    output_schema=MENU_OUT,
+    audit="menu_create",
+    routes=(Route("POST", API, args="body", status=201, name="api-menus"),),
+    **MANAGE,
+)
+declare(
+    name="menu_update",
+    title="Update menu",
+    description="Change a menu's label. The name is immutable.",
+    input=LabelInput,
+    service=services.menu_update,
+    present=_detail,
+    output_schema=MENU_OUT,
+    audit="menu_update",
+    idempotent=True,
+    routes=(Route("PUT", f"{API}/<str:name>", args="body", name="api-menu"),),
+    **MANAGE,
+)
+declare(
+    name="menu_delete",
+    title="Delete menu",
+    description="Delete a menu and all its items.",
+    input=NameInput,
+    service=services.menu_delete,
+    present=lambda result, args: {"deleted": True},
+    output_schema=DELETED,
+    audit="menu_delete",
+    destructive=True,
+    routes=(Route("DELETE", f"{API}/<str:name>", name="api-menu"),),
+    **MANAGE,
+)
+declare(
+    name="menu_set_items",
+    title="Replace menu items",
+    description="Replace all items of a menu with this ordered list, atomically: if any item is invalid nothing "
+    "changes and every problem is reported. Nest an item with parentIndex, the index of an EARLIER item. "
+    "References must exist: page/post items an item of the collection, taxonomy items a term.",
+    input=SetItemsInput,
+    service=set_items,
+    present=lambda payload, args: payload,
+    output_schema=COUNT_OUT,
+    audit="menu_set_items",
+    idempotent=True,
+    routes=(Route("PUT", f"{API}/<str:name>/items", args="body", name="api-menu-items"),),
+    **MANAGE,
+)
