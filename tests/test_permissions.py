@@ -158,6 +158,8 @@ SPEC_MINIMUM_ROLES = {
     # SPEC 8: users and roles, and the audit log, are admin screens.
     Perm.USERS_MANAGE: (Scope.ADMIN, Role.ADMIN),
     Perm.AUDIT_READ: (Scope.ADMIN, Role.ADMIN),
+    # Managing your own API tokens: any signed-in role, but a token needs the admin scope (SPEC 3, issue 11).
+    Perm.TOKENS_MANAGE: (Scope.ADMIN, Role.SUBSCRIBER),
 }
 
 
