@@ -4,27 +4,18 @@ from csp.decorators import csp_update
 from django.urls import path
 from drf_spectacular.views import SpectacularJSONAPIView, SpectacularSwaggerSplitView
 
-from api import content, media, menus, operations, schema, search, site_settings, taxonomies, tokens
+from api import content, media, menus, operations, search, site_settings, taxonomies, tokens
 
 C = "_emdash/api/content/<str:collection>"
 ITEM = f"{C}/<str:id>"
 
 
 urlpatterns = [
-    # Content and revisions: generated from the operation table (content/operations.py).
+    # Content, revisions and schema: generated from the operation table (content/operations.py,
+    # content/schema_operations.py).
     *operations.urlpatterns(),
     path(f"{ITEM}/preview-url", content.ContentPreviewUrlView.as_view(), name="api-content-preview-url"),
     path(f"{ITEM}/terms/<str:taxonomy>", content.ContentTermsView.as_view(), name="api-content-terms"),
-    path("_emdash/api/schema/collections", schema.CollectionListView.as_view(), name="api-schema-collections"),
-    path(
-        "_emdash/api/schema/collections/<str:slug>", schema.CollectionDetailView.as_view(), name="api-schema-collection"
-    ),
-    path("_emdash/api/schema/collections/<str:slug>/fields", schema.FieldListView.as_view(), name="api-schema-fields"),
-    path(
-        "_emdash/api/schema/collections/<str:slug>/fields/<str:field_slug>",
-        schema.FieldDetailView.as_view(),
-        name="api-schema-field",
-    ),
     path("_emdash/api/media", media.MediaListView.as_view(), name="media-list"),
     path("_emdash/api/media/upload-url", media.UploadUrlView.as_view(), name="media-upload-url"),
     path("_emdash/api/media/confirm", media.ConfirmView.as_view(), name="media-confirm"),

@@ -19,7 +19,7 @@ from emdash.permissions import RULES, Perm
 # The MCP categories (SPEC 5.5), then the REST-only ones.
 CATEGORIES = ("content", "schema", "media", "search", "taxonomy", "menu", "revision", "settings", "audit")
 # The modules that declare operations; importing one fills TABLE. Add an area's module here.
-MODULES = ("content.operations", "emdash.audit_operations")
+MODULES = ("content.operations", "content.schema_operations", "emdash.audit_operations")
 
 Payload = dict[str, Any]
 # service(actor, input) -> result; present(result, input) -> the payload every door returns.

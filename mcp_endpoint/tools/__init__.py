@@ -3,8 +3,6 @@
 Content and revisions are operations (``content/operations.py``); the registry adds them itself.
 """
 
-from mcp_endpoint.tools import schema  # noqa: F401
-
 from mcp_endpoint.tools import search  # noqa: F401  # isort: skip
 from mcp_endpoint.tools import menus, taxonomy  # noqa: F401
 
