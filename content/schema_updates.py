@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from django.db import IntegrityError
 from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 from django.db.models import Count
 from django.utils import timezone
@@ -226,7 +227,12 @@ def field_update(*, actor: Actor, collection: Any, field_slug: Any, **given: Any
             new_model = _model_from_registry(row)
             editor.alter_field(old_model, _column(old_model, field.slug), _column(new_model, field.slug))
 
-    _run_ddl(f"change the field '{field.slug}' of '{spec.slug}'", body)
+    try:
+        _run_ddl(f"change the field '{field.slug}' of '{spec.slug}'", body)
+    except IntegrityError:
+        # A writer stored a duplicate between the check and the index build (PostgreSQL, read committed).
+        ids = _duplicate_values(schema.current().get(spec.slug), field.slug)
+        raise _offenders(ids, "unique") if ids else Conflict("Items changed during the update; retry") from None
     updated = schema.current().get(spec.slug).get_field(field.slug)
     assert updated is not None
     return updated
