@@ -45,6 +45,9 @@ urlpatterns = [
     path("schema/", schema.collections, name="schema"),
     path("schema/<str:slug>/", schema.collection, name="schema_collection"),
     path("schema/<str:slug>/delete/", schema.collection_delete, name="schema_collection_delete"),
+    path("schema/<str:slug>/settings/", schema.collection_settings, name="schema_collection_settings"),
+    path("schema/<str:slug>/fields/<str:field>/", schema.field_edit, name="schema_field_edit"),
+    path("schema/<str:slug>/fields/<str:field>/move/", schema.field_move, name="schema_field_move"),
     path("schema/<str:slug>/fields/<str:field>/delete/", schema.field_delete, name="schema_field_delete"),
     path("taxonomies/", taxonomies.taxonomy_list, name="taxonomies"),
     # Definitions live under their own prefix: any term slug is valid below taxonomies/<name>/.

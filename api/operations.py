@@ -40,16 +40,17 @@ class OperationView(ApiView):
         declared, route = self.bound[method]
         op = TABLE[declared.name]  # looked up per call, so a test may swap a record in the table
         fixed = {_wire(op, name): value for name, value in params.items()}
-        raw = {**self._arguments(request, route, fixed), **fixed}
+        raw = {**self._arguments(request, op, route, fixed), **fixed}
         shape = Shape(lax=route.args == "query", fixed=frozenset(fixed), noun="field")
         client = request.META.get("HTTP_USER_AGENT", "")  # which program called, for the audit row
         payload = run_operation(op, self.actor(request), raw, source="rest", shape=shape, client=client)
         return Response(payload, status=route.status)
 
-    def _arguments(self, request: Request, route: Route, fixed: dict[str, str]) -> dict[str, Any]:
+    def _arguments(self, request: Request, op: Operation, route: Route, fixed: dict[str, str]) -> dict[str, Any]:
         if route.args == "query":
-            # Unknown query parameters are ignored (caches, tracking tags); empty ones count as absent.
-            known = set(self.bound["GET"][0].schema["properties"])
+            # Unknown query parameters are ignored (caches, tracking tags); empty ones count as absent. The
+            # known ones are this method's operation's (DELETE ?force=true shares its path with a GET).
+            known = set(op.schema["properties"])
             return {k: v for k, v in request.query_params.items() if k in known and v != ""}
         if route.args == "path":
             return {}

@@ -8,7 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from admin_ui.base import actor_for, admin_page, attempt, status_for
+from admin_ui.base import actor_for, admin_page, run, status_for
 from content import schema_services
 from content.field_types import FIELD_TYPES
 from content.schema import SUPPORTS
@@ -23,22 +23,9 @@ def collections(request: HttpRequest) -> HttpResponse:
     problems: dict[str, str] = {}
     outcome = None
     if request.method == "POST":
-        post = request.POST
-        outcome = attempt(
-            request,
-            "schema.create_collection",
-            lambda: schema_services.collection_create(
-                actor=actor,
-                slug=post.get("slug", "").strip(),
-                label=post.get("label", "").strip(),
-                label_singular=post.get("label_singular", "").strip() or None,
-                description=post.get("description", ""),
-                supports=post.getlist("supports"),
-            ),
-            "Collection created.",
-        )
+        outcome = run(request, "schema_create_collection", _collection_form(request.POST), "Collection created.")
         if outcome.ok:
-            return redirect("admin_ui:schema_collection", outcome.result.slug)
+            return redirect("admin_ui:schema_collection", outcome.result["slug"])
         problems = outcome.problems
     context = {
         "collections": schema_services.collection_list(actor=actor),
@@ -52,15 +39,34 @@ def collections(request: HttpRequest) -> HttpResponse:
     return render(request, "admin_ui/schema/collections.html", context, status=status_for(outcome))
 
 
-def _options(post: Any, kind: str) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
-    """(validation, options) from the add-field form."""
-    validation: dict[str, Any] = {}
-    options: dict[str, Any] = {}
+def _collection_form(post: Any, *, slug: str | None = None) -> dict[str, Any]:
+    """The create (``slug`` from the form) or settings (``slug`` from the URL) form as operation input."""
+    raw: dict[str, Any] = {
+        "slug": slug if slug is not None else post.get("slug", "").strip(),
+        "label": post.get("label", "").strip(),
+        "description": post.get("description", ""),
+        "supports": post.getlist("supports"),
+    }
+    if singular := post.get("label_singular", "").strip():
+        raw["labelSingular"] = singular
+    if slug is not None and "icon" in post:
+        raw["icon"] = post.get("icon", "").strip()
+    return raw
+
+
+def _rules(post: Any, kind: str) -> dict[str, Any]:
+    """validation and options from a field form (only what the type uses)."""
+    raw: dict[str, Any] = {}
     if kind in ("select", "multiSelect"):
-        validation["options"] = [o.strip() for o in post.get("choices", "").split(",") if o.strip()]
-    if kind == "reference":
-        options["collection"] = post.get("target", "")
-    return validation or None, options or None
+        raw["validation"] = {"options": [o.strip() for o in post.get("choices", "").split(",") if o.strip()]}
+    if kind == "reference" and "target" in post:
+        raw["options"] = {"collection": post.get("target", "")}
+    return raw
+
+
+def _field_form(post: Any, kind: str) -> dict[str, Any]:
+    flags = {name: name in post for name in ("required", "unique", "searchable", "translatable")}
+    return {"label": post.get("label", "").strip(), **flags, **_rules(post, kind)}
 
 
 @admin_page(Perm.SCHEMA_READ)
@@ -76,30 +82,14 @@ def collection(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST":
         post = request.POST
         kind = post.get("type", "")
-        validation, options = _options(post, kind)
-        outcome = attempt(
-            request,
-            "schema.create_field",
-            lambda: schema_services.field_create(
-                actor=actor,
-                collection=spec.slug,
-                slug=post.get("slug", "").strip(),
-                label=post.get("label", "").strip(),
-                type=kind,
-                required="required" in post,
-                unique="unique" in post,
-                searchable="searchable" in post,
-                translatable="translatable" in post,
-                validation=validation,
-                options=options,
-            ),
-            "Field added.",
-        )
+        raw = {"collection": spec.slug, "slug": post.get("slug", "").strip(), "type": kind, **_field_form(post, kind)}
+        outcome = run(request, "schema_create_field", raw, "Field added.")
         if outcome.ok:
             return redirect("admin_ui:schema_collection", spec.slug)
         problems = outcome.problems
     context = {
         "spec": spec,
+        "supports": SUPPORTS,
         "types": list(FIELD_TYPES),
         "targets": schema_services.collection_list(actor=actor),
         "can_write": can(actor, Perm.SCHEMA_WRITE),
@@ -112,26 +102,60 @@ def collection(request: HttpRequest, slug: str) -> HttpResponse:
 
 @admin_page(Perm.SCHEMA_WRITE)
 @require_POST
-def collection_delete(request: HttpRequest, slug: str) -> HttpResponse:
+def collection_settings(request: HttpRequest, slug: str) -> HttpResponse:
+    run(request, "schema_update_collection", _collection_form(request.POST, slug=slug), "Collection saved.")
+    return redirect("admin_ui:schema_collection", slug)
+
+
+@admin_page(Perm.SCHEMA_READ)
+@require_http_methods(["GET", "POST"])
+def field_edit(request: HttpRequest, slug: str, field: str) -> HttpResponse:
     actor = actor_for(request)
-    force = request.POST.get("force") == "1"
-    outcome = attempt(
-        request,
-        "schema.delete_collection",
-        lambda: schema_services.collection_delete(actor=actor, slug=slug, force=force),
-        "Collection deleted.",
-    )
+    try:
+        spec = schema_services.collection_get(actor=actor, slug=slug)
+    except CollectionNotFound:
+        raise Http404("No such collection") from None
+    found = spec.get_field(field)
+    if found is None:
+        raise Http404("No such field")
+    outcome = None
+    if request.method == "POST":
+        raw = {"collection": spec.slug, "fieldSlug": found.slug, **_field_form(request.POST, found.type)}
+        outcome = run(request, "schema_update_field", raw, "Field saved.")
+        if outcome.ok:
+            return redirect("admin_ui:schema_collection", spec.slug)
+    context = {
+        "spec": spec,
+        "field": found,
+        "targets": schema_services.collection_list(actor=actor),
+        "can_write": can(actor, Perm.SCHEMA_WRITE),
+        "problems": outcome.problems if outcome else {},
+        "form": request.POST if outcome else None,
+        "nav_key": "schema",
+    }
+    return render(request, "admin_ui/schema/field.html", context, status=status_for(outcome))
+
+
+@admin_page(Perm.SCHEMA_WRITE)
+@require_POST
+def field_move(request: HttpRequest, slug: str, field: str) -> HttpResponse:
+    """The up/down buttons: a plain form post, so reordering works without JavaScript."""
+    position = request.POST.get("position", "")
+    raw = {"collection": slug, "fieldSlug": field, "position": int(position) if position.isdigit() else position}
+    run(request, "schema_update_field", raw, "Field moved.")
+    return redirect("admin_ui:schema_collection", slug)
+
+
+@admin_page(Perm.SCHEMA_WRITE)
+@require_POST
+def collection_delete(request: HttpRequest, slug: str) -> HttpResponse:
+    raw = {"slug": slug, "force": request.POST.get("force") == "1"}
+    outcome = run(request, "schema_delete_collection", raw, "Collection deleted.")
     return redirect("admin_ui:schema") if outcome.ok else redirect("admin_ui:schema_collection", slug)
 
 
 @admin_page(Perm.SCHEMA_WRITE)
 @require_POST
 def field_delete(request: HttpRequest, slug: str, field: str) -> HttpResponse:
-    actor = actor_for(request)
-    attempt(
-        request,
-        "schema.delete_field",
-        lambda: schema_services.field_delete(actor=actor, collection=slug, field_slug=field),
-        "Field deleted.",
-    )
+    run(request, "schema_delete_field", {"collection": slug, "fieldSlug": field}, "Field deleted.")
     return redirect("admin_ui:schema_collection", slug)

@@ -82,10 +82,7 @@ def entry_schedule(*, actor: Actor, collection: str, id: str, scheduled_at: str)
         raise ValidationError.for_fields({"scheduledAt": str(exc)}) from None
     if when <= timezone.now():
         raise ValidationError.for_fields({"scheduledAt": "must be in the future"})
-    if not spec.supports_feature("scheduling"):
-        raise ValidationError(
-            f"Collection '{spec.slug}' does not support scheduling (add 'scheduling' to its supports)"
-        )
+    # Any collection can schedule (SPEC 7); the 'scheduling' capability only shows the admin's controls.
     with transaction.atomic():
         row = _owned_row(actor, spec, id)
         status = "published" if row.status == "published" else "scheduled"

@@ -32,6 +32,7 @@ CATEGORIES = (
 # The modules that declare operations; importing one fills TABLE. Add an area's module here.
 MODULES = (
     "content.operations",
+    "content.schema_operations",
     "content.search.operations",
     "media.operations",
     "settings_app.operations",

@@ -1,7 +1,5 @@
-"""Tool modules of the areas not yet in the operation table; importing them fills the registry.
+"""Hand-written tool modules (none left: every tool is an operation of the table, ``<app>/operations.py``).
 
-Content, revisions, media, search, settings, taxonomies and menus are operations (``<app>/operations.py``); the
-registry adds them itself.
+The registry imports this package once; a tool that cannot be an operation would be declared here with
+``mcp_endpoint.registry.tool``.
 """
-
-from mcp_endpoint.tools import schema  # noqa: F401

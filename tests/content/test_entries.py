@@ -259,15 +259,15 @@ def test_status_defaults_to_draft(posts):
 
 
 @pytest.mark.parametrize("supports", [[], ["revisions"], ["scheduling", "search"]])
-def test_status_defaults_to_published_without_drafts_support(cms, supports):
+def test_status_defaults_to_draft_without_drafts_support(cms, supports):
+    """Issue 13 item 1 (SPEC 7): a new item is a draft unless published is asked, whatever the collection supports."""
     make_collection("pages", supports=supports)
     entry = create("pages", data={"title": "About"})
     row = db_row(entry.id, "pages")
-    assert row.status == "published"
-    assert row.published_at is not None
-    # An explicit draft is still possible.
-    draft = create("pages", data={"title": "Draft"}, status="draft")
-    assert db_row(draft.id, "pages").status == "draft"
+    assert row.status == "draft"
+    assert row.published_at is None
+    live = create("pages", data={"title": "Live"}, status="published")
+    assert db_row(live.id, "pages").status == "published"
 
 
 def test_status_published_publishes_on_create(posts):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
+import pytest
 from django.utils import timezone as dj_timezone
 
 from content import schema, selectors, services
@@ -387,13 +388,21 @@ def test_schedule_rejects_past_and_garbage(posts):
     assert snapshot(entry.id) == before
 
 
-def test_schedule_needs_scheduling_support(cms):
-    make_collection("pages", supports=["drafts", "revisions"])
+@pytest.mark.parametrize("supports", [["drafts", "revisions"], []])
+def test_schedule_works_without_scheduling_support(cms, supports):
+    """Issue 13 item 2: the 'scheduling' capability only shows the admin's controls."""
+    make_collection("pages", supports=supports)
     entry = create("pages", data={"title": "Hello"})
-    before = snapshot(entry.id, "pages")
-    err = fails("VALIDATION_ERROR", schedule, entry.id, future(days=1).isoformat(), "pages")
-    assert "scheduling" in err.message
-    assert snapshot(entry.id, "pages") == before
+    scheduled = schedule(entry.id, future(days=1).isoformat(), "pages")
+    assert scheduled.to_dict()["status"] == "scheduled"
+
+
+@pytest.mark.parametrize("supports", [["drafts", "revisions"], ["revisions"], []])
+def test_a_new_item_is_a_draft_unless_published_is_asked(cms, supports):
+    """Issue 13 item 1: whatever the collection supports."""
+    make_collection("pages", supports=supports)
+    assert create("pages", data={"title": "Draft"}).to_dict()["status"] == "draft"
+    assert create("pages", data={"title": "Live"}, status="published").to_dict()["status"] == "published"
 
 
 def test_schedule_unknown_or_trashed_is_not_found(posts):

@@ -18,7 +18,9 @@ from emdash.tokens import token_create
 from tests.factories import make_entry, make_user
 
 MCP_URL = "/_emdash/api/mcp"
-ITEM_POSITION = re.compile(r"<(?:str:)?collection>/([A-Za-z0-9_.-]+)(?:/|$)")
+# Content routes only: the schema routes also name a <collection> (.../collections/<collection>/fields), but no
+# item lives under them.
+ITEM_POSITION = re.compile(r"content/<(?:str:)?collection>/([A-Za-z0-9_.-]+)(?:/|$)")
 
 
 def _routes(patterns: list[Any], prefix: str = "") -> list[str]:

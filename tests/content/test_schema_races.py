@@ -1,7 +1,8 @@
-"""SPEC 6.4d: readers and writers never get a 5xx while the schema changes under them (issue 10 item 13).
+"""SPEC 6.4d: readers and writers never get a 5xx while the schema changes under them (issue 10 item 13,
+issue 13 item 6: collection and field updates too).
 
 Real threads (each with its own database connection) create, update, list and get items through the MCP
-endpoint while another thread adds and drops fields in a loop, for a bounded time. A request that read the
+endpoint while another thread adds, changes and drops fields in a loop, for a bounded time. A request that read the
 older schema retries once on the new one or fails with a clean CONFLICT; CONFLICTs are counted and printed.
 """
 
@@ -19,7 +20,8 @@ import pytest
 from django.db import connection
 from django.test import Client
 
-from content import schema_services
+from content import schema_services, schema_updates
+from emdash.errors import Conflict
 from emdash.oauth import metadata
 from emdash.tokens import token_create
 from tests.factories import SYSTEM, make_entry, make_user
@@ -77,11 +79,27 @@ def _client_loop(token: str, seed: int, stop: threading.Event, tally: Tally) -> 
                 continue
             result = answer["result"]
             code = result["_meta"].get("code", "ok") if result["isError"] else "ok"
-            # A field that vanished is VALIDATION_ERROR (unknown field); schema moved twice: CONFLICT.
-            unexpected = code not in ("ok", "CONFLICT", "VALIDATION_ERROR")
+            # A field that vanished is VALIDATION_ERROR (unknown field); schema moved twice: CONFLICT; a value
+            # taken while the field is briefly unique: SLUG_CONFLICT.
+            unexpected = code not in ("ok", "CONFLICT", "VALIDATION_ERROR", "SLUG_CONFLICT")
             tally.add(op, code, f"{op}: {result}" if unexpected else None)
     finally:
         connection.close()
+
+
+def _update_loop_step(slug: str, n: int, tally: Tally) -> None:
+    """The update paths (SPEC 6.4d): settings, order, and a unique index added and dropped (a table rebuild
+    on SQLite). Turning unique on may be refused (clients write equal values): a clean CONFLICT."""
+    schema_updates.collection_update(actor=SYSTEM, slug="posts", label=f"Posts {n}")
+    schema_updates.field_update(actor=SYSTEM, collection="posts", field_slug=slug, label=f"L{n}", position=1)
+    try:
+        schema_updates.field_update(actor=SYSTEM, collection="posts", field_slug=slug, unique=True)
+    except Conflict:
+        tally.add("schema", "unique refused")
+        return
+    time.sleep(0.02)
+    schema_updates.field_update(actor=SYSTEM, collection="posts", field_slug=slug, unique=False)
+    tally.add("schema", "unique toggled")
 
 
 def _schema_loop(stop: threading.Event, tally: Tally) -> None:
@@ -91,6 +109,7 @@ def _schema_loop(stop: threading.Event, tally: Tally) -> None:
             slug = EXTRA[n % 2]
             schema_services.field_create(actor=SYSTEM, collection="posts", slug=slug, label=slug, type="string")
             time.sleep(0.02)
+            _update_loop_step(slug, n, tally)
             schema_services.field_delete(actor=SYSTEM, collection="posts", field_slug=slug)
             n += 1
             tally.add("schema", "changed")

@@ -216,7 +216,7 @@ def schemaless_tool(monkeypatch: pytest.MonkeyPatch) -> str:
     base = registry.get("schema_list_collections")
     assert base is not None
     tool = dataclasses.replace(
-        base, name="test_schemaless", output_schema=None, handler=lambda actor, a: {"echo": True}
+        base, name="test_schemaless", output_schema=None, handler=lambda actor, a: {"echo": True}, operation=None
     )
     monkeypatch.setitem(registry.REGISTRY, tool.name, tool)
     return tool.name
@@ -508,7 +508,7 @@ def test_exception_inside_a_tool_is_a_500_with_a_trace_id(
     mcp: MCP, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     tool = registry.get("schema_list_collections")
-    monkeypatch.setitem(registry.REGISTRY, tool.name, dataclasses.replace(tool, handler=_boom))
+    monkeypatch.setitem(registry.REGISTRY, tool.name, dataclasses.replace(tool, handler=_boom, operation=None))
     caplog.set_level(logging.ERROR)
     response = mcp.post(request("tools/call", {"name": tool.name, "arguments": {}}, msg_id="req-1"))
     trace_id = assert_internal_error(response, "req-1", caplog)
@@ -528,7 +528,7 @@ def test_exception_inside_a_batch_member(
     mcp: MCP, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     tool = registry.get("schema_list_collections")
-    monkeypatch.setitem(registry.REGISTRY, tool.name, dataclasses.replace(tool, handler=_boom))
+    monkeypatch.setitem(registry.REGISTRY, tool.name, dataclasses.replace(tool, handler=_boom, operation=None))
     caplog.set_level(logging.ERROR)
     response = mcp.post([request("tools/call", {"name": tool.name}, msg_id=1), request("ping", msg_id=2)])
     assert response.status_code == 200

@@ -38,8 +38,10 @@ SCHEMA_TOOLS = [
     "schema_list_collections",
     "schema_get_collection",
     "schema_create_collection",
+    "schema_update_collection",
     "schema_delete_collection",
     "schema_create_field",
+    "schema_update_field",
     "schema_delete_field",
 ]
 REVISION_TOOLS = ["revision_list", "revision_restore"]
@@ -76,7 +78,7 @@ def tools(mcp: MCP) -> list[dict[str, Any]]:
 def test_the_list_holds_every_registered_tool(tools: list[dict[str, Any]]) -> None:
     names = [t["name"] for t in tools]
     assert len(names) == len(set(names)) == len(registry.REGISTRY)
-    assert len(EXPECTED) == 24
+    assert len(EXPECTED) == 26  # 24 of SPEC 5.5 plus the schema updates of SPEC 6.4d
     assert set(EXPECTED) <= set(names)
 
 
@@ -419,6 +421,8 @@ def test_every_tool_output_validates_against_its_schema(mcp: MCP, posts: Any) ->
         },
     )
     ok("schema_create_field", {"collection": "notes", "slug": "rating", "label": "Rating", "type": "integer"})
+    ok("schema_update_collection", {"slug": "notes", "icon": "note"})
+    ok("schema_update_field", {"collection": "notes", "fieldSlug": "rating", "position": 1, "validation": {"min": 0}})
     ok("schema_delete_field", {"collection": "notes", "fieldSlug": "rating"})
     ok("schema_delete_collection", {"slug": "notes"})
 

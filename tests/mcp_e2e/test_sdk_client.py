@@ -212,6 +212,12 @@ async def every_tool(url: str, token: str, admin_id: int, mode: str, version: st
         assert {f["slug"]: f["type"] for f in got["fields"]} == {f["slug"]: f["type"] for f in FIELDS}
         select = next(f for f in got["fields"] if f["slug"] == "category")
         assert select["validation"]["options"] == ["news", "review", "opinion"]
+        changed = await s.ok("schema_update_collection", {"slug": "articles", "description": "Long reads"})
+        assert changed["description"] == "Long reads" and changed["label"] == "Articles"
+        moved = await s.ok("schema_update_field", {"collection": "articles", "fieldSlug": "category", "position": 1})
+        assert moved["slug"] == "category"
+        order = [f["slug"] for f in (await s.ok("schema_get_collection", {"slug": "articles"}))["fields"]]
+        assert order[0] == "category" and sorted(order) == sorted(f["slug"] for f in FIELDS)
 
         # --- create, read, list, update with _rev ---
         data = {"title": "Hello MCP", "category": "news", "rating": 4, "featured": True, "body": BODY}
@@ -325,7 +331,7 @@ def test_every_tool_through_the_sdk(cms, mcp_url, settings, tmp_path, mode, vers
     token = token_create(user=admin, name="sdk e2e", scopes=["admin"])
     called = asyncio.run(every_tool(mcp_url, token.raw, admin.pk, mode, version, storage_key))
     assert called == set(REGISTRY), f"not called: {sorted(set(REGISTRY) - called)}"
-    assert len(REGISTRY) == 44  # SPEC 7's 43 plus media_upload (6.4b)
+    assert len(REGISTRY) == 46  # SPEC 7: the 43 tools plus media_upload and schema_update_collection/_field
     assert not (tmp_path / storage_key).exists(), "media_delete removed the file"
     # The calls really went through the server: the registry is clean and each was audited.
     schema.invalidate()

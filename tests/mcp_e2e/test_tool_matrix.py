@@ -326,6 +326,8 @@ PLANS: dict[str, Plan] = {
         None, lambda w, i: {"collection": "posts", "slug": f"made_{next(w.seq)}", "label": "Made", "type": "string"}
     ),
     "schema_delete_field": Plan(None, _new_field),
+    "schema_update_collection": Plan(None, lambda w, i: {"slug": "posts", "description": f"d{next(w.seq)}"}),
+    "schema_update_field": Plan(None, lambda w, i: {**_new_field(w, i), "label": "Renamed"}),
     "media_list": Plan(None, lambda w, i: {"mimeType": "image/"}),
     "media_get": Plan(None, _media_target),
     "media_create": Plan(None, _media_file),

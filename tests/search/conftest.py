@@ -69,7 +69,7 @@ def blocks(*paragraphs: str) -> list[dict[str, Any]]:
 
 
 def create(collection: str = "articles", *, publish: bool = False, locale: str | None = None, **data: Any) -> str:
-    """Create an item (published with ``publish``, else the collection's default status); returns its id."""
+    """Create an item (published with ``publish``, else a draft); returns its id."""
     status = "published" if publish else None
     return services.entry_create(actor=SYSTEM, collection=collection, data=data, status=status, locale=locale).id
 

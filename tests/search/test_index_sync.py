@@ -47,9 +47,11 @@ def test_update_in_a_collection_without_revisions_is_found_at_once(notes):
     assert found_ids("apples") == []
 
 
-def test_collection_without_drafts_creates_published_and_indexes(notes):
-    entry_id = create("notes", title="Groceries", text="walnuts")  # no drafts support: published on create
-    assert found_ids("walnuts") == [entry_id]
+def test_collection_without_drafts_indexes_once_published(notes):
+    draft_id = create("notes", title="Groceries", text="walnuts")  # a draft, even without drafts support
+    assert found_ids("walnuts") == []
+    entry_id = create("notes", title="Groceries", text="walnuts", publish=True)
+    assert found_ids("walnuts") == [entry_id] and draft_id != entry_id
 
 
 def test_unpublish_removes_the_item(articles):
