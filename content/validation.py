@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from content import schema
+from content import markdown, schema
 from content.dynamic import field_attname
-from content.field_types import check_constraints
+from content.field_types import check_constraints, json_problem
+from content.portable_text import PortableTextError, normalize
 from content.schema import CollectionSpec, FieldSpec
 from emdash.dates import iso, parse_iso
 from emdash.errors import ValidationError
@@ -71,6 +72,14 @@ def validate_data(
             else:
                 clean[key] = None
             continue
+        if field.type == "portableText":
+            value = _portable_text(f"data.{key}", value, problems)
+            if value is None:
+                if f"data.{key}" not in problems and field.required:
+                    problems[f"data.{key}"] = "is required"
+                elif not any(p.startswith(f"data.{key}") for p in problems):
+                    clean[key] = None
+                continue
         problem = check_value(field, value)
         if problem:
             problems[f"data.{key}"] = problem
@@ -90,6 +99,31 @@ def validate_data(
     if problems:
         raise ValidationError.for_fields(problems)
     return clean
+
+
+def _portable_text(path: str, value: Any, problems: dict[str, str]) -> list[dict[str, Any]] | None:
+    """A Portable Text value (or a Markdown string, converted) checked strictly; problems name the inner path."""
+    from media.selectors import ids_by_url  # media depends on content; import at call time
+
+    if isinstance(value, str):
+        if find_bad_text(value) is not None:
+            problems[path] = BAD_TEXT
+            return None
+        try:
+            value = markdown.to_portable_text(value, ids_by_url(markdown.image_urls(value)))
+        except markdown.ImageNotFound as exc:
+            problems[path] = str(exc)
+            return None
+        if not value:
+            return None
+    elif problem := json_problem(value):  # before normalize copies it: bounds the nesting depth
+        problems[path] = problem
+        return None
+    try:
+        return normalize(value)
+    except PortableTextError as exc:
+        problems[path + exc.path] = exc.message
+        return None
 
 
 def _check_references(spec: CollectionSpec, clean: dict[str, Any], problems: dict[str, str]) -> None:
@@ -113,16 +147,21 @@ def _check_media_refs(spec: CollectionSpec, clean: dict[str, Any], problems: dic
     from media.selectors import existing_ids  # media depends on content; import at call time, not load time
 
     refs = {
-        field.slug: clean[field.slug]["id"]
+        f"data.{field.slug}": clean[field.slug]["id"]
         for field in spec.fields
         if field.type in MEDIA_FIELD_TYPES and isinstance(clean.get(field.slug), dict)
     }
+    for field in spec.fields:  # inline images of rich text: the same rule, reported at the block's path
+        if field.type == "portableText" and isinstance(clean.get(field.slug), list):
+            for index, block in enumerate(clean[field.slug]):
+                if block.get("_type") == "image":
+                    refs[f"data.{field.slug}[{index}].asset.id"] = block["asset"]["id"]
     if not refs:
         return
     found = existing_ids(set(refs.values()))
-    for slug, media_id in refs.items():
+    for path, media_id in refs.items():
         if media_id not in found:
-            problems[f"data.{slug}"] = f"no media item with id '{media_id[:100]}'"
+            problems[path] = f"no media item with id '{media_id[:100]}'"
 
 
 def check_publishable(spec: CollectionSpec, values: dict[str, Any], entry_id: str) -> None:
