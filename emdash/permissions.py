@@ -37,6 +37,7 @@ class Perm(StrEnum):
     SEARCH = "search"
     USERS_MANAGE = "users.manage"
     AUDIT_READ = "audit.read"
+    WEBHOOKS_MANAGE = "webhooks.manage"
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,7 @@ RULES: dict[Perm, Rule] = {
     Perm.SEARCH: Rule(Scope.CONTENT_READ, Role.SUBSCRIBER, "searching requires a subscriber role", True),
     Perm.USERS_MANAGE: Rule(Scope.ADMIN, Role.ADMIN, "managing users and roles requires the admin role"),
     Perm.AUDIT_READ: Rule(Scope.ADMIN, Role.ADMIN, "reading the audit log requires the admin role"),
+    Perm.WEBHOOKS_MANAGE: Rule(Scope.ADMIN, Role.ADMIN, "managing webhooks requires the admin role"),
 }
 
 

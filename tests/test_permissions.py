@@ -158,6 +158,7 @@ SPEC_MINIMUM_ROLES = {
     # SPEC 8: users and roles, and the audit log, are admin screens.
     Perm.USERS_MANAGE: (Scope.ADMIN, Role.ADMIN),
     Perm.AUDIT_READ: (Scope.ADMIN, Role.ADMIN),
+    Perm.WEBHOOKS_MANAGE: (Scope.ADMIN, Role.ADMIN),
 }
 
 

@@ -17,9 +17,9 @@ from emdash.operations.schema import Input, check_portable, input_schema
 from emdash.permissions import RULES, Perm
 
 # The MCP categories (SPEC 5.5), then the REST-only ones.
-CATEGORIES = ("content", "schema", "media", "search", "taxonomy", "menu", "revision", "settings", "audit")
+CATEGORIES = ("content", "schema", "media", "search", "taxonomy", "menu", "revision", "settings", "audit", "webhook")
 # The modules that declare operations; importing one fills TABLE. Add an area's module here.
-MODULES = ("content.operations", "emdash.audit_operations")
+MODULES = ("content.operations", "emdash.audit_operations", "webhooks.operations")
 
 Payload = dict[str, Any]
 # service(actor, input) -> result; present(result, input) -> the payload every door returns.
