@@ -74,6 +74,12 @@ def queued(monkeypatch) -> list[int]:
     return ids
 
 
+@pytest.fixture(autouse=True)
+def media_root(tmp_path, settings):
+    """A MEDIA_ROOT of the test's own (media files are written)."""
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+
+
 def _hook(events: list[str], url: str, **extra) -> dict:
     return services.webhook_create(actor=SYSTEM, url=url, events=events, **extra)
 
