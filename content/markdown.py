@@ -1,6 +1,6 @@
 """Markdown in and out of Portable Text (SPEC 6.4c), parsed with markdown-it-py.
 
-Supported both ways: paragraphs, headings 1–6, emphasis, strong, strike-through, inline code, links, fenced and
+Supported both ways: paragraphs, headings 1-6, emphasis, strong, strike-through, inline code, links, fenced and
 indented code blocks (as ``code`` blocks), bulleted and numbered lists (nested, as ``listItem``/``level``), block
 quotes (as ``style: "blockquote"``), hard line breaks, and images (as ``image`` blocks referencing media items).
 
@@ -105,7 +105,7 @@ class _Builder:
         self.blocks.append(block)
 
     def inline(self, tokens: list[Token]) -> None:
-        current, marks = _Inline(), []
+        current, marks = _Inline(), list[str]()
         for tok in tokens:
             if tok.type == "text":
                 current.add(tok.content, marks)

@@ -10,7 +10,7 @@ from content.portable_text import image_ids
 
 def _pt_values(spec_fields: list[str], items: list[dict[str, Any]]) -> list[tuple[dict[str, Any], str]]:
     """(values dict, field slug) of every portableText value in the items' data and liveData."""
-    found = []
+    found: list[tuple[dict[str, Any], str]] = []
     for item in items:
         for part in ("data", "liveData"):
             values = item.get(part)

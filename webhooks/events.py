@@ -8,6 +8,7 @@ One receiver per event source: content (``entry_changed``), media (``media_chang
 from __future__ import annotations
 
 import json
+from contextlib import suppress
 from typing import Any
 
 from django.utils import timezone
@@ -63,10 +64,8 @@ def _item(collection: str, entry_id: str, action: str) -> dict[str, Any]:
 
     item: dict[str, Any] = {"id": entry_id, "collection": collection}
     if action != "deleted":
-        try:
+        with suppress(EmDashError):  # trashed items are not found by id: the reference is enough
             item = selectors.entry_get(actor=Actor.system(), collection=collection, id=entry_id).to_dict()
-        except EmDashError:  # trashed items are not found by id: the reference is enough
-            pass
     if action in ("trashed", "deleted"):
         item["permanent"] = action == "deleted"
     return item

@@ -18,6 +18,9 @@ class Webhook(models.Model):
         db_table = "emdash_webhook"
         ordering = ["created_at", "id"]
 
+    def __str__(self) -> str:
+        return self.url
+
 
 class Delivery(models.Model):
     PENDING = "pending"  # queued or waiting for its next attempt
@@ -40,3 +43,6 @@ class Delivery(models.Model):
         db_table = "emdash_webhook_delivery"
         ordering = ["-id"]
         indexes = [models.Index(fields=["status", "next_attempt_at"], name="emdash_webhook_due")]
+
+    def __str__(self) -> str:
+        return f"{self.event} #{self.pk}"

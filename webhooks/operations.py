@@ -13,7 +13,9 @@ from webhooks.events import EVENTS
 
 P = "_emdash/api/webhooks"
 Event = Literal[EVENTS]  # type: ignore[valid-type]
-Events = Annotated[list[Event], Field(description=f"Events to deliver: {', '.join(EVENTS)}", min_length=1, max_length=9)]  # type: ignore[valid-type]
+Events = Annotated[
+    list[Event], Field(description=f"Events to deliver: {', '.join(EVENTS)}", min_length=1, max_length=9)
+]  # type: ignore[valid-type]
 Url = Annotated[str, Field(description="Target URL (http or https, public address)", min_length=1, max_length=2000)]
 Secret = Annotated[
     str, Field(description="HMAC-SHA256 key (generated when omitted; shown once)", min_length=16, max_length=200)

@@ -168,7 +168,8 @@ class SQLiteBackend(SearchBackend):
 class PostgresBackend(SearchBackend):
     """``tsvector`` + GIN with a text search configuration per locale (english for en, french for fr, ...,
     "simple" where PostgreSQL has none). The query goes through ``to_tsquery`` (prefixes ``word:*``, phrases
-    ``a <-> b``, ``&``/``|``): stemmed, stop words dropped. Ranked by ``ts_rank`` (title weight A, the rest B) normalised by document length."""
+    ``a <-> b``, ``&``/``|``): stemmed, stop words dropped. Ranked by ``ts_rank`` (title weight A, the rest B)
+    normalised by document length."""
 
     vendor = "postgresql"
     HEADLINE_OPTIONS = (

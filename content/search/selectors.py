@@ -1,8 +1,9 @@
 """``search``: full-text search over published content, the one read every front door calls.
 
-The query is parsed by ``content.search.query`` (word prefixes, "quoted phrases", OR); anything else —
-engine operators, column filters, parentheses — is cut into plain words (or nothing), never syntax. Hits are re-checked against the entry tables,
-so only items that are published and not trashed right now come back, even if the index lags a write.
+The query is parsed by ``content.search.query`` (word prefixes, "quoted phrases", OR); anything else (engine
+operators, column filters, parentheses) is cut into plain words or nothing, never syntax. Hits are re-checked
+against the entry tables, so only items that are published and not trashed right now come back, even if the
+index lags a write.
 """
 
 from __future__ import annotations

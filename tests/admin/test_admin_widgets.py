@@ -61,7 +61,10 @@ def test_portable_text_survives_the_form_round_trip():
         ('[{"_type": "block", "style": "h9", "children": []}]', "unknown style"),
         ('[{"_type": "block", "listItem": "star", "children": []}]', "listItem"),
         ('[{"_type": "block", "listItem": "bullet", "level": 0, "children": []}]', "level"),
-        ('[{"_type": "block", "children": [{"text": "x", "marks": ["nope"]}]}]', "neither a markDefs key nor a decorator"),
+        (
+            '[{"_type": "block", "children": [{"text": "x", "marks": ["nope"]}]}]',
+            "neither a markDefs key nor a decorator",
+        ),
         ('[{"_type": "image", "asset": {}}]', "an image needs"),
         ('[{"_type": "block", "text": "Hello"}]', r"\[0\].children: a text block needs"),
         ('[{"_type": "code", "code": 3}]', "code"),

@@ -17,6 +17,7 @@ from tests.media.helpers import make_media
 MEDIA_ID = "01ARZ3NDEKTSV4RRFFQ69G5FAV"
 MEDIA_URL = "/media/cat.png"
 
+
 @pytest.fixture(autouse=True)
 def media_root(tmp_path, settings):
     """A MEDIA_ROOT of the test's own (media files are written)."""
@@ -80,7 +81,8 @@ def test_portable_text_to_markdown_and_back_keeps_the_blocks(name):
 
 def test_the_blocks_markdown_produces():
     blocks = md_to_pt(
-        "## Head\n\nA *b* [c](https://x.example/)\n\n- one\n    1. two\n\n> q\n\n```py\nz\n```\n\n![Alt](/media/cat.png)"
+        "## Head\n\nA *b* [c](https://x.example/)\n\n- one\n    1. two\n\n> q\n\n"
+        "```py\nz\n```\n\n![Alt](/media/cat.png)"
     )
     assert _shape(blocks) == [
         {"_type": "block", "style": "h2", "children": [("Head", [])]},
@@ -117,7 +119,7 @@ def test_portable_text_written_by_hand_comes_out_as_markdown():
 
 
 def test_raw_html_stays_text_and_unsafe_links_are_not_links():
-    blocks = md_to_pt('<script>alert(1)</script> [x](javascript:alert(1))')
+    blocks = md_to_pt("<script>alert(1)</script> [x](javascript:alert(1))")
     assert blocks[0]["markDefs"] == []
     assert "".join(s["text"] for s in blocks[0]["children"]).startswith("<script>alert(1)</script>")
 

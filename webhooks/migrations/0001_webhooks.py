@@ -5,49 +5,52 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
-    dependencies = [
-    ]
+    dependencies = []
 
     operations = [
         migrations.CreateModel(
-            name='Webhook',
+            name="Webhook",
             fields=[
-                ('id', models.CharField(max_length=26, primary_key=True, serialize=False)),
-                ('url', models.TextField()),
-                ('events', models.JSONField(default=list)),
-                ('secret', models.TextField()),
-                ('active', models.BooleanField(default=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
+                ("id", models.CharField(max_length=26, primary_key=True, serialize=False)),
+                ("url", models.TextField()),
+                ("events", models.JSONField(default=list)),
+                ("secret", models.TextField()),
+                ("active", models.BooleanField(default=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
             ],
             options={
-                'db_table': 'emdash_webhook',
-                'ordering': ['created_at', 'id'],
+                "db_table": "emdash_webhook",
+                "ordering": ["created_at", "id"],
             },
         ),
         migrations.CreateModel(
-            name='Delivery',
+            name="Delivery",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('event', models.CharField(max_length=40)),
-                ('body', models.TextField()),
-                ('status', models.CharField(default='pending', max_length=12)),
-                ('attempts', models.PositiveIntegerField(default=0)),
-                ('next_attempt_at', models.DateTimeField(null=True)),
-                ('response_code', models.PositiveIntegerField(null=True)),
-                ('response_body', models.TextField(default='')),
-                ('last_error', models.TextField(default='')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('webhook', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='deliveries', to='webhooks.webhook')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("event", models.CharField(max_length=40)),
+                ("body", models.TextField()),
+                ("status", models.CharField(default="pending", max_length=12)),
+                ("attempts", models.PositiveIntegerField(default=0)),
+                ("next_attempt_at", models.DateTimeField(null=True)),
+                ("response_code", models.PositiveIntegerField(null=True)),
+                ("response_body", models.TextField(default="")),
+                ("last_error", models.TextField(default="")),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "webhook",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="deliveries", to="webhooks.webhook"
+                    ),
+                ),
             ],
             options={
-                'db_table': 'emdash_webhook_delivery',
-                'ordering': ['-id'],
-                'indexes': [models.Index(fields=['status', 'next_attempt_at'], name='emdash_webhook_due')],
+                "db_table": "emdash_webhook_delivery",
+                "ordering": ["-id"],
+                "indexes": [models.Index(fields=["status", "next_attempt_at"], name="emdash_webhook_due")],
             },
         ),
     ]
