@@ -7,13 +7,19 @@ One receiver per event source: content (``entry_changed``), media (``media_chang
 
 from __future__ import annotations
 
+import functools
 import json
+import logging
+from collections.abc import Callable
 from contextlib import suppress
 from typing import Any
 
 from django.utils import timezone
 
 from emdash.dates import iso
+from emdash.tracing import log_exception
+
+log = logging.getLogger("emdash.webhooks")
 
 EVENTS = (
     "content.created",
@@ -71,6 +77,20 @@ def _item(collection: str, entry_id: str, action: str) -> dict[str, Any]:
     return item
 
 
+def _safely(receiver: Callable[..., None]) -> Callable[..., None]:
+    """Receivers run after the write committed: a failure here is logged, never turned into an error response."""
+
+    @functools.wraps(receiver)
+    def run(**kwargs: Any) -> None:
+        try:
+            receiver(**kwargs)
+        except Exception:
+            log_exception(log, "webhook event %s not recorded", receiver.__name__)
+
+    return run
+
+
+@_safely
 def on_entry_changed(*, collection: str, entry_id: str, action: str, actor: Any, **_: Any) -> None:
     from webhooks import delivery
 
@@ -80,6 +100,7 @@ def on_entry_changed(*, collection: str, entry_id: str, action: str, actor: Any,
         delivery.record(event, body(event, actor, collection=collection, item=item))
 
 
+@_safely
 def on_media_changed(*, item: dict[str, Any], action: str, actor: Any, **_: Any) -> None:
     from webhooks import delivery
 
@@ -88,6 +109,7 @@ def on_media_changed(*, item: dict[str, Any], action: str, actor: Any, **_: Any)
         delivery.record(event, body(event, actor, media=item))
 
 
+@_safely
 def on_schema_changed(**_: Any) -> None:
     from webhooks import delivery
 

@@ -232,3 +232,15 @@ def test_rest_webhooks_for_admins_with_the_secret_shown_once(posts, private_ok, 
     assert [(d["event"], d["status"], d["responseCode"]) for d in log] == [("content.created", "delivered", 200)]
     assert call(admin, "DELETE", f"{API}/{hook['id']}").status_code == 200
     assert not Webhook.objects.exists() and not Delivery.objects.exists()
+
+
+def test_a_failure_to_record_an_event_never_fails_the_committed_write(posts, private_ok, receiver, monkeypatch):
+    _hook(["content.created"], receiver.url)
+
+    def broken(event: str, body: str) -> list[int]:
+        raise RuntimeError("queue table missing")
+
+    monkeypatch.setattr(delivery, "record", broken)
+    entry = make_entry(data={"title": "Still saved"})
+    assert content_services.entry_publish(actor=SYSTEM, collection="posts", id=entry.id).id == entry.id
+    assert not Delivery.objects.exists()
