@@ -54,15 +54,15 @@ MARKDOWN = Field(None, description="true: return portableText (rich-text) fields
 
 class ListInput(Input):
     collection: Collection
-    markdown: bool | None = Field(
-        None, description="true: include rich-text fields in the summaries, as Markdown strings"
-    )
     status: Literal["draft", "published", "scheduled"] | None = Field(None, description="Filter by status")
     limit: WholeNumber = _limit(50, 100)
     cursor: Cursor | None = None
     order_by: OrderBy | None = Field(None, description="Sort field (snake_case or camelCase)")  # type: ignore[valid-type]
     order: Literal["asc", "desc"] | None = Field(None, description="Sort direction (default desc)")
     locale: Locale | None = None
+    markdown: bool | None = Field(
+        None, description="true: include rich-text fields in the summaries, as Markdown strings"
+    )
 
 
 class GetInput(Target):

@@ -89,7 +89,7 @@ def test_every_bad_field_is_reported_at_once_with_clear_messages() -> None:
             "collection": "is required",
             "cursor": "must not be null",
             "limit": "must be at least 1",
-            "nope": "unknown argument (accepted: collection, status, limit, cursor, orderBy, order, locale)",
+            "nope": "unknown argument (accepted: collection, status, limit, cursor, orderBy, order, locale, markdown)",
             "order": "must be one of: asc, desc",
         }
     }
