@@ -73,12 +73,14 @@ def validate_data(
                 clean[key] = None
             continue
         if field.type == "portableText":
+            found = len(problems)
             value = _portable_text(f"data.{key}", value, problems)
             if value is None:
-                if f"data.{key}" not in problems and field.required:
-                    problems[f"data.{key}"] = "is required"
-                elif not any(p.startswith(f"data.{key}") for p in problems):
-                    clean[key] = None
+                if len(problems) == found:  # no problem: Markdown with no blocks (whitespace) is empty
+                    if field.required:
+                        problems[f"data.{key}"] = "is required"
+                    else:
+                        clean[key] = None
                 continue
         problem = check_value(field, value)
         if problem:

@@ -178,3 +178,8 @@ def test_missing_keys_are_filled_in(posts):
     block = selectors.entry_get(actor=SYSTEM, collection="posts", id=entry.id).to_dict()["data"]["body"][0]
     assert block["_key"] and block["style"] == "normal" and block["markDefs"] == []
     assert block["children"][0] == {"_type": "span", "_key": block["children"][0]["_key"], "text": "a", "marks": []}
+
+
+def test_markdown_without_blocks_is_an_empty_value(posts):
+    entry = make_entry(data={"title": "Blank", "body": "   \n\n  "})
+    assert selectors.entry_get(actor=SYSTEM, collection="posts", id=entry.id).to_dict()["data"]["body"] is None
