@@ -33,6 +33,7 @@ SECTIONS: list[tuple[str, str, str, Perm | None]] = [
     ("API tokens", "admin_ui:tokens", "tokens", None),
     ("Connected apps", "admin_ui:oauth_apps", "oauth_apps", None),
     ("Connect a device", "oauth-device", "device", None),
+    ("Webhooks", "admin_ui:webhooks", "webhooks", Perm.WEBHOOKS_MANAGE),
     ("Audit log", "admin_ui:audit", "audit", Perm.AUDIT_READ),
 ]
 

@@ -17,6 +17,7 @@ from admin_ui.views import (
     taxonomies,
     tokens,
     users,
+    webhooks,
 )
 
 app_name = "admin_ui"
@@ -65,6 +66,9 @@ urlpatterns = [
     path("tokens/", tokens.token_list, name="tokens"),
     path("tokens/<int:token_id>/revoke/", tokens.token_revoke, name="token_revoke"),
     path("audit/", audit.audit_log, name="audit"),
+    path("webhooks/", webhooks.webhook_list, name="webhooks"),
+    path("webhooks/<str:id>/", webhooks.webhook_edit, name="webhook"),
+    path("webhooks/<str:id>/delete/", webhooks.webhook_delete, name="webhook_delete"),
     path("oauth-apps/", oauth_apps.app_list, name="oauth_apps"),
     path("oauth-apps/<str:client_id>/revoke/", oauth_apps.app_revoke, name="oauth_app_revoke"),
 ]

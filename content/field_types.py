@@ -32,7 +32,7 @@ def _is_number(value: Any) -> bool:
         return False
 
 
-def _json_problem(value: Any) -> str | None:
+def json_problem(value: Any) -> str | None:
     """Why ``value`` is not plain JSON (NaN/Infinity, non-string keys, other Python objects), or None."""
     stack = [(value, 0)]
     while stack:
@@ -98,18 +98,22 @@ def _check_multi_select(value: Any, rules: FieldRules) -> str | None:
 
 
 def _check_portable_text(value: Any, _: FieldRules) -> str | None:
-    if not isinstance(value, list):
-        return "must be a Portable Text array of blocks"
-    for index, block in enumerate(value):
-        if not isinstance(block, dict) or not isinstance(block.get("_type"), str) or not block["_type"]:
-            return f"block {index} must be an object with a string _type"
-    return _json_problem(value)
+    """The strict check (content/portable_text.py); entry writes call it directly to report inner paths."""
+    from content.portable_text import PortableTextError, normalize
+
+    if problem := json_problem(value):
+        return problem
+    try:
+        normalize(value)
+    except PortableTextError as exc:
+        return str(exc)
+    return None
 
 
 def _check_media_ref(value: Any, _: FieldRules) -> str | None:
     if not isinstance(value, dict) or not isinstance(value.get("id"), str) or not value["id"]:
         return 'must be a media reference object like {"id": "<media id>"}'
-    return _json_problem(value)
+    return json_problem(value)
 
 
 def _check_reference(value: Any, _: FieldRules) -> str | None:
@@ -117,7 +121,7 @@ def _check_reference(value: Any, _: FieldRules) -> str | None:
 
 
 def _check_json(value: Any, _: FieldRules) -> str | None:
-    return _json_problem(value)  # services can be called without a request parser in front
+    return json_problem(value)  # services can be called without a request parser in front
 
 
 def _check_slug(value: Any, _: FieldRules) -> str | None:

@@ -24,8 +24,27 @@ def register_terms(*, replace: Replace, assigned: Assigned) -> None:
     _hooks["assigned"] = assigned
 
 
-def register_media(*, existing_ids: Callable[[set[str]], set[str]]) -> None:
+def register_media(
+    *,
+    existing_ids: Callable[[set[str]], set[str]],
+    urls_by_id: Callable[[set[str]], dict[str, str]],
+    ids_by_url: Callable[[set[str]], dict[str, str]],
+) -> None:
     _hooks["media_ids"] = existing_ids
+    _hooks["urls_by_id"] = urls_by_id
+    _hooks["ids_by_url"] = ids_by_url
+
+
+def media_urls_by_id(ids: set[str]) -> dict[str, str]:
+    """Public URLs of media items (Markdown output of inline images); empty without a media app."""
+    found = _hooks.get("urls_by_id")
+    return found(ids) if found is not None and ids else {}
+
+
+def media_ids_by_url(urls: set[str]) -> dict[str, str]:
+    """This site's media URLs among ``urls``, mapped to their ids (Markdown input); empty without a media app."""
+    found = _hooks.get("ids_by_url")
+    return found(urls) if found is not None and urls else {}
 
 
 def existing_media_ids(ids: set[str]) -> set[str]:

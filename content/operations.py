@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from content import outputs, selectors, services
+from content import markdown_output, outputs, selectors, services
 from content.entry import Entry
 from content.hooks import assigned_terms
 from content.schema_services import SLUG_MAX_LENGTH
@@ -49,6 +49,9 @@ class Target(Input):
     id: Ident
 
 
+MARKDOWN = Field(None, description="true: return portableText (rich-text) fields as Markdown strings")
+
+
 class ListInput(Input):
     collection: Collection
     status: Literal["draft", "published", "scheduled"] | None = Field(None, description="Filter by status")
@@ -57,10 +60,14 @@ class ListInput(Input):
     order_by: OrderBy | None = Field(None, description="Sort field (snake_case or camelCase)")  # type: ignore[valid-type]
     order: Literal["asc", "desc"] | None = Field(None, description="Sort direction (default desc)")
     locale: Locale | None = None
+    markdown: bool | None = Field(
+        None, description="true: include rich-text fields in the summaries, as Markdown strings"
+    )
 
 
 class GetInput(Target):
     locale: Locale | None = None
+    markdown: bool | None = MARKDOWN
 
 
 class CreateInput(Input):
@@ -130,6 +137,25 @@ def _as_dict(result: Any, args: Any) -> dict[str, Any]:
     return result.to_dict() if hasattr(result, "to_dict") else dict(result)
 
 
+def _list(*, markdown: bool = False, **kwargs: Any) -> Any:
+    """content_list; with ``markdown`` the summaries carry the long fields, rich text as Markdown."""
+    page = selectors.entry_list(**kwargs, full=markdown)
+    if markdown:
+        markdown_output.convert(kwargs["collection"], page.items)
+    return page
+
+
+def _get(*, markdown: bool = False, **kwargs: Any) -> Entry:
+    return selectors.entry_get(**kwargs)
+
+
+def _present_get(entry: Entry, args: Any) -> dict[str, Any]:
+    item = _with_terms(entry)
+    if args.markdown:
+        markdown_output.convert(entry.spec.slug, [item])
+    return {"item": item, "_rev": entry.rev}
+
+
 def _item_target(args: Any, payload: dict[str, Any]) -> str:
     item = payload.get("item") or {}
     return f"{item.get('collection', getattr(args, 'collection', ''))}/{item.get('id', getattr(args, 'id', ''))}"
@@ -169,9 +195,10 @@ _content(
     read_only=True,
     idempotent=True,
     description="List items in a collection, newest first by default, with optional status filter and cursor "
-    "pagination. Summaries leave out long text and rich-text fields; call content_get for the full item.",
+    "pagination. Summaries leave out long text and rich-text fields unless markdown: true (rich text then comes as "
+    "Markdown); call content_get for the full item.",
     input=ListInput,
-    service=selectors.entry_list,
+    service=_list,
     present=_as_dict,
     output_schema=outputs.page_of(outputs.SUMMARY),
     routes=(Route("GET", C, args="query", name="api-content-list"),),
@@ -183,10 +210,11 @@ _content(
     read_only=True,
     idempotent=True,
     description="Get one item by ID or slug with all field values, metadata, liveData when a draft is pending, and "
-    "the _rev token to pass to content_update for conflict detection.",
+    "the _rev token to pass to content_update for conflict detection. markdown: true returns rich-text "
+    "(portableText) fields as Markdown.",
     input=GetInput,
-    service=selectors.entry_get,
-    present=lambda entry, args: {"item": _with_terms(entry), "_rev": entry.rev},
+    service=_get,
+    present=_present_get,
     output_schema=outputs.ITEM_WITH_REV,
     routes=(Route("GET", ITEM_PATH, args="query", name="api-content-detail"),),
 )
@@ -237,7 +265,9 @@ _content(
     title="Create content item",
     perm=Perm.CONTENT_CREATE,
     description="Create an item. data keys must be field slugs of the collection (call schema_get_collection "
-    "first). Created as a draft unless status is published. The slug is generated from the title when omitted.",
+    "first). Created as a draft unless status is published. The slug is generated from the title when omitted. "
+    "A rich-text (portableText) field accepts a Markdown string; images must be this site's media URLs "
+    "(media_upload first).",
     input=CreateInput,
     service=services.entry_create,
     present=item_and_rev,
@@ -251,7 +281,8 @@ _content(
     title="Update content item",
     perm=Perm.CONTENT_EDIT_OWN,
     description="Update an item. Send only the fields to change. On a published item the edit becomes a draft "
-    "until content_publish. Pass _rev from content_get to refuse the write if someone changed the item meanwhile.",
+    "until content_publish. Pass _rev from content_get to refuse the write if someone changed the item meanwhile. "
+    "Rich-text (portableText) fields accept Markdown strings.",
     input=UpdateInput,
     service=services.entry_update,
     present=item_and_rev,

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from content import hooks, schema
+from content import hooks, markdown, schema
 from content.dynamic import field_attname
-from content.field_types import check_constraints
+from content.field_types import check_constraints, json_problem
+from content.portable_text import PortableTextError, normalize
 from content.schema import CollectionSpec, FieldSpec
 from emdash.dates import iso, parse_iso
 from emdash.errors import ValidationError
@@ -71,6 +72,16 @@ def validate_data(
             else:
                 clean[key] = None
             continue
+        if field.type == "portableText":
+            found = len(problems)
+            value = _portable_text(f"data.{key}", value, problems)
+            if value is None:
+                if len(problems) == found:  # no problem: Markdown with no blocks (whitespace) is empty
+                    if field.required:
+                        problems[f"data.{key}"] = "is required"
+                    else:
+                        clean[key] = None
+                continue
         problem = check_value(field, value)
         if problem:
             problems[f"data.{key}"] = problem
@@ -92,6 +103,29 @@ def validate_data(
     return clean
 
 
+def _portable_text(path: str, value: Any, problems: dict[str, str]) -> list[dict[str, Any]] | None:
+    """A Portable Text value (or a Markdown string, converted) checked strictly; problems name the inner path."""
+    if isinstance(value, str):
+        if find_bad_text(value) is not None:
+            problems[path] = BAD_TEXT
+            return None
+        try:
+            value = markdown.to_portable_text(value, hooks.media_ids_by_url(markdown.image_urls(value)))
+        except markdown.ImageNotFound as exc:
+            problems[path] = str(exc)
+            return None
+        if not value:
+            return None
+    elif problem := json_problem(value):  # before normalize copies it: bounds the nesting depth
+        problems[path] = problem
+        return None
+    try:
+        return normalize(value)
+    except PortableTextError as exc:
+        problems[path + exc.path] = exc.message
+        return None
+
+
 def _check_references(spec: CollectionSpec, clean: dict[str, Any], problems: dict[str, str]) -> None:
     for field in spec.fields:
         value = clean.get(field.slug)
@@ -111,16 +145,21 @@ def _check_references(spec: CollectionSpec, clean: dict[str, Any], problems: dic
 def _check_media_refs(spec: CollectionSpec, clean: dict[str, Any], problems: dict[str, str]) -> None:
     """Image and file values must name existing media items: one query for every reference of the write."""
     refs = {
-        field.slug: clean[field.slug]["id"]
+        f"data.{field.slug}": clean[field.slug]["id"]
         for field in spec.fields
         if field.type in MEDIA_FIELD_TYPES and isinstance(clean.get(field.slug), dict)
     }
+    for field in spec.fields:  # inline images of rich text: the same rule, reported at the block's path
+        if field.type == "portableText" and isinstance(clean.get(field.slug), list):
+            for index, block in enumerate(clean[field.slug]):
+                if block.get("_type") == "image":
+                    refs[f"data.{field.slug}[{index}].asset.id"] = block["asset"]["id"]
     if not refs:
         return
     found = hooks.existing_media_ids(set(refs.values()))
-    for slug, media_id in refs.items():
+    for path, media_id in refs.items():
         if media_id not in found:
-            problems[f"data.{slug}"] = f"no media item with id '{media_id[:100]}'"
+            problems[path] = f"no media item with id '{media_id[:100]}'"
 
 
 def check_publishable(spec: CollectionSpec, values: dict[str, Any], entry_id: str) -> None:

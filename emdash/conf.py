@@ -63,6 +63,11 @@ DEFAULTS: dict[str, Any] = {
     "LOGIN_MAX_FAILURES": 5,
     "LOGIN_MAX_FAILURES_PER_IP": 20,
     "LOGIN_LOCKOUT": 900,
+    # Webhook targets may be private/loopback/link-local addresses (development only; env
+    # EMDASH_WEBHOOKS_ALLOW_PRIVATE=1).
+    "WEBHOOKS_ALLOW_PRIVATE": False,
+    # Seconds a webhook delivery may take (connect + response).
+    "WEBHOOKS_TIMEOUT": 10.0,
 }
 
 

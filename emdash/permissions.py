@@ -38,6 +38,7 @@ class Perm(StrEnum):
     USERS_MANAGE = "users.manage"
     AUDIT_READ = "audit.read"
     TOKENS_MANAGE = "account.tokens"  # the caller's own API tokens
+    WEBHOOKS_MANAGE = "webhooks.manage"
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,7 @@ RULES: dict[Perm, Rule] = {
     Perm.TOKENS_MANAGE: Rule(
         Scope.ADMIN, Role.SUBSCRIBER, "managing API tokens requires a signed-in user (subscriber or above)"
     ),
+    Perm.WEBHOOKS_MANAGE: Rule(Scope.ADMIN, Role.ADMIN, "managing webhooks requires the admin role"),
 }
 
 

@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     "taxonomy",
     "menus",
     "settings_app",
+    "webhooks",
     "mcp_endpoint",
     "admin_ui",
     "api",
@@ -294,6 +295,7 @@ EMDASH: dict[str, object] = {
     "LOGIN_MAX_FAILURES": env_int("EMDASH_LOGIN_MAX_FAILURES"),
     "LOGIN_MAX_FAILURES_PER_IP": env_int("EMDASH_LOGIN_MAX_FAILURES_PER_IP"),
     "LOGIN_LOCKOUT": env_int("EMDASH_LOGIN_LOCKOUT"),
+    "WEBHOOKS_ALLOW_PRIVATE": env_bool("EMDASH_WEBHOOKS_ALLOW_PRIVATE", False),
 }
 
 

@@ -90,3 +90,36 @@ def _after(qs: QuerySet[MediaItem], cursor: Any, query_key: str) -> QuerySet[Med
     except ValueError:
         raise InvalidCursor("Invalid cursor") from None
     return qs.filter(Q(created_at__lt=created) | Q(created_at=created, id__lt=position[1]))
+
+
+def urls_by_id(ids: set[str]) -> dict[str, str]:
+    """Public URLs of the media items named by ``ids`` (for Markdown output), in one query."""
+    from media.storage import url_for
+
+    wanted = {i.upper() for i in ids if isinstance(i, str) and ULID_RE.match(i)}
+    rows = MediaItem.objects.filter(id__in=wanted).values_list("id", "storage_key")
+    return {row_id: url_for(key) for row_id, key in rows}
+
+
+def ids_by_url(urls: set[str]) -> dict[str, str]:
+    """Which of ``urls`` are this site's media URLs, mapped to the item id (for Markdown input), in one query.
+
+    The storage builds URLs from the storage key; the key is recovered by stripping the storage's own prefix
+    (absolute or site-relative), so any storage backend with stable public URLs works.
+    """
+    from urllib.parse import unquote, urlsplit
+
+    from media.storage import url_for
+
+    probe = "emdash-probe"
+    base = url_for(probe).removesuffix(probe)
+    bases = {base, urlsplit(base).path} if urlsplit(base).path else {base}
+    keys: dict[str, str] = {}
+    for url in urls:
+        plain = url.split("?", 1)[0].split("#", 1)[0]
+        for prefix in sorted(bases, key=len, reverse=True):
+            if prefix and plain.startswith(prefix):
+                keys[unquote(plain[len(prefix) :])] = url
+                break
+    rows = MediaItem.objects.filter(storage_key__in=set(keys)).values_list("id", "storage_key")
+    return {keys[key]: row_id for row_id, key in rows}

@@ -20,11 +20,12 @@ from emdash.actor import Actor
 from emdash.conf import emdash_settings
 from emdash.errors import Conflict, InsufficientPermissions, ValidationError
 from emdash.permissions import Perm, require, require_owner_or
-from media import sniff
+from media import presenters, sniff
 from media import storage as store
 from media.errors import FileTooLarge
 from media.models import MediaItem, UploadReservation
 from media.selectors import find
+from media.signals import send_media_changed
 
 log = logging.getLogger("emdash.media")
 
@@ -206,6 +207,7 @@ def _register(actor: Actor, item_id: str, filename: str, stored: StoredFile, ext
             row.save(force_insert=True)
     except IntegrityError:
         raise Conflict(f"The file at '{stored.key}' is already registered as a media item") from None
+    send_media_changed(presenters.item(row), "created", actor)
     return row
 
 
@@ -286,6 +288,7 @@ def media_delete(*, actor: Actor, id: Any) -> None:
         key = row.storage_key
         MediaItem.objects.filter(id=row.id).delete()
         transaction.on_commit(lambda: store.delete_quietly(key))
+        send_media_changed({"id": row.id, "filename": row.filename, "mimeType": row.mime_type}, "deleted", actor)
 
 
 def media_sweep_orphans(*, older_than: timedelta | None = None) -> int:

@@ -18,8 +18,8 @@ from content.schema import CollectionSpec
 from emdash.actor import Actor
 from emdash.errors import Conflict, NotFound, ValidationError
 from emdash.permissions import Perm, require
+from emdash.safe_urls import url_problem
 from menus.models import Menu, MenuItem
-from menus.safe_urls import url_problem
 from taxonomy.models import TaxonomyDefinition
 from taxonomy.services import find_term
 

@@ -13,7 +13,7 @@ from typing import Any
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from menus.safe_urls import url_problem
+from content.portable_text import safe_href as safe_href  # the one rule, kept where content validates
 
 STYLES = {
     "normal": "p",
@@ -29,16 +29,6 @@ DECORATORS = {"strong": "strong", "em": "em", "code": "code", "underline": "u", 
 LISTS = {"bullet": "ul", "number": "ol"}
 MAX_BLOCKS = 5000
 ImageResolver = Callable[[Any], dict[str, Any] | None]
-
-
-def safe_href(href: Any) -> str | None:
-    """The link target if it is http(s), site-relative, an anchor, or mailto:/tel:; otherwise None."""
-    if not isinstance(href, str):
-        return None
-    scheme, colon, rest = href.partition(":")
-    if colon and scheme.lower() in ("mailto", "tel"):
-        return href if rest and url_problem("/" + rest) is None else None
-    return href if url_problem(href) is None else None
 
 
 def _text(value: Any) -> str:

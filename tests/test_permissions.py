@@ -160,6 +160,7 @@ SPEC_MINIMUM_ROLES = {
     Perm.AUDIT_READ: (Scope.ADMIN, Role.ADMIN),
     # Managing your own API tokens: any signed-in role, but a token needs the admin scope (SPEC 3, issue 11).
     Perm.TOKENS_MANAGE: (Scope.ADMIN, Role.SUBSCRIBER),
+    Perm.WEBHOOKS_MANAGE: (Scope.ADMIN, Role.ADMIN),
 }
 
 

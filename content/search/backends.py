@@ -6,9 +6,10 @@ structure the triggers keep beside it) and answer two questions: which documents
 back as plain text with the matches between :data:`MARK_START` and :data:`MARK_END`; the indexed text never
 holds those two characters, so the selector can escape the text and only then add the ``<mark>`` tags.
 
-User input never reaches the query language: the selector passes a list of plain word tokens, which the
-SQLite backend quotes one by one (FTS5 operators, column filters and ``*`` become ordinary words or vanish)
-and the PostgreSQL backend hands to ``plainto_tsquery``.
+User input never reaches the query language as syntax: the selector passes a parsed
+:class:`~content.search.query.SearchQuery` (word prefixes, phrases, OR) whose words are letters and digits only;
+the SQLite backend quotes each word in an FTS5 expression and the PostgreSQL backend builds a ``to_tsquery`` text
+(``word:*`` prefixes keep the GIN index usable).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any
 
 from django.db import connection
 
+from content.search.query import SearchQuery, of_terms
 from emdash.conf import emdash_settings
 
 MARK_START = "\x02"
@@ -87,13 +89,13 @@ class SearchBackend(ABC):
 
     @abstractmethod
     def rank(
-        self, terms: Sequence[str], *, collections: Sequence[str] | None, locale: str | None, limit: int
+        self, terms: SearchQuery, *, collections: Sequence[str] | None, locale: str | None, limit: int
     ) -> list[Hit]:
-        """Documents matching every term, most relevant first; only of ``collections`` and ``locale`` when given.
+        """Documents matching the query, most relevant first; only of ``collections`` and ``locale`` when given.
         (Documents of collections no longer searchable may come back: the selector re-checks every hit.)"""
 
     @abstractmethod
-    def excerpts(self, terms: Sequence[str], doc_ids: Sequence[int]) -> dict[int, str]:
+    def excerpts(self, terms: SearchQuery, doc_ids: Sequence[int]) -> dict[int, str]:
         """A short excerpt of each document with the matches between MARK_START and MARK_END."""
 
     @abstractmethod
@@ -114,12 +116,13 @@ class SQLiteBackend(SearchBackend):
     BODY_WEIGHT = 1.0
 
     @staticmethod
-    def match_expression(terms: Sequence[str]) -> str:
-        """Every term as a quoted FTS5 string, so nothing in it is read as syntax; juxtaposition means AND."""
-        return " ".join('"' + term.replace('"', '""') + '"' for term in terms)
+    def match_expression(terms: SearchQuery | Sequence[str]) -> str:
+        """The FTS5 expression; every word is a quoted string, so nothing in it is read as syntax."""
+        query = terms if isinstance(terms, SearchQuery) else of_terms(list(terms))
+        return query.fts5()
 
     def rank(
-        self, terms: Sequence[str], *, collections: Sequence[str] | None, locale: str | None, limit: int
+        self, terms: SearchQuery, *, collections: Sequence[str] | None, locale: str | None, limit: int
     ) -> list[Hit]:
         match = self.match_expression(terms)
         ranked = "SELECT rowid AS id, bm25(content_search_fts, %s, %s) AS r FROM content_search_fts WHERE "
@@ -145,7 +148,7 @@ class SQLiteBackend(SearchBackend):
             cursor.execute(" ".join(sql), params)
             return [Hit(row[0], row[1], row[2], row[3], -float(row[4])) for row in cursor.fetchall()]
 
-    def excerpts(self, terms: Sequence[str], doc_ids: Sequence[int]) -> dict[int, str]:
+    def excerpts(self, terms: SearchQuery, doc_ids: Sequence[int]) -> dict[int, str]:
         if not doc_ids:
             return {}
         sql = (
@@ -164,8 +167,9 @@ class SQLiteBackend(SearchBackend):
 
 class PostgresBackend(SearchBackend):
     """``tsvector`` + GIN with a text search configuration per locale (english for en, french for fr, ...,
-    "simple" where PostgreSQL has none). Terms go through ``plainto_tsquery``: stemmed, stop words dropped,
-    all required. Ranked by ``ts_rank`` (title weight A, the rest B) normalised by document length."""
+    "simple" where PostgreSQL has none). The query goes through ``to_tsquery`` (prefixes ``word:*``, phrases
+    ``a <-> b``, ``&``/``|``): stemmed, stop words dropped. Ranked by ``ts_rank`` (title weight A, the rest B)
+    normalised by document length."""
 
     vendor = "postgresql"
     HEADLINE_OPTIONS = (
@@ -204,17 +208,17 @@ class PostgresBackend(SearchBackend):
         return groups
 
     def rank(
-        self, terms: Sequence[str], *, collections: Sequence[str] | None, locale: str | None, limit: int
+        self, terms: SearchQuery, *, collections: Sequence[str] | None, locale: str | None, limit: int
     ) -> list[Hit]:
-        text = " ".join(terms)
+        text = _tsquery(terms)
         parts: list[str] = []
         params: list[Any] = []
         for config, locales in self._locale_groups(locale).items():
             part = (
                 "SELECT d.id, d.collection, d.entry_id, d.locale, "
-                "ts_rank(d.vector, plainto_tsquery(%s::regconfig, %s), 1) AS r "
+                "ts_rank(d.vector, to_tsquery(%s::regconfig, %s), 1) AS r "
                 "FROM content_search_document d "
-                "WHERE d.vector @@ plainto_tsquery(%s::regconfig, %s) AND d.locale = ANY(%s)"
+                "WHERE d.vector @@ to_tsquery(%s::regconfig, %s) AND d.locale = ANY(%s)"
             )
             params += [config, text, config, text, locales]
             if collections is not None:
@@ -227,7 +231,7 @@ class PostgresBackend(SearchBackend):
             cursor.execute(sql, params)
             return [Hit(row[0], row[1], row[2], row[3], float(row[4])) for row in cursor.fetchall()]
 
-    def excerpts(self, terms: Sequence[str], doc_ids: Sequence[int]) -> dict[int, str]:
+    def excerpts(self, terms: SearchQuery, doc_ids: Sequence[int]) -> dict[int, str]:
         if not doc_ids:
             return {}
         # The excerpt comes from the title only when the match is there and not in the body: the A-weighted
@@ -238,7 +242,7 @@ class PostgresBackend(SearchBackend):
                 d.config::regconfig, content_search_plain(t.text), q.query,
                 CASE WHEN length(t.text) <= %s THEN %s ELSE %s END)
             FROM content_search_document d
-            CROSS JOIN LATERAL (SELECT plainto_tsquery(d.config::regconfig, %s) AS query) q
+            CROSS JOIN LATERAL (SELECT to_tsquery(d.config::regconfig, %s) AS query) q
             CROSS JOIN LATERAL (
                 SELECT CASE WHEN d.body = '' OR (ts_filter(d.vector, '{a}') @@ q.query
                                                  AND NOT ts_filter(d.vector, '{b}') @@ q.query)
@@ -246,7 +250,7 @@ class PostgresBackend(SearchBackend):
             ) t
             WHERE d.id = ANY(%s)
         """
-        params: list[Any] = [self.SHORT_TEXT, self.WHOLE_OPTIONS, self.HEADLINE_OPTIONS, " ".join(terms), list(doc_ids)]
+        params: list[Any] = [self.SHORT_TEXT, self.WHOLE_OPTIONS, self.HEADLINE_OPTIONS, _tsquery(terms), list(doc_ids)]
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
             return {int(row[0]): (row[1] or "").translate(_PG_UNSWAP) for row in cursor.fetchall()}
@@ -254,6 +258,10 @@ class PostgresBackend(SearchBackend):
     def optimize(self) -> None:
         with connection.cursor() as cursor:
             cursor.execute("ANALYZE content_search_document")
+
+
+def _tsquery(terms: SearchQuery | Sequence[str]) -> str:
+    return (terms if isinstance(terms, SearchQuery) else of_terms(list(terms))).tsquery()
 
 
 _backend: SearchBackend | None = None

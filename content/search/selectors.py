@@ -1,15 +1,15 @@
 """``search``: full-text search over published content, the one read every front door calls.
 
-The query is reduced to plain word tokens before any engine sees it, so operators, quotes, column filters,
-parentheses and the like are words (or nothing), never syntax. Hits are re-checked against the entry tables,
-so only items that are published and not trashed right now come back, even if the index lags a write.
+The query is parsed by ``content.search.query`` (word prefixes, "quoted phrases", OR); anything else (engine
+operators, column filters, parentheses) is cut into plain words or nothing, never syntax. Hits are re-checked
+against the entry tables, so only items that are published and not trashed right now come back, even if the
+index lags a write.
 """
 
 from __future__ import annotations
 
 import html
 import re
-import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +19,7 @@ from content.schema import CollectionSpec
 from content.schema_retry import schema_retry
 from content.search.backends import MARK_END, MARK_START, Hit, get_backend
 from content.search.indexing import indexable
+from content.search.query import SearchQuery, parse, words_of
 from emdash.actor import Actor
 from emdash.errors import ValidationError
 from emdash.permissions import Perm, require
@@ -27,10 +28,8 @@ MAX_QUERY_LENGTH = 1000
 MAX_TERMS = 32
 MAX_LIMIT = 50
 MAX_COLLECTIONS = 50
-TERM_MAX_LENGTH = 100
 # Extra candidates fetched so that hits dropped by the published re-check rarely shorten a page.
 SLACK = 10
-_WORD = re.compile(r"[^\W_]+")
 _MARKS = re.compile(f"([{MARK_START}{MARK_END}])")
 _SPACE = re.compile(r"\s+")
 
@@ -59,7 +58,7 @@ class SearchResult:
 
 def terms_of(query: str) -> list[str]:
     """The words of a query: runs of letters and digits (as Unicode sees them), lowercased; nothing else."""
-    return [t[:TERM_MAX_LENGTH] for t in _WORD.findall(unicodedata.normalize("NFKC", query).lower())]
+    return words_of(query)
 
 
 def render_snippet(raw: str) -> str:
@@ -77,7 +76,9 @@ def render_snippet(raw: str) -> str:
     return _SPACE.sub(" ", "".join(out)).strip()
 
 
-def _check(query: Any, collections: Any, locale: Any, limit: Any) -> tuple[list[str], list[CollectionSpec], str | None]:
+def _check(
+    query: Any, collections: Any, locale: Any, limit: Any
+) -> tuple[SearchQuery, list[CollectionSpec], str | None]:
     problems: dict[str, str] = {}
     if not isinstance(query, str):
         problems["query"] = "must be a string"
@@ -91,8 +92,8 @@ def _check(query: Any, collections: Any, locale: Any, limit: Any) -> tuple[list[
         or not all(isinstance(c, str) for c in collections)
     ):
         problems["collections"] = f"must be a list of 1-{MAX_COLLECTIONS} collection slugs"
-    terms = terms_of(query) if "query" not in problems else []
-    if len(terms) > MAX_TERMS:
+    terms = parse(query) if "query" not in problems else parse("")
+    if len(terms.words) > MAX_TERMS:
         problems["query"] = f"must have at most {MAX_TERMS} words"
     if problems:
         raise ValidationError.for_fields(problems)
@@ -135,7 +136,7 @@ def _live(specs: dict[str, CollectionSpec], hits: list[Hit]) -> dict[tuple[str, 
 def search(
     *, actor: Actor, query: Any, collections: Any = None, locale: Any = None, limit: Any = 20
 ) -> list[SearchResult]:
-    """Published items matching every word of ``query``, most relevant first. Anyone with the search
+    """Published items matching ``query`` (word prefixes, "phrases", OR), most relevant first. Anyone with the search
     permission (subscribers and anonymous visitors included) sees the same: published items only."""
     require(actor, Perm.SEARCH)
     terms, specs, resolved_locale = _check(query, collections, locale, limit)

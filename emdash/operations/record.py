@@ -28,6 +28,7 @@ CATEGORIES = (
     "settings",
     "audit",
     "account",
+    "webhook",
 )
 # The modules that declare operations; importing one fills TABLE. Add an area's module here.
 MODULES = (
@@ -40,6 +41,7 @@ MODULES = (
     "taxonomy.operations",
     "menus.operations",
     "emdash.token_operations",
+    "webhooks.operations",
 )
 
 Payload = dict[str, Any]

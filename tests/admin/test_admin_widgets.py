@@ -56,13 +56,17 @@ def test_portable_text_survives_the_form_round_trip():
     ("raw", "message"),
     [
         ("Some **markdown**", "not valid Portable Text JSON"),
-        ('{"_type": "block"}', "must be a list"),
-        ('[{"children": []}]', "block 1 must be an object with a _type"),
+        ('{"_type": "block"}', "must be a Portable Text array"),
+        ('[{"children": []}]', r"\[0\]._type: a block needs a string _type"),
         ('[{"_type": "block", "style": "h9", "children": []}]', "unknown style"),
         ('[{"_type": "block", "listItem": "star", "children": []}]', "listItem"),
         ('[{"_type": "block", "listItem": "bullet", "level": 0, "children": []}]', "level"),
-        ('[{"_type": "block", "children": [{"text": "x", "marks": ["nope"]}]}]', "mark that is not defined"),
-        ('[{"_type": "image", "asset": {}}]', "asset.id"),
+        (
+            '[{"_type": "block", "children": [{"text": "x", "marks": ["nope"]}]}]',
+            "neither a markDefs key nor a decorator",
+        ),
+        ('[{"_type": "image", "asset": {}}]', "an image needs"),
+        ('[{"_type": "block", "text": "Hello"}]', r"\[0\].children: a text block needs"),
         ('[{"_type": "code", "code": 3}]', "code"),
         (
             '[{"_type": "block", "markDefs": [{"_type": "link", "_key": "l", "href": "javascript:alert(1)"}],'

@@ -637,7 +637,15 @@ def duplicate(entry_id: str, collection: str = "posts", by: Any = SYSTEM) -> Any
 
 
 def test_duplicate(posts):
-    body = [{"_type": "block", "children": [{"_type": "span", "text": "Hi"}]}]
+    body = [
+        {
+            "_type": "block",
+            "_key": "b1",
+            "style": "normal",
+            "markDefs": [],
+            "children": [{"_type": "span", "_key": "s1", "text": "Hi", "marks": []}],
+        }
+    ]
     source = create(data={"title": "Hello", "excerpt": "Ex", "body": body}, status="published")
     editor = actor(role="editor")
     copy = duplicate(source.id, by=editor)

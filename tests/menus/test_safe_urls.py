@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from menus.safe_urls import url_problem
+from emdash.safe_urls import url_problem
 
 ALLOWED = [
     "https://example.com",

@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from content import services
 from tests.factories import SYSTEM
+from tests.media.helpers import media_rows
 from tests.search.conftest import blocks, create, find, found_ids, indexed
 
 
@@ -127,8 +128,9 @@ def test_portable_text_is_found_as_plain_text(articles):
 
 
 def test_portable_text_custom_blocks_contribute_their_text(articles):
+    (media,) = media_rows("01ARZ3NDEKTSV4RRFFQ69G5FAV")  # inline images must name an existing media item
     body = [
-        {"_type": "image", "asset": {"_ref": "m1"}, "alt": "A bowl of lingonberries"},
+        {"_type": "image", "asset": {"id": media.id}, "alt": "A bowl of lingonberries"},
         {"_type": "code", "code": "print('sloe')", "language": "python"},
     ]
     entry_id = create(title="Odd blocks", body=body, publish=True)

@@ -1,0 +1,135 @@
+"""Registering, changing and removing webhooks, and reading their delivery log (admins only)."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.db import transaction
+
+from content.rows import new_id
+from emdash.actor import Actor
+from emdash.conf import emdash_settings
+from emdash.dates import iso
+from emdash.errors import NotFound, ValidationError
+from emdash.net_guard import BlockedTarget, check_url
+from emdash.permissions import Perm, require
+from webhooks.events import EVENTS
+from webhooks.models import Delivery, Webhook
+
+URL_MAX_LENGTH = 2000
+LOG_LIMIT = 100
+
+
+def present(hook: Webhook, *, secret: bool = False) -> dict[str, Any]:
+    """A webhook; its secret only right after it was set (shown once)."""
+    body: dict[str, Any] = {
+        "id": hook.id,
+        "url": hook.url,
+        "events": list(hook.events),
+        "active": hook.active,
+        "createdAt": iso(hook.created_at),
+        "updatedAt": iso(hook.updated_at),
+    }
+    if secret:
+        body["secret"] = hook.secret
+    return body
+
+
+def present_delivery(row: Delivery) -> dict[str, Any]:
+    return {
+        "id": row.pk,
+        "event": row.event,
+        "status": row.status,
+        "attempts": row.attempts,
+        "responseCode": row.response_code,
+        "responseBody": row.response_body,
+        "lastError": row.last_error,
+        "nextAttemptAt": iso(row.next_attempt_at) if row.next_attempt_at else None,
+        "createdAt": iso(row.created_at),
+        "updatedAt": iso(row.updated_at),
+    }
+
+
+def _check(url: Any, events: Any, problems: dict[str, str]) -> None:
+    if url is not None:
+        try:
+            check_url(url, allow_private=bool(emdash_settings.WEBHOOKS_ALLOW_PRIVATE))
+        except BlockedTarget as exc:
+            problems["url"] = str(exc)
+    if events is not None:
+        unknown = [e for e in events if e not in EVENTS]
+        if unknown or not events:
+            problems["events"] = f"choose one or more of: {', '.join(EVENTS)}"
+
+
+def _find(id: str) -> Webhook:
+    hook = Webhook.objects.filter(pk=id.upper()).first()
+    if hook is None:
+        raise NotFound(f"No webhook with id '{id[:100]}'")
+    return hook
+
+
+def webhook_list(*, actor: Actor) -> dict[str, Any]:
+    require(actor, Perm.WEBHOOKS_MANAGE)
+    return {"items": [present(hook) for hook in Webhook.objects.all()]}
+
+
+def webhook_get(*, actor: Actor, id: str) -> dict[str, Any]:
+    require(actor, Perm.WEBHOOKS_MANAGE)
+    return present(_find(id))
+
+
+def webhook_create(
+    *, actor: Actor, url: str, events: list[str], secret: str | None = None, active: bool = True
+) -> dict[str, Any]:
+    require(actor, Perm.WEBHOOKS_MANAGE)
+    problems: dict[str, str] = {}
+    _check(url, events, problems)
+    if problems:
+        raise ValidationError.for_fields(problems)
+    hook = Webhook.objects.create(
+        id=new_id(), url=url, events=list(dict.fromkeys(events)), secret=secret or secrets.token_hex(32), active=active
+    )
+    return present(hook, secret=True)
+
+
+def webhook_update(
+    *,
+    actor: Actor,
+    id: str,
+    url: str | None = None,
+    events: list[str] | None = None,
+    secret: str | None = None,
+    rotate_secret: bool = False,
+    active: bool | None = None,
+) -> dict[str, Any]:
+    require(actor, Perm.WEBHOOKS_MANAGE)
+    problems: dict[str, str] = {}
+    _check(url, events, problems)
+    if problems:
+        raise ValidationError.for_fields(problems)
+    with transaction.atomic():
+        hook = _find(id)
+        hook.url = url if url is not None else hook.url
+        hook.events = list(dict.fromkeys(events)) if events is not None else hook.events
+        hook.active = active if active is not None else hook.active
+        new_secret = secret or (secrets.token_hex(32) if rotate_secret else None)
+        hook.secret = new_secret or hook.secret
+        hook.save()
+    return present(hook, secret=new_secret is not None)
+
+
+def webhook_delete(*, actor: Actor, id: str) -> dict[str, Any]:
+    require(actor, Perm.WEBHOOKS_MANAGE)
+    with transaction.atomic():
+        _find(id).delete()
+    return {"deleted": True}
+
+
+def webhook_deliveries(*, actor: Actor, id: str, limit: int = 50) -> dict[str, Any]:
+    """The delivery log of one webhook, newest first."""
+    require(actor, Perm.WEBHOOKS_MANAGE)
+    hook = _find(id)
+    rows = Delivery.objects.filter(webhook=hook).order_by("-id")[: min(limit, LOG_LIMIT)]
+    return {"items": [present_delivery(row) for row in rows]}
