@@ -8,7 +8,7 @@ import pytest
 
 from content import hooks
 from emdash.errors import ValidationError
-from media.selectors import existing_ids
+from media.selectors import existing_ids, ids_by_url, urls_by_id
 from taxonomy.selectors import assigned_terms
 from taxonomy.services import replace_entry_terms
 
@@ -22,7 +22,13 @@ def bare_hooks() -> Iterator[None]:
 
 
 def test_the_apps_register_their_functions() -> None:
-    assert hooks._hooks == {"replace": replace_entry_terms, "assigned": assigned_terms, "media_ids": existing_ids}
+    assert hooks._hooks == {
+        "replace": replace_entry_terms,
+        "assigned": assigned_terms,
+        "media_ids": existing_ids,
+        "urls_by_id": urls_by_id,
+        "ids_by_url": ids_by_url,
+    }
 
 
 def test_without_taxonomy_terms_are_refused_and_none_are_listed(bare_hooks: None) -> None:

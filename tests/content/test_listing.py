@@ -302,7 +302,15 @@ def test_summaries_leave_out_large_bodies_unless_full(cms):
     data = {
         "title": "T",
         "intro": "long text",
-        "body": [{"_type": "block"}],
+        "body": [
+            {
+                "_type": "block",
+                "_key": "b1",
+                "style": "normal",
+                "markDefs": [],
+                "children": [{"_type": "span", "_key": "s1", "text": "Body", "marks": []}],
+            }
+        ],
         "extra": {"k": "v"},
         "price": 2.5,
         "colour": "red",

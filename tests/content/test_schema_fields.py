@@ -122,8 +122,17 @@ TYPE_CASES: dict[str, tuple[dict[str, Any], Any, Any]] = {
     "multiSelect": ({"validation": {"options": ["a", "b", "c"]}}, ["c", "a"], ["c", "a"]),
     "portableText": (
         {},
-        [{"_type": "block", "children": [{"_type": "span", "text": "hi"}]}],
-        [{"_type": "block", "children": [{"_type": "span", "text": "hi"}]}],
+        [{"_type": "block", "_key": "b1", "children": [{"_type": "span", "_key": "s1", "text": "hi"}]}],
+        # Stored normalised (SPEC 6.4c): style, markDefs and marks filled in.
+        [
+            {
+                "_type": "block",
+                "_key": "b1",
+                "style": "normal",
+                "markDefs": [],
+                "children": [{"_type": "span", "_key": "s1", "text": "hi", "marks": []}],
+            }
+        ],
     ),
     "image": (
         {},
@@ -203,7 +212,8 @@ def test_every_type_rejects_a_value_of_the_wrong_kind(posts, field_type):
         collection="posts",
         data={"title": "x", "value": wrong},
     )
-    assert set(err.details["fields"]) == {"data.value"}
+    # Portable Text problems name the inner path (SPEC 6.4c), e.g. data.value[0]._type.
+    assert {path.split("[")[0] for path in err.details["fields"]} == {"data.value"}
     assert posts.model.objects.count() == 0
 
 

@@ -53,7 +53,16 @@ FIELDS: list[dict[str, Any]] = [
     {"slug": "body", "label": "Body", "type": "portableText"},
     {"slug": "scratch", "label": "Scratch", "type": "text"},
 ]
-BODY = [{"_type": "block", "style": "normal", "children": [{"_type": "span", "text": "Written over MCP."}]}]
+# Fully keyed Portable Text, as it is stored (SPEC 6.4c fills in what a writer leaves out).
+BODY = [
+    {
+        "_type": "block",
+        "_key": "b1",
+        "style": "normal",
+        "markDefs": [],
+        "children": [{"_type": "span", "_key": "s1", "text": "Written over MCP.", "marks": []}],
+    }
+]
 
 
 @asynccontextmanager
