@@ -30,6 +30,11 @@ def env_int(name: str) -> int | None:
     return int(value) if value else None
 
 
+def env_float(name: str) -> float | None:
+    value = os.environ.get(name, "").strip()
+    return float(value) if value else None
+
+
 def _secret_key() -> str:
     """Use SECRET_KEY, else a random key kept under var/ so sessions and cursors survive restarts."""
     if key := os.environ.get("SECRET_KEY"):
@@ -293,6 +298,10 @@ EMDASH: dict[str, object] = {
     "LOGIN_MAX_FAILURES": env_int("EMDASH_LOGIN_MAX_FAILURES"),
     "LOGIN_MAX_FAILURES_PER_IP": env_int("EMDASH_LOGIN_MAX_FAILURES_PER_IP"),
     "LOGIN_LOCKOUT": env_int("EMDASH_LOGIN_LOCKOUT"),
+    "AUTH_CACHE_SECONDS": env_float("EMDASH_AUTH_CACHE_SECONDS"),
+    "SCHEMA_CHECK_SECONDS": env_float("EMDASH_SCHEMA_CHECK_SECONDS"),
+    "AUDIT_ASYNC": env_bool("EMDASH_AUDIT_ASYNC", True),
+    "AUDIT_FLUSH_INTERVAL": env_float("EMDASH_AUDIT_FLUSH_INTERVAL"),
 }
 
 
