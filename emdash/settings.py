@@ -149,7 +149,8 @@ def _databases() -> dict:
     if db["ENGINE"] == "django.db.backends.sqlite3":
         # WAL lets readers run beside the writer; IMMEDIATE takes the write lock at BEGIN, so two
         # writers queue on the busy timeout instead of failing with "database is locked" mid-way.
-        db["CONN_MAX_AGE"] = 0
+        # Connections are kept (CONN_MAX_AGE, like PostgreSQL without a pool): opening one and running the
+        # PRAGMAs cost more than a read call's own queries (docs/benchmarks.md).
         db["OPTIONS"] = {
             "transaction_mode": "IMMEDIATE",
             "timeout": 30,

@@ -138,17 +138,20 @@ def test_the_server_flushes_queued_audit_rows_on_sigterm(posts, mcp, tmp_path):
         headers = {"Authorization": f"Bearer {mcp.token}", "Accept": "application/json"}
         body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call"}
         body["params"] = {"name": "content_get", "arguments": {"collection": "posts", "id": entry.id}}
+        url = f"http://127.0.0.1:{port}/_emdash/api/mcp"
+        ping = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
         deadline = time.monotonic() + 30
         while True:
             try:
-                answer = httpx.post(f"http://127.0.0.1:{port}/_emdash/api/mcp", json=body, headers=headers)
-                break
+                if httpx.post(url, json=ping, headers=headers).status_code == 200:
+                    break
             except httpx.HTTPError:
-                assert time.monotonic() < deadline, "gunicorn did not start"
-                time.sleep(0.2)
-        assert answer.status_code == 200 and '"isError":false' in answer.text.replace(" ", "")
-        for _ in range(4):
-            assert httpx.post(f"http://127.0.0.1:{port}/_emdash/api/mcp", json=body, headers=headers).status_code == 200
+                pass
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.2)
+        for _ in range(5):
+            answer = httpx.post(url, json=body, headers=headers)
+            assert answer.status_code == 200 and '"isError":false' in answer.text.replace(" ", "")
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=30) == 0
     finally:
