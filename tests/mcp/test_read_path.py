@@ -159,3 +159,16 @@ def test_the_server_flushes_queued_audit_rows_on_sigterm(posts, mcp, tmp_path):
             proc.kill()
             proc.wait()
     assert AuditLog.objects.filter(action="content_get", source="mcp").count() == 5
+
+
+def test_tools_list_is_served_from_bytes_encoded_once(db, mcp, monkeypatch):
+    from mcp_endpoint import dispatch
+
+    first = mcp.result("tools/list", version="2025-11-25")["tools"]
+
+    def never(version):
+        raise AssertionError("tools/list was encoded again")
+
+    monkeypatch.setattr(dispatch, "tool_definitions", never)
+    assert mcp.result("tools/list", version="2025-11-25")["tools"] == first
+    assert {t["name"] for t in first} >= {"content_get", "content_list"}
