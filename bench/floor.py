@@ -23,11 +23,11 @@ import orjson
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bench.floor")
 
-from django.db import connection  # noqa: E402
-from django.http import HttpRequest, HttpResponse  # noqa: E402
-from django.urls import path  # noqa: E402
+from django.db import connection
+from django.http import HttpRequest, HttpResponse
+from django.urls import path
 
-from emdash.settings import DATABASES as _EMDASH_DATABASES  # noqa: E402
+from emdash.settings import DATABASES as _EMDASH_DATABASES
 
 SECRET_KEY = "floor"
 DEBUG = False

@@ -13,6 +13,7 @@ interval's worth, the price of a read path without a write transaction (docs/ben
 from __future__ import annotations
 
 import atexit
+import contextlib
 import logging
 import os
 import queue
@@ -119,10 +120,8 @@ def shutdown(timeout: float = 10.0) -> None:
     if q is None or _pid != os.getpid():
         return
     _stop.set()
-    try:
+    with contextlib.suppress(queue.Full):
         q.put_nowait([])  # wakes the thread if it waits for a first row
-    except queue.Full:
-        pass
     if thread is not None:
         thread.join(timeout)
     left: list[AuditLog] = []

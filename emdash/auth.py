@@ -7,8 +7,8 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.http import HttpRequest
 
-from emdash.actor import Actor
 from emdash import token_cache
+from emdash.actor import Actor
 from emdash.conf import emdash_settings
 from emdash.oauth.metadata import MCP_PATH
 from emdash.oauth.tokens import ACCESS_PREFIX as OAUTH_ACCESS_PREFIX

@@ -9,9 +9,9 @@ import json
 import os
 import queue
 import subprocess
-import time
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any

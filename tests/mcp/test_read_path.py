@@ -79,8 +79,9 @@ def test_a_token_revoked_elsewhere_is_refused_within_the_ttl(posts, mcp, read_pa
 
 
 def test_a_schema_bump_elsewhere_is_seen_after_the_window(posts, read_path):
-    from content.models import Collection, SchemaState
     from django.db.models import F
+
+    from content.models import Collection, SchemaState
 
     first = schema.current()
     Collection.objects.filter(slug="posts").update(label="Renamed elsewhere")
