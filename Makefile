@@ -77,8 +77,9 @@ conformance/node_modules/.package-lock.json: conformance/package.json conformanc
 conformance: install conformance/node_modules/.package-lock.json
 	@$(PY) conformance/run.py $(CONFORMANCE_ARGS)
 
-# Benchmark (on demand, not part of `make test`): content_get/content_list, ours under gunicorn vs the mcp SDK
-# reference under uvicorn. Uses wrk when installed (apt-get install wrk), else an httpx load generator.
+# Benchmark (on demand, not part of `make test`): content_get/content_list, ours under gunicorn vs the floor
+# (bench/floor.py, bare Django) and the mcp SDK reference under uvicorn. Uses wrk (installed with apt-get when
+# running as root), else an httpx load generator.
 # BENCH_ARGS="--rounds 1 --duration 4" shortens it; results and method: docs/benchmarks.md.
 BENCH_STAMP := $(VENV)/.bench-installed
 
@@ -88,6 +89,10 @@ $(BENCH_STAMP): pyproject.toml $(STAMP)
 	@touch $(BENCH_STAMP)
 
 bench: $(BENCH_STAMP)
+	@if ! command -v wrk >/dev/null && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		echo "==> installing wrk (apt-get)"; \
+		apt-get install -y -qq wrk >/dev/null 2>&1 || echo "==> could not install wrk; using the httpx load generator"; \
+	fi
 	@$(PY) bench/run.py $(BENCH_ARGS)
 
 .PHONY: conformance bench

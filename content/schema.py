@@ -7,14 +7,17 @@ when another process, or this one, changed the schema.
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.apps.registry import Apps
+from django.db import connection
 
 from content.dynamic import build_model
 from content.field_types import FIELD_TYPES, FieldRules, FieldType
 from content.models import Collection, EntryBase, Field, SchemaState
+from emdash.conf import emdash_settings
 from emdash.dates import iso
 from emdash.errors import CollectionNotFound
 
@@ -161,6 +164,7 @@ class Schema:
 
 _lock = threading.Lock()
 _snapshot: Schema | None = None
+_checked_at = 0.0  # time.monotonic() of the last stamp read that matched _snapshot
 
 
 def stored_version() -> int:
@@ -183,15 +187,28 @@ def load(version: int) -> Schema:
 
 
 def current() -> Schema:
-    """The schema snapshot matching the database's version stamp."""
-    global _snapshot
-    version = stored_version()
+    """The schema snapshot matching the database's version stamp.
+
+    The stamp is read at most once per SCHEMA_CHECK_SECONDS (default 1 s): a warm read call costs no schema
+    query, and a change made by another process is seen within that window (a call that meets a dropped or
+    added column meanwhile is retried by ``schema_retry``). Changes made by this process call
+    :func:`invalidate`, so they are seen at once; inside a transaction the stamp is always read.
+    """
+    global _snapshot, _checked_at
     snapshot = _snapshot
+    now = time.monotonic()
+    window = float(emdash_settings.SCHEMA_CHECK_SECONDS or 0)
+    # Inside a transaction (every write) the stamp is always read: writes never trust a possibly stale window.
+    if snapshot is not None and window > 0 and now - _checked_at < window and not connection.in_atomic_block:
+        return snapshot
+    version = stored_version()
     if snapshot is not None and snapshot.version == version:
+        _checked_at = now
         return snapshot
     with _lock:
         if _snapshot is None or _snapshot.version != version:
             _snapshot = load(version)
+        _checked_at = now
         return _snapshot
 
 
@@ -200,6 +217,7 @@ def get_collection(slug: str) -> CollectionSpec:
 
 
 def invalidate() -> None:
-    global _snapshot
+    global _snapshot, _checked_at
     with _lock:
         _snapshot = None
+        _checked_at = 0.0

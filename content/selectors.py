@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.core.exceptions import FieldDoesNotExist
 from django.db.models import Count, F, Q, QuerySet
 
 from content import cursors, presenters, rows, schema
@@ -81,12 +82,22 @@ def _order_column(spec: CollectionSpec, order_by: Any) -> str:
     return name
 
 
+def _nullable(model: type[EntryBase], column: str) -> bool:
+    try:
+        return bool(model._meta.get_field(column).null)
+    except FieldDoesNotExist:
+        return True
+
+
 def _keyset(qs: QuerySet[EntryBase], column: str, descending: bool, cursor: Any, query_key: str) -> QuerySet[EntryBase]:
     """Order by (column, id) with NULLs last in both directions, continuing after ``cursor``."""
+    # NULLS LAST only where NULLs can occur: on a NOT NULL column (created_at, updated_at...) it would keep
+    # SQLite from walking the (column, id) index and make it sort the whole table for every page.
+    nulls_last = _nullable(qs.model, column) or None
     ordering = (
-        [F(column).desc(nulls_last=True), F("id").desc()]
+        [F(column).desc(nulls_last=nulls_last), F("id").desc()]
         if descending
-        else [F(column).asc(nulls_last=True), F("id").asc()]
+        else [F(column).asc(nulls_last=nulls_last), F("id").asc()]
     )
     qs = qs.order_by(*ordering)
     if cursor is None:

@@ -7,6 +7,7 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.http import HttpRequest
 
+from emdash import token_cache
 from emdash.actor import Actor
 from emdash.conf import emdash_settings
 from emdash.oauth.metadata import MCP_PATH
@@ -26,9 +27,9 @@ def resolve_bearer(raw: str, audience: str | None = None) -> Actor | None:
     if not raw or len(raw) > MAX_TOKEN_LENGTH:
         return None
     if raw.startswith(PAT_PREFIX):
-        return resolve_pat(raw)
+        return token_cache.cached(raw, None, lambda: resolve_pat(raw))
     if raw.startswith(OAUTH_ACCESS_PREFIX):
-        return resolve_access_token(raw, audience)
+        return token_cache.cached(raw, audience, lambda: resolve_access_token(raw, audience))
     return None
 
 

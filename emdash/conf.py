@@ -68,6 +68,18 @@ DEFAULTS: dict[str, Any] = {
     "WEBHOOKS_ALLOW_PRIVATE": False,
     # Seconds a webhook delivery may take (connect + response).
     "WEBHOOKS_TIMEOUT": 10.0,
+    # Read-path caches, per process (docs/benchmarks.md): seconds a resolved bearer token is reused before it is
+    # looked up again (a revoked token is refused at most this long after the revocation; 0 = every request),
+    # and seconds the schema snapshot is trusted before the version stamp is read again (0 = every call).
+    "AUTH_CACHE_SECONDS": 1.0,
+    "SCHEMA_CHECK_SECONDS": 1.0,
+    # MCP audit rows of reads and failed calls: written by a background thread per process in batches (every
+    # AUDIT_FLUSH_INTERVAL seconds or AUDIT_BATCH rows, at most AUDIT_QUEUE_MAX waiting), flushed on a clean
+    # shutdown; False writes them on the request path.
+    "AUDIT_ASYNC": True,
+    "AUDIT_FLUSH_INTERVAL": 0.2,
+    "AUDIT_BATCH": 200,
+    "AUDIT_QUEUE_MAX": 10000,
 }
 
 

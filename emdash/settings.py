@@ -30,6 +30,11 @@ def env_int(name: str) -> int | None:
     return int(value) if value else None
 
 
+def env_float(name: str) -> float | None:
+    value = os.environ.get(name, "").strip()
+    return float(value) if value else None
+
+
 def _secret_key() -> str:
     """Use SECRET_KEY, else a random key kept under var/ so sessions and cursors survive restarts."""
     if key := os.environ.get("SECRET_KEY"):
@@ -146,7 +151,8 @@ def _databases() -> dict:
     if db["ENGINE"] == "django.db.backends.sqlite3":
         # WAL lets readers run beside the writer; IMMEDIATE takes the write lock at BEGIN, so two
         # writers queue on the busy timeout instead of failing with "database is locked" mid-way.
-        db["CONN_MAX_AGE"] = 0
+        # Connections are kept (CONN_MAX_AGE, like PostgreSQL without a pool): opening one and running the
+        # PRAGMAs cost more than a read call's own queries (docs/benchmarks.md).
         db["OPTIONS"] = {
             "transaction_mode": "IMMEDIATE",
             "timeout": 30,
@@ -296,6 +302,10 @@ EMDASH: dict[str, object] = {
     "LOGIN_MAX_FAILURES_PER_IP": env_int("EMDASH_LOGIN_MAX_FAILURES_PER_IP"),
     "LOGIN_LOCKOUT": env_int("EMDASH_LOGIN_LOCKOUT"),
     "WEBHOOKS_ALLOW_PRIVATE": env_bool("EMDASH_WEBHOOKS_ALLOW_PRIVATE", False),
+    "AUTH_CACHE_SECONDS": env_float("EMDASH_AUTH_CACHE_SECONDS"),
+    "SCHEMA_CHECK_SECONDS": env_float("EMDASH_SCHEMA_CHECK_SECONDS"),
+    "AUDIT_ASYNC": env_bool("EMDASH_AUDIT_ASYNC", True),
+    "AUDIT_FLUSH_INTERVAL": env_float("EMDASH_AUDIT_FLUSH_INTERVAL"),
 }
 
 

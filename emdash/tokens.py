@@ -11,6 +11,7 @@ from datetime import timedelta
 from django.utils import timezone
 
 from emdash import scopes as scope_table
+from emdash import token_cache
 from emdash.actor import Actor
 from emdash.errors import NotFound, ValidationError
 from emdash.models import PersonalAccessToken, User
@@ -88,6 +89,7 @@ def token_revoke(*, user: User, token_id: int) -> None:
     updated = PersonalAccessToken.objects.filter(pk=token_id, user=user, revoked_at__isnull=True).update(
         revoked_at=timezone.now()
     )
+    token_cache.clear()  # this process refuses it at once; others within AUTH_CACHE_SECONDS
     if not updated and not PersonalAccessToken.objects.filter(pk=token_id, user=user).exists():
         raise NotFound("No such token")
 

@@ -9,6 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from emdash.actor import Actor
 from emdash.errors import EmDashError, InsufficientPermissions, InsufficientScope, ValidationError
 from emdash.models import AuditLog
@@ -84,7 +86,7 @@ def _tools_list(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
     if cursor is not None:
         # One page holds every tool, so no cursor we hand out exists; anything else is invalid.
         raise RpcError(INVALID_PARAMS, "Invalid params: unknown cursor")
-    body: dict[str, Any] = {"tools": tool_definitions(ctx.version)}
+    body: dict[str, Any] = {"tools": encoded_tool_definitions(ctx.version)}
     if versions.is_modern(ctx.version):
         body.update(ttlMs=TOOLS_TTL_MS, cacheScope="public")
     return body
@@ -101,6 +103,13 @@ def tool_definitions(version: str) -> list[dict[str, Any]]:
     if not versions.structured_output(version):
         tools = [{key: value for key, value in tool.items() if key != "outputSchema"} for tool in tools]
     return task_methods.tool_definitions(tools, version)  # + execution.taskSupport from 2025-11-25
+
+
+@functools.cache
+def encoded_tool_definitions(version: str) -> orjson.Fragment:
+    """The tools/list array as JSON bytes, encoded once per process and protocol version; the door's
+    encoder (orjson) copies them into the response as they are."""
+    return orjson.Fragment(orjson.dumps(tool_definitions(version)))
 
 
 def tool_error(error: EmDashError, trace_id: str) -> dict[str, Any]:

@@ -81,6 +81,14 @@ def pytest_configure(config: pytest.Config) -> None:
 
     # Real hashing costs ~0.3 s per user; the suite makes hundreds of users.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # The read-path caches and the background audit writer are off for the suite, so a test sees its own
+    # revocations, raw schema bumps and audit rows at once; tests/operations/test_read_path.py turns them on.
+    settings.EMDASH = {
+        **settings.EMDASH,
+        "AUTH_CACHE_SECONDS": 0,
+        "SCHEMA_CHECK_SECONDS": 0,
+        "AUDIT_ASYNC": False,
+    }
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

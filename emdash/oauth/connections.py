@@ -10,6 +10,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from emdash import token_cache
 from emdash.actor import Actor
 from emdash.errors import NotFound, ValidationError
 from emdash.models import User
@@ -111,4 +112,5 @@ def connection_revoke(*, actor: Actor, client_id: str, user_id: int | None = Non
         )
         AuthorizationCode.objects.filter(used_at__isnull=True, expires_at__gt=now, **pair).update(expires_at=now)
         DeviceCode.objects.filter(status=DeviceCode.APPROVED, **pair).update(status=DeviceCode.DENIED)
+    token_cache.clear()
     return revoked

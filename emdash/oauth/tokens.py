@@ -10,6 +10,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from emdash import token_cache
 from emdash.actor import Actor
 from emdash.conf import emdash_settings
 from emdash.models import User
@@ -64,6 +65,7 @@ def revoke_family(family: str) -> None:
     now = timezone.now()
     AccessToken.objects.filter(family=family, revoked_at__isnull=True).update(revoked_at=now)
     RefreshToken.objects.filter(family=family).exclude(state=RefreshToken.REVOKED).update(state=RefreshToken.REVOKED)
+    token_cache.clear()
 
 
 def refresh(*, client: OAuthClient, raw: str | None, scope: str | None, resource: str) -> dict[str, Any]:
@@ -120,6 +122,7 @@ def revoke(*, client: OAuthClient, raw: str | None) -> None:
     AccessToken.objects.filter(token_hash=token_hash, client=client, revoked_at__isnull=True).update(
         revoked_at=timezone.now()
     )
+    token_cache.clear()
 
 
 def resolve_access_token(raw: str, audience: str | None) -> Actor | None:

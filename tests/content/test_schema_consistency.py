@@ -11,6 +11,7 @@ import queue
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -560,6 +561,7 @@ def test_another_process_sees_schema_changes_made_here(watcher):
     schema_services.field_delete(actor=SYSTEM, collection="posts", field_slug="excerpt")
     schema_services.collection_create(actor=SYSTEM, slug="pages", label="Pages")
 
+    time.sleep(1.1)  # another process trusts its snapshot for SCHEMA_CHECK_SECONDS (1 s) before reading the stamp
     seen = watcher.ask()
     assert seen["version"] == loaded["version"] + 3 == stored_version()
     assert seen["collections"] == {"pages": [], "posts": ["title", "body", "subtitle"]}
@@ -573,4 +575,5 @@ def test_another_process_sees_schema_changes_made_here(watcher):
     assert getattr(row, "f_subtitle") == "sub"  # noqa: B009
 
     schema_services.collection_delete(actor=SYSTEM, slug="pages")
+    time.sleep(1.1)
     assert watcher.ask()["collections"] == {"posts": ["title", "body", "subtitle"]}

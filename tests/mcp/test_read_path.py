@@ -1,0 +1,175 @@
+"""The read path's budget (issue 15): a warm read tool call runs at most 2 SQL queries and no write, with
+the per-process token and schema caches and the background audit writer on (the suite turns them off,
+see tests/conftest.py). Counts, not timings."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from django.conf import settings
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from content import schema
+from emdash import audit_writer, token_cache
+from emdash.models import AuditLog, PersonalAccessToken
+from emdash.tokens import token_revoke
+from tests.factories import make_entry
+
+WRITES = ("INSERT", "UPDATE", "DELETE", "BEGIN", "SAVEPOINT", "COMMIT")
+
+
+@pytest.fixture
+def read_path(settings):
+    settings.EMDASH = {
+        **settings.EMDASH,
+        "AUTH_CACHE_SECONDS": 1.0,
+        "SCHEMA_CHECK_SECONDS": 1.0,
+        "AUDIT_ASYNC": True,
+        "RATE_LIMITS": "off",
+    }
+    token_cache.clear()
+    schema.invalidate()
+    yield
+    audit_writer.shutdown()
+    token_cache.clear()
+
+
+def _warm_call(mcp, arguments, name="content_get"):
+    mcp.ok(name, arguments)  # warm-up: token, schema and model classes are cached
+    with CaptureQueriesContext(connection) as queries:
+        payload = mcp.ok(name, arguments)
+    return payload, [q["sql"] for q in queries.captured_queries]
+
+
+@pytest.mark.parametrize("tool", ["content_get", "content_list"])
+def test_a_warm_read_call_runs_two_queries_and_no_write(posts, mcp, read_path, tool):
+    entry = make_entry(data={"title": "Cheap"}, status="published")
+    arguments = {"collection": "posts", "id": entry.id} if tool == "content_get" else {"collection": "posts"}
+    _, sql = _warm_call(mcp, arguments, tool)
+    assert len(sql) <= 2, sql
+    assert not [q for q in sql if q.lstrip().upper().startswith(WRITES)], sql
+    # The call was still audited, by the writer thread.
+    audit_writer.flush()
+    assert AuditLog.objects.filter(action=tool, source="mcp", outcome="ok").count() == 2
+
+
+def test_a_revoked_token_is_refused_in_this_process_at_once(posts, mcp, read_path):
+    entry = make_entry(status="published")
+    mcp.ok("content_get", {"collection": "posts", "id": entry.id})
+    token_revoke(user=mcp.user, token_id=mcp.issued.token.pk)
+    assert mcp.post({"jsonrpc": "2.0", "id": 1, "method": "ping"}).status_code == 401
+
+
+def test_a_token_revoked_elsewhere_is_refused_within_the_ttl(posts, mcp, read_path):
+    """Another process revokes (a raw UPDATE: no signal reaches this process); after 1 s the token fails."""
+    entry = make_entry(status="published")
+    mcp.ok("content_get", {"collection": "posts", "id": entry.id})
+    PersonalAccessToken.objects.filter(pk=mcp.issued.token.pk).update(revoked_at="2026-01-01T00:00:00Z")
+    time.sleep(1.05)
+    assert mcp.post({"jsonrpc": "2.0", "id": 1, "method": "ping"}).status_code == 401
+
+
+def test_a_schema_bump_elsewhere_is_seen_after_the_window(posts, read_path):
+    from django.db.models import F
+
+    from content.models import Collection, SchemaState
+
+    first = schema.current()
+    Collection.objects.filter(slug="posts").update(label="Renamed elsewhere")
+    SchemaState.objects.filter(pk=1).update(version=F("version") + 1)
+    assert schema.current() is first  # inside the window: no stamp read
+    time.sleep(1.05)
+    assert schema.current().get("posts").label == "Renamed elsewhere"
+
+
+def test_the_audit_queue_flushes_on_shutdown(posts, mcp, read_path):
+    entry = make_entry(status="published")
+    for _ in range(5):
+        mcp.ok("content_get", {"collection": "posts", "id": entry.id})
+    audit_writer.shutdown()
+    assert AuditLog.objects.filter(action="content_get").count() == 5
+
+
+# --- a real server receiving SIGTERM ------------------------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _database_url() -> str:
+    s = connection.settings_dict
+    if connection.vendor == "sqlite":
+        if "memory" in str(s["NAME"]):
+            pytest.skip("needs a file database")
+        return f"sqlite:///{s['NAME']}"
+    auth = (s.get("USER") or "") + (f":{s['PASSWORD']}" if s.get("PASSWORD") else "")
+    return f"postgres://{auth}@{s.get('HOST') or 'localhost'}:{s.get('PORT') or 5432}/{s['NAME']}"
+
+
+def _server(port: int) -> list[str]:
+    """gunicorn (gthread) when the bench extra is installed, else daphne (a main dependency)."""
+    gunicorn = Path(sys.executable).parent / "gunicorn"
+    if gunicorn.exists():
+        return [str(gunicorn), "emdash.wsgi:application", "-b", f"127.0.0.1:{port}", "-k", "gthread", "--threads", "1"]
+    return [str(Path(sys.executable).parent / "daphne"), "-b", "127.0.0.1", "-p", str(port), "emdash.asgi:application"]
+
+
+def test_the_server_flushes_queued_audit_rows_on_sigterm(posts, mcp, tmp_path):
+    """Audit rows still queued when the server gets SIGTERM are written before the process exits."""
+    url = _database_url()
+    entry = make_entry(status="published")
+    port = _free_port()
+    env = dict(os.environ, DATABASE_URL=url, EMDASH_VAR_DIR=str(tmp_path), EMDASH_RATE_LIMITS="off")
+    # A long flush interval: without the shutdown flush, the rows would still be queued when the worker dies.
+    env["EMDASH_AUDIT_FLUSH_INTERVAL"] = "60"
+    proc = subprocess.Popen(_server(port), cwd=settings.BASE_DIR, env=env)
+    try:
+        headers = {"Authorization": f"Bearer {mcp.token}", "Accept": "application/json"}
+        body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call"}
+        body["params"] = {"name": "content_get", "arguments": {"collection": "posts", "id": entry.id}}
+        url = f"http://127.0.0.1:{port}/_emdash/api/mcp"
+        ping = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx.post(url, json=ping, headers=headers).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.2)
+        for _ in range(5):
+            answer = httpx.post(url, json=body, headers=headers)
+            assert answer.status_code == 200 and '"isError":false' in answer.text.replace(" ", "")
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert AuditLog.objects.filter(action="content_get", source="mcp").count() == 5
+
+
+def test_tools_list_is_served_from_bytes_encoded_once(db, mcp, monkeypatch):
+    from mcp_endpoint import dispatch
+
+    first = mcp.result("tools/list", version="2025-11-25")["tools"]
+
+    def never(version):
+        raise AssertionError("tools/list was encoded again")
+
+    monkeypatch.setattr(dispatch, "tool_definitions", never)
+    assert mcp.result("tools/list", version="2025-11-25")["tools"] == first
+    assert {t["name"] for t in first} >= {"content_get", "content_list"}
