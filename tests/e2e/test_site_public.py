@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from content import preview, services
+from content import preview, schema, services
+from content.dynamic import field_attname
 from emdash.actor import Actor
 from media import services as media_services
 from tests.browser import screenshot
@@ -42,7 +43,7 @@ def rich_post(site) -> Any:
             "style": "normal",
             "markDefs": [
                 {"_key": "ok", "_type": "link", "href": "https://example.com/recipe"},
-                {"_key": "bad", "_type": "link", "href": "javascript:alert(1)"},
+                {"_key": "bad", "_type": "link", "href": "https://example.com/replaced-below"},
             ],
             "children": [
                 {"_type": "span", "text": "Oranges", "marks": ["strong"]},
@@ -55,7 +56,15 @@ def rich_post(site) -> Any:
         {"_type": "block", "listItem": "bullet", "level": 1, "children": [{"_type": "span", "text": "Jar"}]},
         {"_type": "image", "asset": {"id": image.id}, "caption": "Our kitchen"},
     ]
-    return publish("posts", "Seville marmalade", excerpt="A recipe", body=blocks, cover={"id": image.id})
+    entry = publish("posts", "Seville marmalade", excerpt="A recipe", body=blocks, cover={"id": image.id})
+    # Writes refuse javascript: links (SPEC 6.4c); the renderer must still drop one that is already stored
+    # (older data, a direct database edit), so plant it behind the validation.
+    model = schema.get_collection("posts").model
+    column = field_attname("body")
+    stored = getattr(model.objects.get(id=entry.id), column)
+    stored[1]["markDefs"][1]["href"] = "javascript:alert(1)"
+    model.objects.filter(id=entry.id).update(**{column: stored})
+    return entry
 
 
 def test_navigation_by_menu(site, live_server, page) -> None:
