@@ -1,11 +1,12 @@
 """Fetching a URL a caller named, without letting the caller reach our own network (SSRF guard).
 
-Used by ``media_upload`` (and webhooks). Per hop: the host name is resolved **once**, every address it
-resolves to must be public (no private, loopback, link-local, multicast, reserved or unspecified
-address, IPv4 or IPv6, IPv4-mapped included), and the connection goes to that checked address — the
-name is only sent as ``Host`` and as the TLS server name, so a second DNS answer cannot redirect us
-(no DNS-rebinding window). Redirects are followed by hand, at most ``max_redirects``, each re-checked.
-The body is streamed and abandoned past ``max_bytes``; the whole fetch has a deadline.
+Used by ``media_upload`` (:func:`fetch`) and webhook delivery (:func:`post`). Per hop: the host name is
+resolved **once**, every address it resolves to must be public (no private, loopback, link-local,
+multicast, reserved or unspecified address, IPv4 or IPv6, IPv4-mapped included), and the connection goes
+to that checked address — the name is only sent as ``Host`` and as the TLS server name, so a second DNS
+answer cannot redirect us (no DNS-rebinding window). Redirects are followed by hand, at most
+``max_redirects``, each re-checked. The body is streamed and abandoned past ``max_bytes``; the whole fetch has
+a deadline.
 
 ``EMDASH["FETCH_ALLOW_PRIVATE"]`` (env ``EMDASH_FETCH_ALLOW_PRIVATE=1``) lifts the address rule, for
 development and tests only.
@@ -68,7 +69,7 @@ def _allow_private() -> bool:
     return bool(emdash_settings.FETCH_ALLOW_PRIVATE)
 
 
-def _resolve(host: str, port: int) -> str:
+def _resolve(host: str, port: int, allow_private: bool) -> str:
     """The one address this hop connects to: every address the name resolves to must be allowed."""
     try:
         infos = getaddrinfo(host, port, type=socket.SOCK_STREAM)
@@ -77,7 +78,7 @@ def _resolve(host: str, port: int) -> str:
     addresses = [str(info[4][0]) for info in infos]
     if not addresses:
         raise FetchError(f"the host '{host}' could not be resolved")
-    if not _allow_private():
+    if not allow_private:
         for address in addresses:
             if (problem := address_problem(address)) is not None:
                 raise FetchError(f"the host '{host}' resolves to an address that is not allowed ({problem})")
@@ -85,30 +86,31 @@ def _resolve(host: str, port: int) -> str:
 
 
 @dataclass(frozen=True)
-class _Target:
+class Target:
     url: str  # as named (host name), for redirects and messages
     connect_url: str  # the same URL with the checked address in place of the host
     host_header: str
     server_name: str
 
 
-def _target(url: str) -> _Target:
+def check(url: str, *, allow_private: bool) -> Target:
+    """The checked target of ``url``: http(s), no credentials, every address of its host allowed."""
     try:
         parts = urlsplit(url)
         port = parts.port or (443 if parts.scheme.lower() == "https" else 80)
     except ValueError:
         raise FetchError("the URL is not valid") from None
     if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
-        raise FetchError("only http:// and https:// URLs can be fetched")
+        raise FetchError("only http:// or https:// URLs with a host are accepted")
     if parts.username or parts.password:
         raise FetchError("URLs with credentials are not fetched")
     host = parts.hostname
-    address = _resolve(host, port)
+    address = _resolve(host, port, allow_private)
     literal = f"[{address}]" if ":" in address else address
     connect = parts._replace(netloc=f"{literal}:{port}", fragment="").geturl()
     default_port = port == (443 if parts.scheme.lower() == "https" else 80)
     host_header = (f"[{host}]" if ":" in host else host) + ("" if default_port else f":{port}")
-    return _Target(url, connect, host_header, host)
+    return Target(url, connect, host_header, host)
 
 
 def fetch(url: str, *, max_bytes: int, timeout: float = 10.0, max_redirects: int = 3) -> Fetched:
@@ -116,7 +118,7 @@ def fetch(url: str, *, max_bytes: int, timeout: float = 10.0, max_redirects: int
     deadline = time.monotonic() + timeout
     with httpx.Client(timeout=httpx.Timeout(timeout), follow_redirects=False, trust_env=False) as client:
         for _hop in range(max_redirects + 1):
-            target = _target(url)
+            target = check(url, allow_private=_allow_private())
             location = _get(client, target, max_bytes, deadline)
             if isinstance(location, Fetched):
                 return location
@@ -124,7 +126,20 @@ def fetch(url: str, *, max_bytes: int, timeout: float = 10.0, max_redirects: int
         raise FetchError(f"too many redirects (at most {max_redirects} are followed)")
 
 
-def _get(client: httpx.Client, target: _Target, max_bytes: int, deadline: float) -> Fetched | str:
+def post(url: str, *, content: bytes, headers: dict[str, str], timeout: float, allow_private: bool) -> httpx.Response:
+    """POST ``content`` to the checked address of ``url``; redirects are answered, never followed.
+
+    Raises :class:`FetchError` when the target is refused, httpx errors when the request fails.
+    """
+    target = check(url, allow_private=allow_private)
+    sent = {**headers, "Host": target.host_header}
+    with httpx.Client(timeout=timeout, follow_redirects=False, trust_env=False) as client:
+        return client.post(
+            target.connect_url, content=content, headers=sent, extensions={"sni_hostname": target.server_name}
+        )
+
+
+def _get(client: httpx.Client, target: Target, max_bytes: int, deadline: float) -> Fetched | str:
     """One hop: the body, or the next URL when the answer is a redirect."""
     headers = {"Host": target.host_header, "User-Agent": USER_AGENT, "Accept-Encoding": "identity"}
     extensions = {"sni_hostname": target.server_name}

@@ -19,9 +19,9 @@ import httpx
 from django.db import transaction
 from django.utils import timezone
 
+from emdash import safe_fetch
 from emdash.background import task
 from emdash.conf import emdash_settings
-from emdash.net_guard import BlockedTarget, check_url
 from webhooks.models import Delivery, Webhook
 
 log = logging.getLogger("emdash.webhooks")
@@ -69,7 +69,6 @@ def deliver(delivery_id: int) -> str:
 
 
 def _post(hook: Webhook, row: Delivery) -> httpx.Response:
-    check_url(hook.url, allow_private=bool(emdash_settings.WEBHOOKS_ALLOW_PRIVATE))
     data = row.body.encode()
     headers = {
         "Content-Type": "application/json",
@@ -78,9 +77,13 @@ def _post(hook: Webhook, row: Delivery) -> httpx.Response:
         "X-EmDash-Delivery": str(row.pk),
         SIGNATURE_HEADER: sign(hook.secret, data),
     }
-    timeout = float(emdash_settings.WEBHOOKS_TIMEOUT)
-    with httpx.Client(timeout=timeout, follow_redirects=False, trust_env=False) as client:
-        return client.post(hook.url, content=data, headers=headers)
+    return safe_fetch.post(
+        hook.url,
+        content=data,
+        headers=headers,
+        timeout=float(emdash_settings.WEBHOOKS_TIMEOUT),
+        allow_private=bool(emdash_settings.WEBHOOKS_ALLOW_PRIVATE),
+    )
 
 
 def attempt(delivery_id: int, *, now: datetime | None = None) -> str:
@@ -102,8 +105,8 @@ def attempt(delivery_id: int, *, now: datetime | None = None) -> str:
             code, text = response.status_code, response.text[:RESPONSE_KEEP]
             if not 200 <= code < 300:
                 error = f"answered {code}" + (" (redirects are not followed)" if 300 <= code < 400 else "")
-        except BlockedTarget as exc:
-            error = f"refused: {exc}"
+        except safe_fetch.FetchError as exc:  # the target is checked again at every delivery
+            error = f"refused: {exc.message}"
         except httpx.HTTPError as exc:
             error = f"{type(exc).__name__}: {str(exc)[:300]}"
     return _finish(row, code, text, error, final=not hook.active or error.startswith("refused"), now=now)

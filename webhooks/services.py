@@ -8,11 +8,11 @@ from typing import Any
 from django.db import transaction
 
 from content.rows import new_id
+from emdash import safe_fetch
 from emdash.actor import Actor
 from emdash.conf import emdash_settings
 from emdash.dates import iso
 from emdash.errors import NotFound, ValidationError
-from emdash.net_guard import BlockedTarget, check_url
 from emdash.permissions import Perm, require
 from webhooks.events import EVENTS
 from webhooks.models import Delivery, Webhook
@@ -54,9 +54,9 @@ def present_delivery(row: Delivery) -> dict[str, Any]:
 def _check(url: Any, events: Any, problems: dict[str, str]) -> None:
     if url is not None:
         try:
-            check_url(url, allow_private=bool(emdash_settings.WEBHOOKS_ALLOW_PRIVATE))
-        except BlockedTarget as exc:
-            problems["url"] = str(exc)
+            safe_fetch.check(url, allow_private=bool(emdash_settings.WEBHOOKS_ALLOW_PRIVATE))
+        except safe_fetch.FetchError as exc:
+            problems["url"] = exc.message
     if events is not None:
         unknown = [e for e in events if e not in EVENTS]
         if unknown or not events:

@@ -244,3 +244,22 @@ def test_a_failure_to_record_an_event_never_fails_the_committed_write(posts, pri
     entry = make_entry(data={"title": "Still saved"})
     assert content_services.entry_publish(actor=SYSTEM, collection="posts", id=entry.id).id == entry.id
     assert not Delivery.objects.exists()
+
+
+def test_delivery_connects_to_the_address_that_was_checked(posts, private_ok, receiver, queued, monkeypatch):
+    """A name resolves once per delivery; the POST goes to that address, the name only in Host (no rebinding)."""
+    from emdash import safe_fetch
+
+    port = receiver.server.server_address[1]
+    lookups: list[str] = []
+
+    def resolve(host: str, *args: object, **kwargs: object) -> object:
+        lookups.append(host)
+        return safe_fetch.socket.getaddrinfo("127.0.0.1", port, type=safe_fetch.socket.SOCK_STREAM)
+
+    monkeypatch.setattr(safe_fetch, "getaddrinfo", resolve)
+    _hook(["content.created"], f"http://hooks.example:{port}/hook")  # checked once when saved
+    make_entry()
+    assert delivery.attempt(queued[0]) == Delivery.DELIVERED
+    assert lookups == ["hooks.example", "hooks.example"]  # and once at delivery, not again by the HTTP client
+    assert receiver.requests[0][0]["Host"] == f"hooks.example:{port}"
