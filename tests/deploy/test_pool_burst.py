@@ -15,8 +15,8 @@ import pytest
 from django.db import connection
 
 from emdash.tokens import token_create
-from tests.deploy.servers import daphne
 from tests.factories import make_entry, make_user
+from tests.servers import daphne
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 

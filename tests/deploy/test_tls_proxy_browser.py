@@ -18,10 +18,10 @@ from django.contrib.auth.hashers import PBKDF2PasswordHasher
 
 from emdash.models import PersonalAccessToken
 from tests.browser import screenshot
-from tests.deploy.servers import daphne
 from tests.deploy.tls_proxy import TLSProxy, self_signed_cert
 from tests.e2e.admin_helpers import PASSWORD
 from tests.factories import make_user
+from tests.servers import daphne
 
 pytestmark = [pytest.mark.slow]
 

@@ -3,10 +3,7 @@ refused at once with bounded memory; uploads up to EMDASH_MAX_UPLOAD pass; uploa
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,10 +13,10 @@ import orjson
 import pytest
 
 from emdash.tokens import token_create
-from tests.e2e.admin_helpers import ROOT, _database_url, _free_port
 from tests.factories import make_user
 from tests.limits.bigbody import RssWatch, send_big
 from tests.media.helpers import image_bytes
+from tests.servers import serve
 
 pytestmark = pytest.mark.slow
 MiB = 1024 * 1024
@@ -34,45 +31,10 @@ class Server:
 
 @pytest.fixture
 def server(cms: None, tmp_path: Path) -> Iterator[Server]:
-    port = _free_port()
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "emdash.settings",
-        "DATABASE_URL": _database_url(),
-        "CONN_MAX_AGE": "0",
-        "DEBUG": "0",
-        "REDIS_URL": "",
-        "MEDIA_ROOT": str(tmp_path / "media"),
-        "EMDASH_MAX_UPLOAD": "8M",
-    }
-    process = subprocess.Popen(
-        [sys.executable, "-m", "emdash.serve", "-b", "127.0.0.1", "-p", str(port)],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(url + "/_emdash/health", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                error = process.stderr.read().decode() if process.stderr else ""
-                pytest.fail(f"emdash.serve did not start: {error[-2000:]}")
-            time.sleep(0.2)
-        yield Server(url, port, process.pid)
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+    env = {"CONN_MAX_AGE": "0", "MEDIA_ROOT": str(tmp_path / "media"), "EMDASH_MAX_UPLOAD": "8M"}
+    command = [sys.executable, "-m", "emdash.serve", "-b", "127.0.0.1", "-p", "{port}"]
+    with serve(command, env) as (url, process):
+        yield Server(url, int(url.rsplit(":", 1)[1]), process.pid)
 
 
 @pytest.mark.parametrize(

@@ -4,17 +4,13 @@ see tests/conftest.py). Counts, not timings."""
 
 from __future__ import annotations
 
-import os
 import signal
-import socket
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 import httpx
 import pytest
-from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -23,6 +19,7 @@ from emdash import audit_writer, token_cache
 from emdash.models import AuditLog, PersonalAccessToken
 from emdash.tokens import token_revoke
 from tests.factories import make_entry
+from tests.servers import DAPHNE, serve
 
 WRITES = ("INSERT", "UPDATE", "DELETE", "BEGIN", "SAVEPOINT", "COMMIT")
 
@@ -102,63 +99,29 @@ def test_the_audit_queue_flushes_on_shutdown(posts, mcp, read_path):
 # --- a real server receiving SIGTERM ------------------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _database_url() -> str:
-    s = connection.settings_dict
-    if connection.vendor == "sqlite":
-        if "memory" in str(s["NAME"]):
-            pytest.skip("needs a file database")
-        return f"sqlite:///{s['NAME']}"
-    auth = (s.get("USER") or "") + (f":{s['PASSWORD']}" if s.get("PASSWORD") else "")
-    return f"postgres://{auth}@{s.get('HOST') or 'localhost'}:{s.get('PORT') or 5432}/{s['NAME']}"
-
-
-def _server(port: int) -> list[str]:
+def _server() -> list[str]:
     """gunicorn (gthread) when the bench extra is installed, else daphne (a main dependency)."""
     gunicorn = Path(sys.executable).parent / "gunicorn"
     if gunicorn.exists():
-        return [str(gunicorn), "emdash.wsgi:application", "-b", f"127.0.0.1:{port}", "-k", "gthread", "--threads", "1"]
-    return [str(Path(sys.executable).parent / "daphne"), "-b", "127.0.0.1", "-p", str(port), "emdash.asgi:application"]
+        return [str(gunicorn), "emdash.wsgi:application", "-b", "127.0.0.1:{port}", "-k", "gthread", "--threads", "1"]
+    return DAPHNE
 
 
 def test_the_server_flushes_queued_audit_rows_on_sigterm(posts, mcp, tmp_path):
     """Audit rows still queued when the server gets SIGTERM are written before the process exits."""
-    url = _database_url()
     entry = make_entry(status="published")
-    port = _free_port()
-    env = dict(os.environ, DATABASE_URL=url, EMDASH_VAR_DIR=str(tmp_path), EMDASH_RATE_LIMITS="off")
+    env = {"EMDASH_VAR_DIR": str(tmp_path), "EMDASH_RATE_LIMITS": "off"}
     # A long flush interval: without the shutdown flush, the rows would still be queued when the worker dies.
     env["EMDASH_AUDIT_FLUSH_INTERVAL"] = "60"
-    proc = subprocess.Popen(_server(port), cwd=settings.BASE_DIR, env=env)
-    try:
+    with serve(_server(), env) as (base, proc):
         headers = {"Authorization": f"Bearer {mcp.token}", "Accept": "application/json"}
         body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call"}
         body["params"] = {"name": "content_get", "arguments": {"collection": "posts", "id": entry.id}}
-        url = f"http://127.0.0.1:{port}/_emdash/api/mcp"
-        ping = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.post(url, json=ping, headers=headers).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.2)
         for _ in range(5):
-            answer = httpx.post(url, json=body, headers=headers)
+            answer = httpx.post(base + "/_emdash/api/mcp", json=body, headers=headers)
             assert answer.status_code == 200 and '"isError":false' in answer.text.replace(" ", "")
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=30) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
     assert AuditLog.objects.filter(action="content_get", source="mcp").count() == 5
 
 

@@ -1,0 +1,89 @@
+"""Real server processes on the test database, for tests that need a live HTTP (or ASGI) server."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+import pytest
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parent.parent
+DAPHNE = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", "{port}", "emdash.asgi:application"]
+
+
+def database_url() -> str:
+    """The URL of the database this test runs on (the test database), for a server in another process."""
+    s = connection.settings_dict
+    if s["ENGINE"].endswith("sqlite3"):
+        if "memory" in str(s["NAME"]):
+            pytest.skip("needs a file database")
+        return f"sqlite:///{s['NAME']}"
+    auth = (s.get("USER") or "") + (f":{s['PASSWORD']}" if s.get("PASSWORD") else "")
+    return f"postgres://{auth}@{s.get('HOST') or '127.0.0.1'}:{s.get('PORT') or 5432}/{s['NAME']}"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def serve(
+    argv: list[str], env: dict[str, str], port: int | None = None
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """Start ``argv`` ("{port}" is filled in) with ``env`` added to production-like defaults, wait until its
+    health probe answers, yield (base URL, process); stop it after (SIGTERM, then SIGKILL)."""
+    port = port or free_port()
+    full_env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "emdash.settings",
+        "DATABASE_URL": database_url(),
+        "DEBUG": "0",
+        "REDIS_URL": "",
+        **env,
+    }
+    command = [part.replace("{port}", str(port)) for part in argv]
+    process = subprocess.Popen(command, cwd=ROOT, env=full_env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_healthy(url, process, command[2] if command[1] == "-m" else Path(command[0]).name)
+        yield url, process
+    finally:
+        if process.poll() is None:
+            process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@contextmanager
+def daphne(env: dict[str, str], port: int | None = None) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """``daphne emdash.asgi:application`` with ``env`` added; yield (base URL, process)."""
+    with serve(DAPHNE, env, port) as started:
+        yield started
+
+
+def _wait_healthy(url: str, process: subprocess.Popen[bytes], name: str) -> None:
+    """The health probe over plain HTTP, as a load balancer sends it (never redirected to HTTPS)."""
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            if httpx.get(url + "/_emdash/health", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            error = process.stderr.read().decode() if process.stderr else ""
+            pytest.fail(f"{name} did not start: {error[-2000:]}")
+        time.sleep(0.2)
