@@ -91,7 +91,6 @@ def _item_action(name: str, service: Any, *, path: str, description: str, **fiel
         service=service,
         present=fields.pop("present", _item_only),
         output_schema=fields.pop("output_schema", outputs.ITEM_ONLY),
-        audit=name,
         target=_args_target,
         routes=(Route("POST", f"{ITEM_PATH}/{path}", status=fields.pop("status", 200), name=f"api-content-{path}"),),
         **fields,
@@ -184,7 +183,6 @@ _content(
     service=services.entry_create,
     present=item_and_rev,
     output_schema=outputs.ITEM_WITH_REV,
-    audit="content_create",
     target=_item_target,
     routes=(Route("POST", C, args="body", status=201, name="api-content-list"),),
 )
@@ -199,7 +197,6 @@ _content(
     service=services.entry_update,
     present=item_and_rev,
     output_schema=outputs.ITEM_WITH_REV,
-    audit="content_update",
     target=_item_target,
     routes=(Route("PUT", ITEM_PATH, args="body", name="api-content-detail"),),
 )
@@ -214,7 +211,6 @@ _content(
     service=services.entry_trash,
     present=_deleted,
     output_schema=outputs.DELETED,
-    audit="content_delete",
     target=_args_target,
     routes=(Route("DELETE", ITEM_PATH, name="api-content-detail"),),
 )
@@ -228,7 +224,6 @@ _content(
     service=services.entry_delete_permanently,
     present=_deleted,
     output_schema=outputs.DELETED,
-    audit="content_permanent_delete",
     target=_args_target,
     routes=(Route("DELETE", f"{ITEM_PATH}/permanent", name="api-content-permanent"),),
 )
@@ -293,7 +288,6 @@ _content(
     service=services.entry_schedule,
     present=_item_only,
     output_schema=outputs.ITEM_ONLY,
-    audit="content_schedule",
     target=_args_target,
     routes=(Route("POST", f"{ITEM_PATH}/schedule", args="body", name="api-content-schedule"),),
 )
@@ -324,7 +318,6 @@ _content(
     service=services.revision_restore,
     present=lambda entry, args: {"item": entry.to_dict(), "_rev": entry.rev},
     output_schema=outputs.ITEM_WITH_REV,
-    audit="revision_restore",
     target=_item_target,
     routes=(Route("POST", "_emdash/api/revisions/<str:revision_id>/restore", name="api-revision-restore"),),
 )

@@ -228,7 +228,7 @@ def _schema(name: str, **fields: Any) -> None:
 
 
 def _write(name: str, **fields: Any) -> None:
-    _schema(name, perm=Perm.SCHEMA_WRITE, audit=name, atomic=False, **fields)
+    _schema(name, perm=Perm.SCHEMA_WRITE, atomic=False, **fields)
 
 
 _schema(

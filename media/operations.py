@@ -201,7 +201,6 @@ declare(
     service=services.media_create,
     present=_item,
     output_schema=ITEM,
-    audit="media_create",
     target=_target,
 )
 declare(
@@ -217,7 +216,6 @@ declare(
     service=ingest.media_upload,
     present=_item,
     output_schema=ITEM,
-    audit="media_upload",
     target=_target,
     routes=(Route("POST", f"{MEDIA}/upload", args="body", status=201, name="media-upload-json"),),
 )
@@ -233,7 +231,6 @@ declare(
     service=services.media_update,
     present=_item,
     output_schema=ITEM,
-    audit="media_update",
     target=_target,
     routes=(
         Route("PUT", f"{MEDIA}/<str:id>", args="body", name="media-detail"),
@@ -252,7 +249,6 @@ declare(
     service=services.media_delete,
     present=_deleted,
     output_schema=DELETED,
-    audit="media_delete",
     target=_target,
     routes=(Route("DELETE", f"{MEDIA}/<str:id>", name="media-detail"),),
 )
@@ -267,7 +263,6 @@ declare(
     service=uploads.upload_ticket,
     present=_ticket,
     output_schema=TICKET,
-    audit="media_upload_url",
     target=lambda args, payload: f"media/{payload.get('storageKey', '')}",
     mcp=False,
 )
@@ -281,7 +276,6 @@ declare(
     service=uploads.confirm,
     present=_item,
     output_schema=ITEM,
-    audit="media_confirm",
     target=_target,
     routes=(Route("POST", f"{MEDIA}/confirm", args="body", status=201, name="media-confirm"),),
     mcp=False,

@@ -150,7 +150,6 @@ declare(
     service=services.settings_set,
     present=_same,
     output_schema=OUTPUT,
-    audit="settings_update",
     target=lambda args, payload: "settings",
     routes=(Route("PUT", PATH, args="body", name="api-settings"),),
 )

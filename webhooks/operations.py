@@ -114,7 +114,6 @@ _hook(
     input=CreateInput,
     service=services.webhook_create,
     output_schema=HOOK,
-    audit="webhook_create",
     target=_target,
     routes=(Route("POST", P, args="body", status=201, name="api-webhooks"),),
 )
@@ -136,7 +135,6 @@ _hook(
     input=UpdateInput,
     service=services.webhook_update,
     output_schema=HOOK,
-    audit="webhook_update",
     target=_target,
     routes=(Route("PATCH", f"{P}/<str:id>", args="body", name="api-webhook"),),
 )
@@ -148,7 +146,6 @@ _hook(
     input=Target,
     service=services.webhook_delete,
     output_schema={"type": "object", "properties": {"deleted": {"type": "boolean"}}, "required": ["deleted"]},
-    audit="webhook_delete",
     target=_target,
     routes=(Route("DELETE", f"{P}/<str:id>", args="path", name="api-webhook"),),
 )

@@ -75,7 +75,7 @@ def _kwargs(args: Input) -> dict[str, Any]:
 
 
 def audit_row(op: Operation, call: Call, outcome: str, started: float, target: str = "") -> AuditLog:
-    return action_row(op.audit or op.name, call, outcome, started, target)
+    return action_row(op.name, call, outcome, started, target)
 
 
 def action_row(action: str, call: Call, outcome: str, started: float, target: str = "") -> AuditLog:
