@@ -59,12 +59,9 @@ def _form(request: HttpRequest) -> Any:
 
 def _small(request: HttpRequest) -> bool:
     """Bodies Django would buffer anyway; larger multipart bodies (uploads) are parsed as a stream."""
-    try:
-        length = int(request.META.get("CONTENT_LENGTH") or 0)
-    except ValueError:
-        return False
+    length = limits.declared_length(request.META.get("CONTENT_LENGTH"))
     cap = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-    return length > 0 and (cap is None or length <= cap)
+    return length is not None and length > 0 and (cap is None or length <= cap)
 
 
 def _json(body: Any, status: int = 400) -> HttpResponse:
