@@ -29,17 +29,11 @@ def capabilities(base: dict[str, Any], version: str) -> dict[str, Any]:
     return {**base, "tasks": TASKS_CAPABILITY} if versions.supports_tasks(version) else base
 
 
-_with_execution: dict[int, list[dict[str, Any]]] = {}
-
-
 def tool_definitions(definitions: list[dict[str, Any]], version: str) -> list[dict[str, Any]]:
-    """tools/list entries for ``version``: each tool says it may run as a task (built once per list)."""
+    """tools/list entries for ``version``: each tool says it may run as a task (the caller caches the list)."""
     if not versions.supports_tasks(version):
         return definitions
-    key = id(definitions)
-    if key not in _with_execution:
-        _with_execution[key] = [{**d, "execution": {"taskSupport": "optional"}} for d in definitions]
-    return _with_execution[key]
+    return [{**d, "execution": {"taskSupport": "optional"}} for d in definitions]
 
 
 def _iso(value: datetime) -> str:
