@@ -77,10 +77,10 @@ conformance/node_modules/.package-lock.json: conformance/package.json conformanc
 conformance: install conformance/node_modules/.package-lock.json
 	@$(PY) conformance/run.py $(CONFORMANCE_ARGS)
 
-# Benchmark (on demand, not part of `make test`): content_get/content_list, ours under gunicorn vs the floor
-# (bench/floor.py, bare Django) and the mcp SDK reference under uvicorn. Uses wrk (installed with apt-get when
-# running as root), else an httpx load generator.
-# BENCH_ARGS="--rounds 1 --duration 4" shortens it; results and method: docs/benchmarks.md.
+# Benchmark (on demand, not part of `make test`): every goal module registered in bench/run.py (GOALS), one table
+# per goal (ours, the floor or peer, the ratio, the target, met?). Uses wrk (installed with apt-get when running as
+# root), else an httpx load generator. BENCH_ARGS="--goals reads --rounds 1 --duration 3" narrows it down;
+# results and method: docs/benchmarks.md.
 BENCH_STAMP := $(VENV)/.bench-installed
 
 $(BENCH_STAMP): pyproject.toml $(STAMP)

@@ -5,19 +5,20 @@ from __future__ import annotations
 import functools
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from admin_ui import audit, plain
 from emdash import operations
 from emdash.actor import Actor
-from emdash.errors import EmDashError
+from emdash.errors import CollectionNotFound, EmDashError, NotFound
 from emdash.operations import run_operation
 from emdash.permissions import Perm, can
 from emdash.text import PROBLEM, is_bad_text_db_error
@@ -29,6 +30,15 @@ log = logging.getLogger("emdash.admin")
 def actor_for(request: HttpRequest) -> Actor:
     """Session users are limited by their role alone (no token scopes)."""
     return Actor.for_user(request.user)  # type: ignore[arg-type]
+
+
+@contextmanager
+def found_or_404(message: str) -> Iterator[None]:
+    """A service's NOT_FOUND (or COLLECTION_NOT_FOUND) inside the block becomes the admin's 404 page."""
+    try:
+        yield
+    except (NotFound, CollectionNotFound):
+        raise Http404(message) from None
 
 
 def admin_page(perm: Perm | None = None) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
@@ -60,44 +70,56 @@ class Outcome:
     result: Any = None
     problems: dict[str, str] = field(default_factory=dict)
     code: str = ""
+    message: str = ""  # the plain-language sentence for a failure
 
 
 def attempt(
-    request: HttpRequest, action: str, call: Callable[[], Any], success: str | None = None, *, audited: bool = True
+    request: HttpRequest,
+    action: str,
+    call: Callable[[], Any],
+    success: str | None = None,
+    *,
+    audited: bool = True,
+    notify: bool = True,
 ) -> Outcome:
     """Run one service call, map domain errors to a plain-language message (admin_ui.plain) and audit it.
 
     Unexpected errors are logged with a trace id; the user sees only the trace id. ``audited=False`` when
-    the call writes its own audit row (operations run through the pipeline)."""
+    the call writes its own audit row (operations run through the pipeline); ``notify=False`` leaves the
+    message in the outcome instead of flashing it (bulk actions report all items at once)."""
     started = time.perf_counter()
     record = audit.record if audited else _not_recorded
     try:
         result = call()
     except EmDashError as exc:
         record(request, action, exc.code, started)
-        messages.error(request, plain.message_for(exc), extra_tags=plain.code_tag(exc.code))
-        return Outcome(False, problems=plain.problems_of(exc), code=exc.code)
+        outcome = Outcome(False, problems=plain.problems_of(exc), code=exc.code, message=plain.message_for(exc))
     except Exception as exc:
         if is_bad_text_db_error(exc):  # e.g. "\u0000" inside a JSON field's text: the user's input, not our bug
             record(request, action, "VALIDATION_ERROR", started)
-            messages.error(request, f"Invalid input: {PROBLEM}.", extra_tags=plain.code_tag("VALIDATION_ERROR"))
-            return Outcome(False, code="VALIDATION_ERROR")
-        trace_id = log_exception(log, "admin action %s failed", action)
-        record(request, action, "INTERNAL_ERROR", started)
-        text = f"Something went wrong on our side and nothing was changed. Reference for support: {trace_id}."
-        messages.error(request, text, extra_tags=plain.code_tag("INTERNAL_ERROR"))
-        return Outcome(False, code="INTERNAL_ERROR")
-    record(request, action, "ok", started)
-    if success:
-        messages.success(request, success)
-    return Outcome(True, result=result)
+            outcome = Outcome(False, code="VALIDATION_ERROR", message=f"Invalid input: {PROBLEM}.")
+        else:
+            trace_id = log_exception(log, "admin action %s failed", action)
+            record(request, action, "INTERNAL_ERROR", started)
+            text = f"Something went wrong on our side and nothing was changed. Reference for support: {trace_id}."
+            outcome = Outcome(False, code="INTERNAL_ERROR", message=text)
+    else:
+        record(request, action, "ok", started)
+        if success and notify:
+            messages.success(request, success)
+        return Outcome(True, result=result)
+    if notify:
+        messages.error(request, outcome.message, extra_tags=plain.code_tag(outcome.code))
+    return outcome
 
 
 def _not_recorded(request: HttpRequest, action: str, outcome: str, started: float | None = None) -> None:
     """The pipeline already wrote this call's audit row."""
 
 
-def run(request: HttpRequest, name: str, raw: dict[str, Any], success: str | None = None) -> Outcome:
+def run(
+    request: HttpRequest, name: str, raw: dict[str, Any], success: str | None = None, *, notify: bool = True
+) -> Outcome:
     """Run operation ``name`` with the form's input through the pipeline (source "admin"), as :func:`attempt`
     does for a service call; the result is the operation's payload (what MCP and REST return)."""
     op = operations.get(name)
@@ -105,10 +127,16 @@ def run(request: HttpRequest, name: str, raw: dict[str, Any], success: str | Non
         raise LookupError(f"No operation named {name}")
     actor = actor_for(request)
 
-    def call() -> Any:
-        return run_operation(op, actor, raw, source="admin", record=lambda row: row.save())
+    def record(row: Any) -> None:
+        # Refusals and failures are kept; a successful admin read is not (docs/architecture.md): a page view
+        # is not an action, unlike an assistant's read over MCP.
+        if op.is_write or row.outcome != "ok":
+            row.save()
 
-    return attempt(request, name, call, success, audited=False)
+    def call() -> Any:
+        return run_operation(op, actor, raw, source="admin", record=record)
+
+    return attempt(request, name, call, success, audited=False, notify=notify)
 
 
 ERROR_STATUS = {"CONFLICT": 409, "INSUFFICIENT_PERMISSIONS": 403, "INSUFFICIENT_SCOPE": 403, "NOT_FOUND": 404}

@@ -22,16 +22,38 @@ def flatten(nodes: list[dict[str, Any]], depth: int = 0) -> list[dict[str, Any]]
     return out
 
 
-def groups(actor: Actor, spec: CollectionSpec, entry_id: str) -> list[dict[str, Any]]:
-    attached = [t for t in selectors.taxonomy_list(actor=actor) if spec.slug in t["collections"]]
-    if not attached:
-        return []
-    assigned = selectors.entry_terms(actor=actor, collection=spec.slug, id=entry_id)
-    result = []
-    for taxonomy in attached:
-        chosen = {t["slug"] for t in assigned.get(taxonomy["name"], [])}
+def attached(actor: Actor, spec: CollectionSpec) -> list[dict[str, Any]]:
+    """The taxonomy definitions whose terms the collection's items can carry."""
+    return [t for t in selectors.taxonomy_list(actor=actor) if spec.slug in t["collections"]]
+
+
+def choices(actor: Actor, spec: CollectionSpec) -> list[dict[str, Any]]:
+    """``[{taxonomy, terms}]`` for the bulk "assign term" picker: the attached taxonomies' terms in tree order."""
+    out = []
+    for taxonomy in attached(actor, spec):
         terms = flatten(selectors.term_tree(actor=actor, taxonomy=taxonomy["name"]))
-        result.append({"taxonomy": taxonomy, "terms": terms, "chosen": chosen})
+        if terms:  # a taxonomy without terms has nothing to assign
+            out.append(
+                {"taxonomy": taxonomy, "terms": [{**t, "shown": "\u2013 " * t["depth"] + t["label"]} for t in terms]}
+            )
+    return out
+
+
+def groups(
+    actor: Actor, spec: CollectionSpec, entry_id: str | None, chosen: dict[str, list[str]] | None = None
+) -> list[dict[str, Any]]:
+    """One group per attached taxonomy with its terms and the ticked slugs: ``chosen`` (the posted form, kept
+    after an error) or else the entry's assignments (none for a new entry)."""
+    taxonomies = attached(actor, spec)
+    if not taxonomies:
+        return []
+    if chosen is None:
+        assigned = selectors.entry_terms(actor=actor, collection=spec.slug, id=entry_id) if entry_id else {}
+        chosen = {name: [t["slug"] for t in terms] for name, terms in assigned.items()}
+    result = []
+    for taxonomy in taxonomies:
+        terms = flatten(selectors.term_tree(actor=actor, taxonomy=taxonomy["name"]))
+        result.append({"taxonomy": taxonomy, "terms": terms, "chosen": set(chosen.get(taxonomy["name"], []))})
     return result
 
 

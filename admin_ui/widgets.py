@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any
 
 from django.http import QueryDict
@@ -17,11 +16,12 @@ from admin_ui import portable_text
 from content import selectors
 from content.schema import CollectionSpec, FieldSpec
 from emdash.actor import Actor
-from emdash.dates import parse_iso
+from emdash.dates import iso
 from emdash.errors import EmDashError
 from emdash.permissions import Perm, can
 from media import selectors as media_selectors
 from media.storage import url_for
+from settings_app import localtime
 
 INPUT_TYPES = {"string": "text", "slug": "text", "number": "number", "integer": "number"}
 PREFIX = "f_"
@@ -52,7 +52,12 @@ class Widget:
 
 
 def _media_choices(actor: Actor, spec: FieldSpec) -> tuple[list[tuple[str, str]], dict[str, str]]:
-    mime = "image/" if spec.type == "image" else None
+    return media_choices(actor, images=spec.type == "image")
+
+
+def media_choices(actor: Actor, *, images: bool) -> tuple[list[tuple[str, str]], dict[str, str]]:
+    """The newest 100 media items for a picker, as (id, filename) choices, with preview URLs for images."""
+    mime = "image/" if images else None
     try:
         page = media_selectors.media_list(actor=actor, mime_type=mime, limit=100)
     except EmDashError:
@@ -62,7 +67,7 @@ def _media_choices(actor: Actor, spec: FieldSpec) -> tuple[list[tuple[str, str]]
     for row in items:
         row_id, name = (row["id"], row["filename"]) if isinstance(row, dict) else (row.id, row.filename)
         choices.append((row_id, name))
-        if spec.type == "image":
+        if images:
             previews[row_id] = row["url"] if isinstance(row, dict) else url_for(row.storage_key)
     return choices, previews
 
@@ -105,8 +110,8 @@ def _form_value(spec: FieldSpec, value: Any) -> Any:
         return json.dumps(value, indent=2, ensure_ascii=False)
     if spec.type in ("image", "file"):
         return value.get("id", "") if isinstance(value, dict) else ""
-    if spec.type == "datetime":
-        return parse_iso(value).astimezone(UTC).strftime("%Y-%m-%dT%H:%M")
+    if spec.type == "datetime":  # typed and shown in the site's zone (settings ``timezone``), stored in UTC
+        return localtime.to_input(value)
     if spec.type == "number" and isinstance(value, float) and value.is_integer():
         return str(int(value))
     return value
@@ -186,9 +191,10 @@ def _parse_one(f: FieldSpec, post: QueryDict, previous: Any) -> Any:
             raise ValueError("must be a whole number") from None
     if f.type == "datetime":
         try:
-            return datetime.fromisoformat(raw).replace(tzinfo=UTC).isoformat().replace("+00:00", "Z")
-        except ValueError:
-            raise ValueError("must be a date and time") from None
+            return iso(localtime.from_input(raw))
+        except EmDashError as exc:  # not a date and time, or a wall-clock time the DST change skips
+            fields = (exc.details or {}).get("fields") or {}
+            raise ValueError(next(iter(fields.values()), exc.message)) from None
     if f.type == "portableText":
         return portable_text.parse(raw)
     if f.type in ("image", "file"):

@@ -18,6 +18,14 @@ from emdash.dates import iso
 from emdash.permissions import Perm
 
 TAGS = ["content"]
+PREVIEW_URL = {
+    "type": "object",
+    "properties": {
+        "url": {"type": "string", "format": "uri", "description": "Absolute link to the draft on the public site"},
+        "expiresAt": {"type": "string", "format": "date-time", "description": "When the link stops working (UTC)"},
+    },
+    "required": ["url", "expiresAt"],
+}
 
 
 class ContentPreviewUrlView(ApiView):
@@ -25,7 +33,7 @@ class ContentPreviewUrlView(ApiView):
 
     rules = {"GET": rule(Perm.CONTENT_READ_UNPUBLISHED)}
 
-    @doc("A signed, expiring preview link to the item's draft", tags=TAGS)
+    @doc("A signed, expiring preview link to the item's draft", tags=TAGS, response=PREVIEW_URL)
     def get(self, request: Request, collection: str, id: str) -> Response:
         link = preview.preview_link(actor=self.actor(request), collection=collection, id=id)
         return Response({"url": site_origin(request._request) + link.path, "expiresAt": iso(link.expires_at)})

@@ -1,8 +1,8 @@
-"""Query-string filters for the list routes, declared with django-filter and validated by its forms.
+"""Query-string parameters of the two hand-written list routes (media, search), checked by django-filter's forms.
 
-The selectors do the querying (keyset pagination, visibility rules); these filter sets only parse and
-check the query string, so a bad value is a VALIDATION_ERROR naming the parameter, and the OpenAPI
-document lists the same parameters the view reads.
+The selectors do the querying; these filter sets only parse and check the query string, so a bad value is a
+VALIDATION_ERROR naming the parameter, and the OpenAPI document lists the same parameters the view reads.
+Content lists are filtered by each collection's own FilterSet (content/filters.py).
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework.request import Request
 
-from content.selectors import ORDER_FIELDS
 from emdash.errors import ValidationError
 
 
@@ -26,17 +25,6 @@ class PageFilter(django_filters.FilterSet):
     cursor = django_filters.CharFilter(max_length=2000, help_text="nextCursor of the previous page")
 
 
-class ContentFilter(PageFilter):
-    status = django_filters.ChoiceFilter(
-        choices=[(s, s) for s in ("draft", "published", "scheduled")], help_text="Only items with this status"
-    )
-    orderBy = django_filters.ChoiceFilter(
-        choices=[(name, name) for name in sorted(ORDER_FIELDS)], help_text="Sort field"
-    )
-    order = django_filters.ChoiceFilter(choices=[("asc", "asc"), ("desc", "desc")], help_text="Default desc")
-    locale = django_filters.CharFilter(max_length=35, help_text="Only items in this locale")
-
-
 class MediaFilter(PageFilter):
     mimeType = django_filters.CharFilter(max_length=100, help_text="MIME type prefix, e.g. image/")
 
@@ -45,14 +33,6 @@ class SearchFilter(django_filters.FilterSet):
     q = django_filters.CharFilter(max_length=1000, help_text="Words to look for (empty: no results)")
     collections = django_filters.CharFilter(max_length=2000, help_text="Comma-separated collection slugs")
     locale = django_filters.CharFilter(max_length=35, help_text="Only results in this locale")
-    limit = django_filters.NumberFilter(min_value=1, max_value=50, help_text="1-50 (default 20)")
-
-
-class LocaleFilter(django_filters.FilterSet):
-    locale = django_filters.CharFilter(max_length=35, help_text="Locale of the item (slug lookups)")
-
-
-class RevisionFilter(django_filters.FilterSet):
     limit = django_filters.NumberFilter(min_value=1, max_value=50, help_text="1-50 (default 20)")
 
 

@@ -51,8 +51,13 @@ class OperationView(ApiView):
             # Unknown query parameters are ignored (caches, tracking tags); empty ones count as absent. The
             # known ones are this method's operation's (DELETE ?force=true shares its path with a GET).
             known = set(op.schema["properties"])
-            return {k: v for k, v in request.query_params.items() if k in known and v != ""}
+            flat = {k: v for k, v in request.query_params.items() if k in known and v != ""}
+            return {**flat, **nested_query(request, op)}
         if route.args == "path":
+            return {}
+        if route.method == "POST" and not _body_required(op, fixed) and not _is_json(request):
+            # A POST action whose body arguments are all optional (publish's publishedAt): no JSON body means
+            # "none", as before the route read one, whatever encoding the client's bare POST came with.
             return {}
         data = request.data
         if not isinstance(data, dict):
@@ -61,6 +66,46 @@ class OperationView(ApiView):
         if clash:
             raise ValidationError.for_fields(clash)
         return dict(data)
+
+
+def _body_required(op: Operation, fixed: dict[str, Any]) -> bool:
+    return any(name not in fixed for name in op.schema.get("required", []))
+
+
+def _is_json(request: Request) -> bool:
+    return (request.content_type or "").split(";")[0].strip().lower().endswith("json")
+
+
+_BRACKETS = re.compile(r"^(\w+)((?:\[[^\[\]]+\])+)$")
+
+
+def nested_query(request: Request, op: Operation) -> dict[str, Any]:
+    """Object arguments from deepObject-style keys: ``filter[fields][price][gte]=3`` fills
+    ``{"filter": {"fields": {"price": {"gte": 3}}}}`` (a repeated key gives a list). A bracketed key whose
+    name is not an object argument is refused: it is a filter the caller expects to apply."""
+    objects = {name for name, prop in op.schema["properties"].items() if prop.get("type") == "object"}
+    found: dict[str, Any] = {}
+    for key in request.query_params:
+        if "[" not in key:
+            continue
+        match = _BRACKETS.match(key)
+        if match is None or match[1] not in objects:
+            accepted = ", ".join(f"{name}[...]" for name in sorted(objects)) or "none"
+            raise ValidationError.for_fields({key: f"unknown query parameter (bracketed: {accepted})"})
+        values = [v for v in request.query_params.getlist(key) if v != ""]
+        if not values:
+            continue
+        node = found
+        path = [match[1], *re.findall(r"\[([^\[\]]+)\]", match[2])]
+        for part in path[:-1]:
+            child = node.setdefault(part, {})
+            if not isinstance(child, dict):
+                raise ValidationError.for_fields({key: "conflicts with another parameter"})
+            node = child
+        if isinstance(node.get(path[-1]), dict):
+            raise ValidationError.for_fields({key: "conflicts with another parameter"})
+        node[path[-1]] = values[0] if len(values) == 1 else values
+    return found
 
 
 def run_named(view: ApiView, request: Request, name: str, raw: dict[str, Any], *, lax: bool = False) -> Any:
@@ -81,6 +126,7 @@ def _handler(method: str, op: Operation, route: Route) -> Callable[..., Response
         return self.run(request, **params)
 
     handler.__name__ = method.lower()
+    assert op.output_schema is not None  # record._check: a routed operation declares one
     return extend_schema(
         summary=op.title,
         # One operation on several routes (PUT and PATCH): the first keeps the name, ids stay unique.
@@ -88,7 +134,7 @@ def _handler(method: str, op: Operation, route: Route) -> Callable[..., Response
         request={"application/json": _body_schema(op, route)} if route.args == "body" else None,
         parameters=_query_parameters(op, route),
         responses={
-            route.status: OpenApiResponse(op.output_schema or OpenApiTypes.OBJECT, description="Success"),
+            route.status: OpenApiResponse(op.output_schema, description="Success"),
             **ERRORS,
         },
         tags=[op.category],
@@ -116,6 +162,9 @@ def _query_parameters(op: Operation, route: Route) -> list[OpenApiParameter]:
     for name, prop in op.schema["properties"].items():
         if name in in_path:
             continue
+        if prop.get("type") == "object":  # filter[author]=3, filter[fields][price][gte]=10 (see nested_query)
+            found.append(_deep_object(name, prop, op))
+            continue
         kind = OpenApiTypes.INT if prop.get("type") == "integer" else OpenApiTypes.STR
         found.append(
             OpenApiParameter(
@@ -128,6 +177,30 @@ def _query_parameters(op: Operation, route: Route) -> list[OpenApiParameter]:
             )
         )
     return found
+
+
+def _deep_object(name: str, prop: dict[str, Any], op: Operation) -> OpenApiParameter:
+    schema = {k: v for k, v in prop.items() if k != "description"}
+    notes = QUERY_NOTES.get((op.name, name), "")
+    return OpenApiParameter(
+        name,
+        schema,
+        OpenApiParameter.QUERY,
+        style="deepObject",
+        explode=True,
+        description=f"{prop.get('description', '')} {notes}".strip(),
+    )
+
+
+# How an object argument is written in a query string, for the OpenAPI description.
+QUERY_NOTES = {
+    ("content_list", "filter"): "In the query string: filter[author]=3, filter[publishedAfter]=2026-01-01, "
+    "filter[terms][category]=news (comma-separated: any of), filter[fields][title]=Hello, "
+    "filter[fields][price][gte]=10, filter[fields][kind][in]=news,review. Field operators by type: "
+    "string/text/slug/reference/boolean: eq; select: eq, in; multiSelect: eq and in (has any of); "
+    "number/integer: eq, gte, lte; datetime: gte, lte. The collection's fields are listed by "
+    "GET /_emdash/api/schema/collections/{collection}.",
+}
 
 
 def _specificity(pattern: str) -> tuple[int, ...]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 
 ERROR = {
@@ -37,20 +36,18 @@ ERRORS = {
 def doc(
     summary: str,
     *,
+    response: dict[str, Any],
     ok: int = 200,
     body: Any = None,
     params: Any = None,
     tags: list[str] | None = None,
-    response: Any = None,
 ) -> Any:
-    """``extend_schema`` with our error envelope on every operation; ``response`` types the success body."""
+    """``extend_schema`` with our error envelope on every operation; ``response`` (a JSON Schema) types the success
+    body, and is required: a hand-written view cannot fall back to "any object" (tests/api/test_openapi_typed.py)."""
     return extend_schema(
         summary=summary,
         request=body,
         parameters=params,
         tags=tags,
-        responses={ok: OpenApiResponse(response or OpenApiTypes.OBJECT, description="Success"), **ERRORS},
+        responses={ok: OpenApiResponse(response, description="Success"), **ERRORS},
     )
-
-
-OBJECT = OpenApiTypes.OBJECT

@@ -2,8 +2,9 @@
 
 ``--connections`` tasks each send the same POST back to back on one keep-alive connection for
 ``--warmup`` seconds (not measured) and then for ``--duration`` seconds; every response must be
-200. Prints one JSON object: requests, errors, seconds, rps, p50_ms, p90_ms, p99_ms, max_ms.
-Only loopback URLs are accepted.
+200 (and contain ``--require`` when given). ``--vary TEXT`` replaces TEXT in the body with a number unique
+to each request (writes that must not collide). Prints one JSON object: requests, errors, server_errors
+(5xx), seconds, rps, p50_ms, p90_ms, p99_ms, max_ms, and the first bad response. Only loopback URLs are accepted.
 
     python bench/load.py --url http://127.0.0.1:8000/_emdash/api/mcp --body-file req.json \\
         --header 'Authorization: Bearer ...' --connections 8 --duration 10 --warmup 3
@@ -16,6 +17,7 @@ import asyncio
 import json
 import math
 import time
+from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
@@ -30,10 +32,31 @@ def percentile(sorted_values: list[float], q: float) -> float:
     return sorted_values[index]
 
 
+class Check:
+    """What every request sends and what its response must be."""
+
+    def __init__(self, body: bytes, vary: str, require: str) -> None:
+        self.body, self.vary, self.require = body, vary.encode(), require.encode()
+        self.serial = 0
+        self.first_bad = ""
+
+    def next_body(self) -> bytes:
+        if not self.vary:
+            return self.body
+        self.serial += 1
+        return self.body.replace(self.vary, str(self.serial).encode())
+
+    def ok(self, response: httpx.Response) -> bool:
+        good = response.status_code == 200 and (not self.require or self.require in response.content)
+        if not good and not self.first_bad:
+            self.first_bad = f"{response.status_code}: {response.text[:300]}"
+        return good
+
+
 async def worker(
     client: httpx.AsyncClient,
     url: str,
-    body: bytes,
+    check: Check,
     headers: dict[str, str],
     until: float,
     latencies: list[float] | None,
@@ -43,10 +66,12 @@ async def worker(
         counts["sent"] += 1
         started = time.perf_counter()
         try:
-            response = await client.post(url, content=body, headers=headers)
-            ok = response.status_code == 200
-        except httpx.HTTPError:
+            response = await client.post(url, content=check.next_body(), headers=headers)
+            ok = check.ok(response)
+            counts["server_errors"] += response.status_code >= 500
+        except httpx.HTTPError as exc:
             ok = False
+            check.first_bad = check.first_bad or repr(exc)
         if latencies is not None:
             latencies.append(time.perf_counter() - started)
         if not ok:
@@ -54,20 +79,22 @@ async def worker(
 
 
 async def run(
-    url: str, body: bytes, headers: dict[str, str], connections: int, duration: float, warmup: float
-) -> dict[str, float]:
+    url: str, check: Check, headers: dict[str, str], connections: int, duration: float, warmup: float
+) -> dict[str, Any]:
     limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
     async with httpx.AsyncClient(limits=limits, timeout=30) as client:
         if warmup > 0:
-            counts = {"sent": 0, "errors": 0}
+            counts = {"sent": 0, "errors": 0, "server_errors": 0}
             until = time.perf_counter() + warmup
-            await asyncio.gather(*(worker(client, url, body, headers, until, None, counts) for _ in range(connections)))
+            await asyncio.gather(
+                *(worker(client, url, check, headers, until, None, counts) for _ in range(connections))
+            )
         latencies: list[float] = []
-        counts = {"sent": 0, "errors": 0}
+        counts = {"sent": 0, "errors": 0, "server_errors": 0}
         started = time.perf_counter()
         until = started + duration
         await asyncio.gather(
-            *(worker(client, url, body, headers, until, latencies, counts) for _ in range(connections))
+            *(worker(client, url, check, headers, until, latencies, counts) for _ in range(connections))
         )
         elapsed = time.perf_counter() - started
     latencies.sort()
@@ -75,6 +102,8 @@ async def run(
     return {
         "requests": len(ms),
         "errors": counts["errors"],
+        "server_errors": counts["server_errors"],
+        "first_bad": check.first_bad,
         "seconds": round(elapsed, 3),
         "rps": round(len(ms) / elapsed, 1),
         "p50_ms": round(percentile(ms, 50), 3),
@@ -92,6 +121,8 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--duration", type=float, default=10)
     parser.add_argument("--warmup", type=float, default=3)
+    parser.add_argument("--vary", default="", help="text in the body replaced by a per-request number")
+    parser.add_argument("--require", default="", help="text every response body must contain")
     args = parser.parse_args()
     host = urlsplit(args.url).hostname
     if host not in ("127.0.0.1", "localhost", "::1"):
@@ -104,7 +135,8 @@ def main() -> None:
         headers[name.strip()] = value.strip()
     with open(args.body_file, "rb") as f:
         body = f.read()
-    result = asyncio.run(run(args.url, body, headers, args.connections, args.duration, args.warmup))
+    check = Check(body, args.vary, args.require)
+    result = asyncio.run(run(args.url, check, headers, args.connections, args.duration, args.warmup))
     print(json.dumps(result))
 
 

@@ -9,6 +9,12 @@ class ContentConfig(AppConfig):
 
         receivers.connect()  # the search index follows content and schema changes
 
+        from django.db.models.signals import post_migrate
+
+        from content import table_indexes
+
+        post_migrate.connect(table_indexes.on_post_migrate, dispatch_uid="content.table_indexes")
+
         from content.services import publish_due
         from emdash.background import register_sweep
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from django.apps.registry import Apps
 from django.db import connection, models
 from django.db.backends.utils import truncate_name
+from django.db.models import Q
 
 from content.field_types import FIELD_TYPES
 from content.models import EntryBase
@@ -19,6 +20,8 @@ from content.models import EntryBase
 if TYPE_CHECKING:
     from content.schema import CollectionSpec, FieldSpec
 
+# Indexes earlier versions declared, dropped by add_missing_indexes (see build_model).
+OBSOLETE_INDEX_SUFFIXES = ("del",)
 # Column names every entry table has; field slugs may not take them.
 SYSTEM_COLUMNS: tuple[str, ...] = tuple(f.name for f in EntryBase._meta.get_fields())
 # Field slugs also kept back: "terms" is the taxonomy argument on content writes.
@@ -54,7 +57,10 @@ def build_model(spec: CollectionSpec, apps: Apps) -> type[EntryBase]:
             "db_table": table,
             "app_label": "emdash_entries",
             "apps": apps,
-            "managed": False,  # our services own the DDL
+            # Our services run the DDL (never Django's migrations: these classes live in their own Apps), but the
+            # schema editor only creates a model's declared indexes (create_model, SQLite's table rebuilds on
+            # alter/remove) for managed models: unmanaged tables had only their primary key and slug index.
+            "managed": True,
             "constraints": [
                 models.UniqueConstraint(fields=["slug", "locale"], name=_index_name(table, "slug_loc")),
             ],
@@ -65,7 +71,11 @@ def build_model(spec: CollectionSpec, apps: Apps) -> type[EntryBase]:
                 models.Index(fields=["published_at", "id"], name=_index_name(table, "pub")),
                 models.Index(fields=["scheduled_at"], name=_index_name(table, "sched")),
                 models.Index(fields=["translation_group"], name=_index_name(table, "tg")),
-                models.Index(fields=["deleted_at"], name=_index_name(table, "del")),
+                # Partial: only trashed rows. A plain deleted_at index made SQLite answer "deleted_at IS NULL
+                # ORDER BY created_at" through it and sort the whole table instead of walking (created_at, id).
+                models.Index(
+                    fields=["deleted_at"], name=_index_name(table, "trash"), condition=Q(deleted_at__isnull=False)
+                ),
             ],
         },
     )
@@ -74,3 +84,23 @@ def build_model(spec: CollectionSpec, apps: Apps) -> type[EntryBase]:
         attrs[field_attname(field.slug)] = make_field_column(field)
     class_name = "Entry_" + "".join(part.capitalize() for part in spec.slug.split("_"))
     return type(class_name, (EntryBase,), attrs)
+
+
+def add_missing_indexes(model: type[EntryBase]) -> list[str]:
+    """Create the model's declared indexes its table lacks (tables made before they were created, or rebuilt
+    without them) and drop obsolete ones; returns the names created. Idempotent: ``migrate`` runs it for
+    every collection."""
+    table = model._meta.db_table
+    with connection.cursor() as cursor:
+        if table not in connection.introspection.table_names(cursor):
+            return []
+        existing = set(connection.introspection.get_constraints(cursor, table))
+    missing = [index for index in model._meta.indexes if index.name not in existing]
+    obsolete = [name for s in OBSOLETE_INDEX_SUFFIXES if (name := _index_name(table, s)) in existing]
+    if missing or obsolete:
+        with connection.schema_editor(atomic=True) as editor:
+            for name in obsolete:
+                editor.remove_index(model, models.Index(fields=["deleted_at"], name=name))
+            for index in missing:
+                editor.add_index(model, index)
+    return [str(index.name) for index in missing]

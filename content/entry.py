@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from content import presenters
+from content import presenters, seo
 from content.models import EntryBase
-from content.rows import draft_values, rev_token
+from content.rows import draft_meta, draft_raw, known_values, rev_token
 from content.schema import CollectionSpec
 
 
@@ -17,10 +17,16 @@ class Entry:
     row: EntryBase
     draft: dict[str, Any] | None
     show_draft: bool = True  # False for readers who may only see published values
+    meta: dict[str, Any] = field(default_factory=dict)  # the draft's pending slug / SEO (rows.DRAFT_META)
+    seo: dict[str, Any] = field(default_factory=dict)  # the live SEO
 
     @classmethod
     def load(cls, spec: CollectionSpec, row: EntryBase, *, show_draft: bool = True) -> Entry:
-        return cls(spec, row, draft_values(spec, row) if show_draft else None, show_draft)
+        raw = draft_raw(row) if show_draft else None
+        draft = None if raw is None else known_values(spec, raw)
+        # rows.find(with_seo=True) brought the live SEO along with the row (one query less per read).
+        live_seo = row.seo_live if hasattr(row, "seo_live") else seo.live(spec.slug, row.id)
+        return cls(spec, row, draft, show_draft, draft_meta(raw), live_seo or {})
 
     @property
     def id(self) -> str:
@@ -31,4 +37,5 @@ class Entry:
         return rev_token(self.row)
 
     def to_dict(self) -> dict[str, Any]:
-        return presenters.entry(self.spec, self.row, draft=self.draft, show_draft=self.show_draft)
+        body = presenters.entry(self.spec, self.row, draft=self.draft, show_draft=self.show_draft)
+        return presenters.with_seo(body, self.row, live_seo=self.seo, meta=self.meta if self.show_draft else {})

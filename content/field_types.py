@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -157,62 +158,43 @@ class FieldType:
 _TEXT_KEYS = frozenset({"minLength", "maxLength", "pattern"})
 _NUM_KEYS = frozenset({"min", "max"})
 
+
+def _nullable(column: type[models.Field], **fixed: Any) -> Callable[..., models.Field]:
+    """The column factory: every field column is nullable (items may predate the field)."""
+    return functools.partial(column, null=True, **fixed)
+
+
+_TEXT_COLUMN = _nullable(models.TextField)
+_JSON_COLUMN = _nullable(models.JSONField)
+
+
+def _text_type(name: str, check: Callable[[Any, FieldRules], str | None], **extra: Any) -> FieldType:
+    """A type whose value is a string the length and pattern rules apply to."""
+    return FieldType(name, _TEXT_COLUMN, check, validation_keys=_TEXT_KEYS, text_like=True, **extra)
+
+
 FIELD_TYPES: dict[str, FieldType] = {
     t.name: t
     for t in [
-        FieldType(
-            "string",
-            lambda **kw: models.TextField(null=True, **kw),
-            _check_string,
-            validation_keys=_TEXT_KEYS,
-            text_like=True,
-        ),
-        FieldType(
-            "text",
-            lambda **kw: models.TextField(null=True, **kw),
-            _check_string,
-            validation_keys=_TEXT_KEYS,
-            in_summary=False,
-            text_like=True,
-        ),
-        FieldType("number", lambda **kw: models.FloatField(null=True, **kw), _check_number, validation_keys=_NUM_KEYS),
-        FieldType(
-            "integer", lambda **kw: models.BigIntegerField(null=True, **kw), _check_integer, validation_keys=_NUM_KEYS
-        ),
-        FieldType("boolean", lambda **kw: models.BooleanField(null=True, **kw), _check_boolean),
-        FieldType(
-            "datetime",
-            lambda **kw: models.DateTimeField(null=True, **kw),
-            _check_datetime,
-            to_db=parse_iso,
-            from_db=iso,
-        ),
-        FieldType(
-            "select",
-            lambda **kw: models.TextField(null=True, **kw),
-            _check_select,
-            validation_keys=frozenset({"options"}),
-        ),
+        _text_type("string", _check_string),
+        _text_type("text", _check_string, in_summary=False),
+        FieldType("number", _nullable(models.FloatField), _check_number, validation_keys=_NUM_KEYS),
+        FieldType("integer", _nullable(models.BigIntegerField), _check_integer, validation_keys=_NUM_KEYS),
+        FieldType("boolean", _nullable(models.BooleanField), _check_boolean),
+        FieldType("datetime", _nullable(models.DateTimeField), _check_datetime, to_db=parse_iso, from_db=iso),
+        FieldType("select", _TEXT_COLUMN, _check_select, validation_keys=frozenset({"options"})),
         FieldType(
             "multiSelect",
-            lambda **kw: models.JSONField(null=True, **kw),
+            _JSON_COLUMN,
             _check_multi_select,
             validation_keys=frozenset({"options", "minLength", "maxLength"}),
         ),
-        FieldType(
-            "portableText", lambda **kw: models.JSONField(null=True, **kw), _check_portable_text, in_summary=False
-        ),
-        FieldType("image", lambda **kw: models.JSONField(null=True, **kw), _check_media_ref),
-        FieldType("file", lambda **kw: models.JSONField(null=True, **kw), _check_media_ref),
-        FieldType("reference", lambda **kw: models.CharField(max_length=26, null=True, **kw), _check_reference),
-        FieldType("json", lambda **kw: models.JSONField(null=True, **kw), _check_json, in_summary=False),
-        FieldType(
-            "slug",
-            lambda **kw: models.TextField(null=True, **kw),
-            _check_slug,
-            validation_keys=_TEXT_KEYS,
-            text_like=True,
-        ),
+        FieldType("portableText", _JSON_COLUMN, _check_portable_text, in_summary=False),
+        FieldType("image", _JSON_COLUMN, _check_media_ref),
+        FieldType("file", _JSON_COLUMN, _check_media_ref),
+        FieldType("reference", _nullable(models.CharField, max_length=26), _check_reference),
+        FieldType("json", _JSON_COLUMN, _check_json, in_summary=False),
+        _text_type("slug", _check_slug),
     ]
 }
 

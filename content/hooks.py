@@ -19,9 +19,17 @@ Assigned = Callable[..., dict[str, list[dict[str, Any]]]]
 _hooks: dict[str, Any] = {}
 
 
-def register_terms(*, replace: Replace, assigned: Assigned) -> None:
+def register_terms(
+    *,
+    replace: Replace,
+    assigned: Assigned,
+    taxonomies: Callable[[str], list[str]],
+    tagged: Callable[..., Any],
+) -> None:
     _hooks["replace"] = replace
     _hooks["assigned"] = assigned
+    _hooks["taxonomies"] = taxonomies
+    _hooks["tagged"] = tagged
 
 
 def register_media(
@@ -64,3 +72,14 @@ def replace_entry_terms(*, collection: str, entry_id: str, terms: Any) -> None:
 def assigned_terms(*, collection: str, entry_id: str) -> dict[str, list[dict[str, Any]]]:
     assigned = _hooks.get("assigned")
     return assigned(collection=collection, entry_id=entry_id) if assigned is not None else {}
+
+
+def taxonomies_for(collection: str) -> list[str]:
+    """Names of the taxonomies that apply to ``collection`` (none without a taxonomy app)."""
+    found = _hooks.get("taxonomies")
+    return found(collection) if found is not None else []
+
+
+def tagged_entries(*, collection: str, taxonomy: str, slugs: list[str]) -> Any:
+    """A subquery of the ids of entries carrying any of the terms ``slugs`` of ``taxonomy`` (for ``id__in``)."""
+    return _hooks["tagged"](collection=collection, taxonomy=taxonomy, slugs=slugs)

@@ -4,38 +4,27 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import Field, WithJsonSchema
 
 from content import selectors
-from content.schema_services import SLUG_MAX_LENGTH
-from emdash.operations import Input, WholeNumber
+from content.schema_checks import SLUG_MAX_LENGTH
+from emdash.operations import NULLABLE, WHOLE, Cursor, Input, WholeNumber, limit, reference
 
-Collection = Annotated[str, Field(description="Collection slug, e.g. posts", min_length=1, max_length=SLUG_MAX_LENGTH)]
-Ident = Annotated[str, Field(description="Item ID (ULID) or slug", min_length=1, max_length=200)]
-Locale = Annotated[
-    str, Field(description="Locale, e.g. en or fr (only meaningful when i18n is enabled)", min_length=1, max_length=16)
-]
-Cursor = Annotated[
-    str, Field(description="Opaque cursor from the previous page's nextCursor", min_length=1, max_length=2048)
-]
-Slug = Annotated[
-    str, Field(description="URL slug: lowercase letters, digits, '-' or '_'", min_length=1, max_length=200)
-]
-Data = Annotated[dict[str, Any], Field(description="Field values keyed by field slug (see schema_get_collection)")]
+Collection = Annotated[str, reference("Collection slug", SLUG_MAX_LENGTH)]
+Ident = Annotated[str, reference("Item id or slug", 200)]
+Locale = Annotated[str, reference("Locale, e.g. fr (multilingual sites)", 16)]
+Slug = Annotated[str, Field(description="URL slug (a-z, 0-9, - and _)", min_length=1, max_length=200)]
+Data = Annotated[dict[str, Any], Field(description="Field values keyed by field slug")]
 TermSlugs = list[Annotated[str, Field(min_length=1, max_length=200)]]
 Terms = Annotated[
     dict[str, Annotated[TermSlugs, Field(max_length=100)]],
     Field(
-        description='Taxonomy terms by taxonomy name, e.g. {"category": ["news"], "tag": []}; replaces the '
-        "item's terms of each taxonomy named (see taxonomy_list and taxonomy_list_terms)",
+        description='Term slugs by taxonomy name, e.g. {"tag": ["news"]}; replaces the item\'s terms of each '
+        "taxonomy named",
         max_length=20,
     ),
 ]
 OrderBy = Literal[tuple(sorted(selectors.ORDER_FIELDS))]  # type: ignore[valid-type]
-
-
-def _limit(default: int, maximum: int) -> Any:
-    return Field(default, ge=1, le=maximum, description=f"Maximum number of items (1-{maximum}, default {default})")
 
 
 class Target(Input):
@@ -43,19 +32,58 @@ class Target(Input):
     id: Ident
 
 
-MARKDOWN = Field(None, description="true: return portableText (rich-text) fields as Markdown strings")
+MARKDOWN = Field(None, description="true: rich-text fields as Markdown")
+
+
+# One compact schema for "a JSON scalar" (pydantic would spell out four anyOf branches per use).
+SCALAR = {"type": ["string", "number", "boolean"]}
+Instant = str  # parsed (and its length checked) by the FilterSet
+_SLUGS = {"type": ["array", "string"], "items": {"type": "string"}, "maxItems": 100}
+
+
+# A field filter: a value (equals), or operators. content/filters.py checks it against the field's type, so a
+# mistake is reported with the field's own words (pydantic's union errors would list every branch).
+FIELD_FILTER = {
+    "anyOf": [
+        SCALAR,
+        {
+            "type": "object",
+            "properties": {op: SCALAR for op in ("eq", "gte", "lte")} | {"in": _SLUGS},
+            "additionalProperties": False,
+        },
+    ]
+}
+
+
+class ListFilter(Input):
+    """The filters of content_list beyond status and locale (content/filters.py applies them)."""
+
+    author: Annotated[int, Field(ge=1), WHOLE] | None = Field(None, description="Author's user id")
+    created_after: Instant | None = Field(None, description="Created at or after")
+    created_before: Instant | None = Field(None, description="Created at or before")
+    updated_after: Instant | None = Field(None, description="Updated at or after")
+    updated_before: Instant | None = Field(None, description="Updated at or before")
+    published_after: Instant | None = Field(None, description="Published at or after")
+    published_before: Instant | None = Field(None, description="Published at or before")
+    terms: Annotated[dict[str, Annotated[Any, WithJsonSchema(_SLUGS)]], Field(max_length=20)] | None = Field(
+        None, description='Term slugs by taxonomy (any of), e.g. {"category": "news"}'
+    )
+    fields: Annotated[dict[str, Annotated[Any, WithJsonSchema(FIELD_FILTER)]], Field(max_length=50)] | None = Field(
+        None, description='By field slug: a value, or {in, gte, lte}, e.g. {"price": {"gte": 10}}'
+    )
 
 
 class ListInput(Input):
     collection: Collection
-    status: Literal["draft", "published", "scheduled"] | None = Field(None, description="Filter by status")
-    limit: WholeNumber = _limit(50, 100)
+    status: Literal["draft", "published", "scheduled"] | None = Field(None, description="Only items with this status")
+    limit: WholeNumber = limit(50, 100)
     cursor: Cursor | None = None
-    order_by: OrderBy | None = Field(None, description="Sort field (snake_case or camelCase)")  # type: ignore[valid-type]
+    order_by: OrderBy | None = Field(None, description="Sort field")  # type: ignore[valid-type]
     order: Literal["asc", "desc"] | None = Field(None, description="Sort direction (default desc)")
     locale: Locale | None = None
-    markdown: bool | None = Field(
-        None, description="true: include rich-text fields in the summaries, as Markdown strings"
+    markdown: bool | None = Field(None, description="true: add the rich-text fields, as Markdown")
+    filter: ListFilter | None = Field(
+        None, description="*After/*Before: ISO date or date-time, inclusive. Unknown names are refused."
     )
 
 
@@ -64,26 +92,51 @@ class GetInput(Target):
     markdown: bool | None = MARKDOWN
 
 
+class MediaRef(Input):
+    id: str = Field(description="Media item ID (media_list / media_upload)", min_length=1, max_length=64)
+    alt: str | None = Field(None, description="Alternative text", max_length=500)
+
+
+class SeoInput(Input):
+    """Per-item SEO; on update only the keys sent change, and null clears one."""
+
+    title: Annotated[str | None, NULLABLE] = Field(None, description="Page title for search engines", max_length=200)
+    description: Annotated[str | None, NULLABLE] = Field(None, description="Meta description", max_length=500)
+    image: Annotated[MediaRef | None, NULLABLE] = Field(None, description="Social sharing image")
+    canonical: Annotated[str | None, NULLABLE] = Field(
+        None, description="Canonical URL: https://... or a site path", max_length=2048
+    )
+    noindex: bool | None = Field(None, description="true: ask search engines not to index; left out of the sitemap")
+
+
+SEO = Field(None, description="SEO: title, description, image, canonical, noindex")
+
+
 class CreateInput(Input):
     collection: Collection
     data: Data
     slug: Slug | None = None
     status: Literal["draft", "published"] | None = Field(None, description="Initial status (default draft)")
     locale: Locale | None = None
-    translation_of: str | None = Field(
-        None, description="ID of the item this one translates", min_length=1, max_length=200
-    )
+    translation_of: Annotated[str, reference("Id of the item this one translates", 200)] | None = None
     terms: Terms | None = None
+    seo: SeoInput | None = SEO
 
 
 class UpdateInput(Target):
     data: Data | None = None
     slug: Slug | None = None
     status: Literal["draft", "published"] | None = Field(None, description="New status")
-    rev: str | None = Field(
-        None, alias="_rev", description="Revision token from content_get", min_length=1, max_length=100
+    rev: Annotated[str, reference("_rev from content_get: refuses the write if the item changed since", 100)] | None = (
+        Field(None, alias="_rev")
     )
     terms: Terms | None = None
+    autosave: bool | None = Field(
+        None,
+        description="true: a background save while editing; consecutive autosaves by the same user update one "
+        "revision instead of adding one each",
+    )
+    seo: SeoInput | None = SEO
 
 
 class ScheduleInput(Target):
@@ -92,15 +145,24 @@ class ScheduleInput(Target):
     )
 
 
+class PublishInput(Target):
+    published_at: str | None = Field(
+        None,
+        description="Publication date to show, ISO 8601 with zone (migrations; past allowed)",
+        min_length=1,
+        max_length=64,
+    )
+
+
 class TrashListInput(Input):
     collection: Collection
-    limit: WholeNumber = _limit(50, 100)
+    limit: WholeNumber = limit(50, 100)
     cursor: Cursor | None = None
 
 
 class RevisionListInput(Target):
-    limit: WholeNumber = _limit(20, 50)
+    limit: WholeNumber = limit(20, 50)
 
 
 class RevisionRestoreInput(Input):
-    revision_id: str = Field(description="Revision ID from revision_list", min_length=1, max_length=26)
+    revision_id: Annotated[str, reference("Revision id from revision_list", 26)]

@@ -68,7 +68,8 @@ class Revision(models.Model):
     KIND_DRAFT = "draft"
     KIND_PUBLISH = "publish"
     KIND_RESTORE = "restore"
-    KINDS = [(KIND_DRAFT, "draft"), (KIND_PUBLISH, "publish"), (KIND_RESTORE, "restore")]
+    KIND_AUTOSAVE = "autosave"  # the newest state of an editing session's autosaves, updated in place
+    KINDS = [(KIND_DRAFT, "draft"), (KIND_PUBLISH, "publish"), (KIND_RESTORE, "restore"), (KIND_AUTOSAVE, "autosave")]
 
     id = models.CharField(max_length=26, primary_key=True)
     collection = models.CharField(max_length=63)
@@ -111,6 +112,64 @@ class EntryBase(models.Model):
 
     def __str__(self) -> str:
         return f"{self._meta.db_table}/{self.id}"
+
+
+class PreviewShare(models.Model):
+    """A share link (content.shares): an expiring, revocable address at which anyone can read one item's current
+    draft. Only the SHA-256 of the link's secret is stored (like tokens), so a database leak reveals no link."""
+
+    collection = models.CharField(max_length=64)
+    entry_id = models.CharField(max_length=64)
+    token_hash = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["collection", "entry_id"], name="preview_share_item")]
+
+    def __str__(self) -> str:
+        return f"share link for {self.collection}/{self.entry_id}"
+
+
+class EntrySeo(models.Model):
+    """The live SEO of one entry. A side table, not a column of ``ec_<slug>``: it works for every collection,
+    old and new, without altering their tables, and a pending edit waits in the draft revision (``_seo``)."""
+
+    collection = models.CharField(max_length=63)
+    entry_id = models.CharField(max_length=26)
+    data = models.JSONField(default=dict)  # {title?, description?, image?: {id, alt?}, canonical?, noindex?}
+    noindex = models.BooleanField(default=False)  # a column too: the sitemap filters on it
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["collection", "entry_id"], name="content_seo_entry")]
+        indexes = [models.Index(fields=["collection", "noindex"], name="content_seo_noindex")]
+
+    def __str__(self) -> str:
+        return f"seo {self.collection}/{self.entry_id}"
+
+
+class Redirect(models.Model):
+    """A 301 from a local path that no longer answers to another local path (kept collapsed: no chains)."""
+
+    KIND_AUTO = "auto"  # recorded when publishing moved an item's URL
+    KIND_MANUAL = "manual"
+
+    id = models.CharField(max_length=26, primary_key=True)
+    source = models.CharField(max_length=500, unique=True)
+    target = models.CharField(max_length=2048)
+    kind = models.CharField(max_length=16, default=KIND_MANUAL)
+    collection = models.CharField(max_length=63, blank=True)
+    entry_id = models.CharField(max_length=26, blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["target"], name="content_redirect_target")]
+
+    def __str__(self) -> str:
+        return f"{self.source} -> {self.target}"
 
 
 from content.search.models import SearchDocument, SearchIndexState  # noqa: E402, F401  (the search index tables)

@@ -11,6 +11,7 @@ from content.inputs import (
     CreateInput,
     GetInput,
     ListInput,
+    PublishInput,
     RevisionListInput,
     RevisionRestoreInput,
     ScheduleInput,
@@ -51,6 +52,8 @@ def _as_dict(result: Any, args: Any) -> dict[str, Any]:
 
 def _list(*, markdown: bool = False, **kwargs: Any) -> Any:
     """content_list; with ``markdown`` the summaries carry the long fields, rich text as Markdown."""
+    if kwargs.get("filter") is not None:
+        kwargs["filter"] = kwargs["filter"].model_dump(by_alias=True, exclude_none=True)
     page = selectors.entry_list(**kwargs, full=markdown)
     if markdown:
         markdown_output.convert(kwargs["collection"], page.items)
@@ -83,16 +86,25 @@ def _content(name: str, **fields: Any) -> None:
 
 def _item_action(name: str, service: Any, *, path: str, description: str, **fields: Any) -> None:
     """A write on one item (``collection`` + ``id``) answered with ``{item}``."""
+    body = fields.pop("input", None)
     _content(
         name,
         perm=fields.pop("perm", Perm.CONTENT_EDIT_OWN),
         description=description,
-        input=Target,
+        input=body or Target,
         service=service,
         present=fields.pop("present", _item_only),
         output_schema=fields.pop("output_schema", outputs.ITEM_ONLY),
         target=_args_target,
-        routes=(Route("POST", f"{ITEM_PATH}/{path}", status=fields.pop("status", 200), name=f"api-content-{path}"),),
+        routes=(
+            Route(
+                "POST",
+                f"{ITEM_PATH}/{path}",
+                args="body" if body else "path",
+                status=fields.pop("status", 200),
+                name=f"api-content-{path}",
+            ),
+        ),
         **fields,
     )
 
@@ -105,9 +117,9 @@ _content(
     perm=Perm.CONTENT_READ,
     read_only=True,
     idempotent=True,
-    description="List items in a collection, newest first by default, with optional status filter and cursor "
-    "pagination. Summaries leave out long text and rich-text fields unless markdown: true (rich text then comes as "
-    "Markdown); call content_get for the full item.",
+    description="List a collection's items, newest first unless orderBy says otherwise, with optional filters, "
+    "as summaries without long text and rich-text fields (markdown: true adds them). content_get returns one full "
+    "item; search finds items by words.",
     input=ListInput,
     service=_list,
     present=_as_dict,
@@ -120,9 +132,8 @@ _content(
     perm=Perm.CONTENT_READ,
     read_only=True,
     idempotent=True,
-    description="Get one item by ID or slug with all field values, metadata, liveData when a draft is pending, and "
-    "the _rev token to pass to content_update for conflict detection. markdown: true returns rich-text "
-    "(portableText) fields as Markdown.",
+    description="Get one item with every field value, its metadata, liveData when a draft is pending, and _rev "
+    "(pass it to content_update to detect conflicting edits).",
     input=GetInput,
     service=_get,
     present=_present_get,
@@ -135,7 +146,7 @@ _content(
     perm=Perm.CONTENT_READ_UNPUBLISHED,
     read_only=True,
     idempotent=True,
-    description="Compare the live (published) values of an item with its current draft.",
+    description="Show an item's live (published) values next to its pending draft: {hasChanges, live, draft}.",
     input=Target,
     service=selectors.entry_compare,
     present=_as_dict,
@@ -148,7 +159,7 @@ _content(
     perm=Perm.CONTENT_READ_UNPUBLISHED,
     read_only=True,
     idempotent=True,
-    description="List soft-deleted items of a collection, most recently deleted first.",
+    description="List a collection's trashed items, most recently deleted first (content_restore brings one back).",
     input=TrashListInput,
     service=selectors.entry_list_trashed,
     present=_as_dict,
@@ -161,7 +172,7 @@ _content(
     perm=Perm.CONTENT_READ,
     read_only=True,
     idempotent=True,
-    description="List the locale variants of an item (its translation group).",
+    description="List an item's locale variants (its translation group): id, locale, slug and status of each.",
     input=Target,
     service=selectors.entry_translations,
     present=_as_dict,
@@ -175,10 +186,9 @@ _content(
     "content_create",
     title="Create content item",
     perm=Perm.CONTENT_CREATE,
-    description="Create an item. data keys must be field slugs of the collection (call schema_get_collection "
-    "first). Created as a draft unless status is published. The slug is generated from the title when omitted. "
-    "A rich-text (portableText) field accepts a Markdown string; images must be this site's media URLs "
-    "(media_upload first).",
+    description="Create an item, a draft unless status is published. data keys are the collection's field slugs "
+    "(schema_get_collection); rich-text fields accept Markdown; images must be this site's media (media_upload "
+    "first). slug defaults to one made from the title.",
     input=CreateInput,
     service=services.entry_create,
     present=item_and_rev,
@@ -190,9 +200,8 @@ _content(
     "content_update",
     title="Update content item",
     perm=Perm.CONTENT_EDIT_OWN,
-    description="Update an item. Send only the fields to change. On a published item the edit becomes a draft "
-    "until content_publish. Pass _rev from content_get to refuse the write if someone changed the item meanwhile. "
-    "Rich-text (portableText) fields accept Markdown strings.",
+    description="Change an item; send only what changes (rich-text fields accept Markdown). Editing a published "
+    "item makes a draft that goes live on content_publish.",
     input=UpdateInput,
     service=services.entry_update,
     present=item_and_rev,
@@ -205,8 +214,7 @@ _content(
     title="Move content to trash",
     perm=Perm.CONTENT_EDIT_OWN,
     destructive=True,
-    description="Soft-delete an item: it moves to the trash. Undo with content_restore; remove for good with "
-    "content_permanent_delete.",
+    description="Move an item to the trash; content_restore undoes it, content_permanent_delete makes it final.",
     input=Target,
     service=services.entry_trash,
     present=_deleted,
@@ -219,7 +227,7 @@ _content(
     title="Delete permanently",
     perm=Perm.CONTENT_DELETE_PERMANENT,
     destructive=True,
-    description="Permanently and irreversibly delete an item that is already in the trash, with its revisions.",
+    description="Irreversibly delete a trashed item (content_delete first) and its revisions.",
     input=Target,
     service=services.entry_delete_permanently,
     present=_deleted,
@@ -232,7 +240,9 @@ _item_action(
     services.entry_publish,
     path="publish",
     title="Publish content",
-    description="Publish an item: the current draft goes live on the site. Later edits become a new draft.",
+    description="Publish an item: the current draft (values, slug, SEO) goes live; a moved URL redirects. "
+    "publishedAt sets the shown date (migrations).",
+    input=PublishInput,
     idempotent=True,
 )
 _item_action(
@@ -248,7 +258,7 @@ _item_action(
     services.entry_unschedule,
     path="unschedule",
     title="Cancel scheduled publishing",
-    description="Cancel a scheduled publish. Idempotent: an item with no schedule is returned unchanged.",
+    description="Cancel an item's scheduled publish (an item with none is returned unchanged).",
     idempotent=True,
 )
 _item_action(
@@ -256,7 +266,7 @@ _item_action(
     services.entry_discard_draft,
     path="discard-draft",
     title="Discard draft",
-    description="Throw away the pending draft and return to the live version (items published at least once).",
+    description="Drop an item's pending draft and go back to its live version (items published before).",
     destructive=True,
     idempotent=True,
 )
@@ -265,7 +275,7 @@ _item_action(
     services.entry_restore,
     path="restore",
     title="Restore from trash",
-    description="Restore a soft-deleted item from the trash.",
+    description="Bring a trashed item back (see content_list_trashed).",
     present=lambda entry, args: {"restored": True, "item": entry.to_dict()},
     output_schema=outputs.RESTORED,
 )
@@ -274,7 +284,7 @@ _item_action(
     services.entry_duplicate,
     path="duplicate",
     title="Duplicate content",
-    description="Copy an item as a new draft: title gets ' (Copy)', a new slug is generated.",
+    description="Copy an item as a new draft; the title gets ' (Copy)' and the slug is new.",
     perm=Perm.CONTENT_CREATE,
     status=201,
 )
@@ -282,8 +292,8 @@ _content(
     "content_schedule",
     title="Schedule publishing",
     perm=Perm.CONTENT_EDIT_OWN,
-    description="Publish an item automatically at a future time. A published item keeps serving its live version "
-    "until then, when its pending draft goes live.",
+    description="Publish an item automatically at scheduledAt (content_unschedule cancels). A published item "
+    "keeps its live version until then, when its draft goes live.",
     input=ScheduleInput,
     service=services.entry_schedule,
     present=_item_only,
@@ -301,7 +311,8 @@ _content(
     perm=Perm.CONTENT_READ_UNPUBLISHED,
     read_only=True,
     idempotent=True,
-    description="List an item's saved revisions, newest first, with the values each one held.",
+    description="List an item's saved revisions, newest first, with the values each held (revision_restore "
+    "brings one back).",
     input=RevisionListInput,
     service=selectors.revision_list,
     present=_as_dict,
@@ -313,7 +324,7 @@ _content(
     category="revision",
     title="Restore revision",
     perm=Perm.CONTENT_EDIT_OWN,
-    description="Make a revision's values the item's new draft. It is not published; call content_publish after.",
+    description="Make a revision's values the item's new draft; content_publish makes it live.",
     input=RevisionRestoreInput,
     service=services.revision_restore,
     present=lambda entry, args: {"item": entry.to_dict(), "_rev": entry.rev},

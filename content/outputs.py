@@ -4,11 +4,38 @@ from __future__ import annotations
 
 from typing import Any
 
-DATETIME = {"type": ["string", "null"], "description": "ISO 8601 date-time in UTC"}
+from emdash.operations.shapes import shared
 
-ITEM = {
+
+def field_values(description: str, *, nullable: bool = False) -> dict[str, Any]:
+    """An item's field values: keyed by the collection's field slugs, so open by design (schema_get_collection
+    gives each field's type)."""
+    return {
+        "type": ["object", "null"] if nullable else "object",
+        "additionalProperties": True,
+        "description": description,
+    }
+
+
+SEO = {
     "type": "object",
-    "description": "A content item: metadata, field values in data, and liveData when a draft is pending",
+    "description": "Per-item SEO (the draft's when one is pending)",
+    "properties": {
+        "title": {"type": "string"},
+        "description": {"type": "string"},
+        "image": {"type": "object", "properties": {"id": {"type": "string"}, "alt": {"type": "string"}}},
+        "canonical": {"type": "string"},
+        "noindex": {"type": "boolean"},
+    },
+}
+
+# Said once on the item ("dates ... ISO 8601 UTC") rather than on each of its five date properties.
+DATETIME = {"type": ["string", "null"]}
+
+ITEM_SHAPE = {
+    "type": "object",
+    "description": "A content item: metadata, field values in data, liveData when a draft is pending; dates in "
+    "ISO 8601 UTC",
     "properties": {
         "id": {"type": "string"},
         "collection": {"type": "string"},
@@ -23,8 +50,11 @@ ITEM = {
         "scheduledAt": DATETIME,
         "deletedAt": DATETIME,
         "hasDraft": {"type": "boolean"},
-        "data": {"type": "object"},
-        "liveData": {"type": "object"},
+        "data": field_values("Field values keyed by field slug (the draft's, when one is pending and may be read)"),
+        "liveData": field_values("The published values, when a draft is pending"),
+        "draftSlug": {"type": "string", "description": "A new slug waiting for publish (slug is the live one)"},
+        "seo": SEO,
+        "liveSeo": {**SEO, "description": "The live SEO, when the draft changes it"},
         "terms": {
             "type": "object",
             "description": "Taxonomy terms by taxonomy name (content_get)",
@@ -40,6 +70,7 @@ ITEM = {
     },
     "required": ["id", "collection", "slug", "status", "locale", "data"],
 }
+ITEM = shared(ITEM_SHAPE, "content_get", "item")
 
 
 def page_of(item: dict[str, Any]) -> dict[str, Any]:
@@ -57,7 +88,7 @@ ITEM_WITH_REV = {
 }
 ITEM_ONLY = {"type": "object", "properties": {"item": ITEM}, "required": ["item"]}
 DELETED = {"type": "object", "properties": {"deleted": {"type": "boolean"}}, "required": ["deleted"]}
-SUMMARY = {**ITEM, "description": "An item summary: metadata and short field values (no long text or rich text)"}
+SUMMARY = shared(ITEM_SHAPE, "content_get", "item", "data without long text and rich-text fields")
 RESTORED = {
     "type": "object",
     "properties": {"restored": {"type": "boolean"}, "item": ITEM},
@@ -67,8 +98,12 @@ COMPARE = {
     "type": "object",
     "properties": {
         "hasChanges": {"type": "boolean"},
-        "live": {"type": ["object", "null"]},
-        "draft": {"type": "object"},
+        "live": field_values("The published values; null if the item was never published", nullable=True),
+        "draft": field_values("The draft's values"),
+        "liveSlug": {"type": ["string", "null"]},
+        "draftSlug": {"type": "string"},
+        "liveSeo": {**SEO, "type": ["object", "null"], "description": "The live SEO; null if never published"},
+        "draftSeo": {**SEO, "description": "The draft's SEO"},
     },
     "required": ["hasChanges", "live", "draft"],
 }
@@ -100,7 +135,7 @@ REVISION = {
         "kind": {"type": "string"},
         "createdAt": {"type": "string"},
         "authorId": {"type": ["integer", "null"]},
-        "data": {"type": "object"},
+        "data": field_values("The field values this revision saved"),
     },
     "required": ["id", "createdAt", "data"],
 }

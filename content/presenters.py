@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from content.models import EntryBase
-from content.rows import known_values, row_values
+from content.rows import DRAFT_SEO, DRAFT_SLUG, known_values, row_values, summary_fields
 from content.schema import CollectionSpec
 from emdash.dates import iso
 
@@ -50,10 +50,25 @@ def summary(
 ) -> dict[str, Any]:
     """A list item: metadata and small fields only, unless ``full``."""
     body = _meta(spec, row)
-    values = known_values(spec, draft) if show_draft and draft is not None else row_values(spec, row)
+    shown = spec.fields if full else summary_fields(spec)
+    if show_draft and draft is not None:
+        values = known_values(spec, draft)
+        values = values if full else {f.slug: values[f.slug] for f in shown}
+    else:
+        values = row_values(spec, row, shown)  # a summary page does not load the long columns
     if show_draft:
         body["hasDraft"] = draft is not None
-    if not full:
-        values = {f.slug: values[f.slug] for f in spec.fields if f.kind.in_summary}
     body["data"] = values
+    return body
+
+
+def with_seo(body: dict[str, Any], row: EntryBase, *, live_seo: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
+    """Add ``seo`` (the draft's when one is pending, with the live one in ``liveSeo``) and ``draftSlug`` (a new
+    slug waiting for publish; ``slug`` stays the live one, which is the item's URL and what ``id`` lookups match)."""
+    body["seo"] = live_seo
+    if DRAFT_SEO in meta and meta[DRAFT_SEO] != live_seo:
+        body["seo"] = meta[DRAFT_SEO]
+        body["liveSeo"] = live_seo
+    if meta.get(DRAFT_SLUG) not in (None, row.slug):
+        body["draftSlug"] = meta[DRAFT_SLUG]
     return body

@@ -2,7 +2,7 @@
 
 The editor's preview link carries the collection and item ID, signed with the site's secret and a timestamp;
 the viewer must also be signed in with the right to read drafts. Share links for reviewers without an account
-live in :mod:`public_site.shares`, next to their model.
+live in :mod:`content.shares`.
 """
 
 from __future__ import annotations

@@ -26,6 +26,27 @@ def record(spec: CollectionSpec, entry_id: str, data: dict[str, Any], kind: str,
     return revision.id
 
 
+def record_draft(spec: CollectionSpec, entry_id: str, data: dict[str, Any], actor: Actor, *, autosave: bool) -> str:
+    """Store an edit's values as a draft revision, coalescing an editing session's autosaves.
+
+    While the newest revision is an autosave by the same user, an autosave overwrites it in place and an explicit
+    save turns it into a plain draft revision (ending the session); otherwise a new revision is added. So a session
+    of any number of autosaves ends as one revision, not one per pause in typing."""
+    latest = Revision.objects.filter(collection=spec.slug, entry_id=entry_id).order_by("-created_at", "-id").first()
+    kind = Revision.KIND_AUTOSAVE if autosave else Revision.KIND_DRAFT
+    if latest is None or latest.kind != Revision.KIND_AUTOSAVE or latest.author_id != actor.user_id:
+        return record(spec, entry_id, data, kind, actor)
+    Revision.objects.filter(id=latest.id).update(data=data, kind=kind, created_at=timezone.now())
+    return latest.id
+
+
+def end_autosave_session(spec: CollectionSpec, entry_id: str) -> None:
+    """An explicit save without changes still ends the session: the next autosave starts a new revision."""
+    Revision.objects.filter(collection=spec.slug, entry_id=entry_id, kind=Revision.KIND_AUTOSAVE).update(
+        kind=Revision.KIND_DRAFT
+    )
+
+
 def prune(spec: CollectionSpec, row: EntryBase) -> None:
     """Drop revisions beyond the newest N; the live and draft revisions always stay."""
     keep = int(emdash_settings.REVISIONS_KEEP)

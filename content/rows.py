@@ -3,21 +3,27 @@
 from __future__ import annotations
 
 import base64
+import functools
 import re
 from typing import Any
 
 from django.db import connection
-from django.db.models import Case, IntegerField, QuerySet, Value, When
+from django.db.models import Case, IntegerField, JSONField, OuterRef, QuerySet, Subquery, Value, When
 from ulid import ULID
 
 from content.dynamic import field_attname
-from content.models import EntryBase, Revision
+from content.models import EntryBase, EntrySeo, Revision
 from content.schema import CollectionSpec
 from emdash.conf import emdash_settings
 from emdash.errors import NotFound, ValidationError
+from emdash.prepared import Prepared
 
 ULID_RE = re.compile(r"^[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}$")
 STATUSES = ("draft", "published", "scheduled")
+# Keys a draft revision may hold besides field values; the leading "_" keeps them apart from field slugs.
+DRAFT_SLUG = "_slug"
+DRAFT_SEO = "_seo"
+DRAFT_META = (DRAFT_SLUG, DRAFT_SEO)
 
 
 def new_id() -> str:
@@ -45,18 +51,39 @@ def trashed_rows(spec: CollectionSpec) -> QuerySet[EntryBase]:
     return spec.model.objects.filter(deleted_at__isnull=False)
 
 
+@functools.lru_cache(maxsize=512)  # per model class, i.e. per collection and schema snapshot
+def _by_id(model: type[EntryBase], collection: str, trashed: bool, with_seo: bool) -> Prepared:
+    """The entry-by-id query; the id is its last parameter (the SEO subquery's collection comes first)."""
+    qs = model.objects.filter(deleted_at__isnull=not trashed, id="")
+    if with_seo:
+        seo = EntrySeo.objects.filter(collection=collection, entry_id=OuterRef("id")).values("data")[:1]
+        qs = qs.annotate(seo_live=Subquery(seo, output_field=JSONField()))
+    return Prepared(qs.order_by()[:1])
+
+
 def find(
-    spec: CollectionSpec, ident: Any, *, locale: Any = None, trashed: bool = False, for_update: bool = False
+    spec: CollectionSpec,
+    ident: Any,
+    *,
+    locale: Any = None,
+    trashed: bool = False,
+    for_update: bool = False,
+    with_seo: bool = False,
 ) -> EntryBase:
-    """An entry by ULID or slug (slugs prefer ``locale``, else the default locale). Raises NOT_FOUND."""
+    """An entry by ULID or slug (slugs prefer ``locale``, else the default locale). Raises NOT_FOUND.
+    ``with_seo`` fetches the live SEO in the same query (``row.seo_live``), for reads that show it."""
     if not isinstance(ident, str) or not ident or len(ident) > 200 or "\x00" in ident:
         raise not_found(spec, ident)
-    qs = trashed_rows(spec) if trashed else live_rows(spec)
-    if for_update and connection.features.has_select_for_update:
-        qs = qs.select_for_update()
-    if ULID_RE.match(ident):
-        row = qs.filter(id=ident.upper()).first()
+    locked = for_update and connection.features.has_select_for_update
+    if ULID_RE.match(ident) and not locked:  # the read path: compiled once per collection
+        by_id = _by_id(spec.model, spec.slug, trashed, with_seo)
+        row = next(iter(by_id.objects([*by_id.params[:-1], ident.upper()])), None)
         if row is not None:
+            return row
+    qs = trashed_rows(spec) if trashed else live_rows(spec)
+    if locked:
+        qs = qs.select_for_update()
+        if ULID_RE.match(ident) and (row := qs.filter(id=ident.upper()).first()) is not None:
             return row
     by_slug = qs.filter(slug=ident)
     if locale is not None:
@@ -72,9 +99,21 @@ def find(
     return row
 
 
-def row_values(spec: CollectionSpec, row: EntryBase) -> dict[str, Any]:
-    """Field values stored in the row's columns, in their JSON form."""
-    return {f.slug: f.kind.from_db(getattr(row, field_attname(f.slug))) for f in spec.fields}
+def row_values(spec: CollectionSpec, row: EntryBase, fields: Any = None) -> dict[str, Any]:
+    """Field values stored in the row's columns (``fields``, default all), in their JSON form."""
+    return {
+        f.slug: f.kind.from_db(getattr(row, field_attname(f.slug))) for f in (spec.fields if fields is None else fields)
+    }
+
+
+def summary_fields(spec: CollectionSpec) -> tuple[Any, ...]:
+    """The fields a list item shows (no long text or rich text)."""
+    return tuple(f for f in spec.fields if f.kind.in_summary)
+
+
+def long_columns(spec: CollectionSpec) -> list[str]:
+    """Attribute names of the columns a list page need not load (it shows summaries)."""
+    return [field_attname(f.slug) for f in spec.fields if not f.kind.in_summary]
 
 
 def column_changes(spec: CollectionSpec, values: dict[str, Any]) -> dict[str, Any]:
@@ -100,11 +139,22 @@ def drafts_for(rows: list[EntryBase]) -> dict[str, dict[str, Any]]:
     return dict(Revision.objects.filter(id__in=ids).values_list("id", "data"))
 
 
-def draft_values(spec: CollectionSpec, row: EntryBase) -> dict[str, Any] | None:
+def draft_raw(row: EntryBase) -> dict[str, Any] | None:
+    """The pending draft revision's stored data (field values plus the DRAFT_META keys), or None."""
     if not row.draft_revision_id:
         return None
     data = Revision.objects.filter(id=row.draft_revision_id).values_list("data", flat=True).first()
-    return None if data is None else known_values(spec, data)
+    return data if isinstance(data, dict) else None
+
+
+def draft_meta(raw: dict[str, Any] | None) -> dict[str, Any]:
+    """What the draft changes besides field values: a new slug and SEO, applied on publish (SPEC 7)."""
+    return {key: raw[key] for key in DRAFT_META if key in raw} if raw else {}
+
+
+def draft_values(spec: CollectionSpec, row: EntryBase) -> dict[str, Any] | None:
+    raw = draft_raw(row)
+    return None if raw is None else known_values(spec, raw)
 
 
 def current_values(spec: CollectionSpec, row: EntryBase) -> dict[str, Any]:

@@ -25,6 +25,21 @@ SUPPORTS = ("drafts", "revisions", "preview", "scheduling", "search")
 DEFAULT_SUPPORTS = ("drafts", "revisions")
 
 
+# The columns of a field's registry row that its FieldSpec mirrors.
+FIELD_COLUMNS = (
+    "slug",
+    "label",
+    "type",
+    "required",
+    "unique",
+    "default_value",
+    "validation",
+    "options",
+    "searchable",
+    "translatable",
+)
+
+
 @dataclass(frozen=True)
 class FieldSpec:
     slug: str
@@ -57,19 +72,13 @@ class FieldSpec:
 
     @classmethod
     def from_row(cls, row: Field) -> FieldSpec:
-        return cls(
-            slug=row.slug,
-            label=row.label,
-            type=row.type,
-            required=row.required,
-            unique=row.unique,
-            default_value=row.default_value,
-            validation=row.validation or {},
-            options=row.options or {},
-            searchable=row.searchable,
-            translatable=row.translatable,
-            created_at=row.created_at,
-        )
+        values = {column: getattr(row, column) for column in FIELD_COLUMNS}
+        values.update(validation=row.validation or {}, options=row.options or {})
+        return cls(**values, created_at=row.created_at)
+
+    def row_values(self) -> dict[str, Any]:
+        """The registry row's columns for this definition (``content.models.Field``, less collection and position)."""
+        return {column: getattr(self, column) for column in FIELD_COLUMNS}
 
     def as_dict(self) -> dict[str, Any]:
         body: dict[str, Any] = {
@@ -186,20 +195,22 @@ def load(version: int) -> Schema:
     return Schema(version=version, collections=collections)
 
 
-def current() -> Schema:
+def current(*, fresh: bool = False) -> Schema:
     """The schema snapshot matching the database's version stamp.
 
     The stamp is read at most once per SCHEMA_CHECK_SECONDS (default 1 s): a warm read call costs no schema
     query, and a change made by another process is seen within that window (a call that meets a dropped or
     added column meanwhile is retried by ``schema_retry``). Changes made by this process call
-    :func:`invalidate`, so they are seen at once; inside a transaction the stamp is always read.
+    :func:`invalidate`, so they are seen at once; inside a transaction, or with ``fresh`` (schema changes, which
+    run outside one), the stamp is always read.
     """
     global _snapshot, _checked_at
     snapshot = _snapshot
     now = time.monotonic()
     window = float(emdash_settings.SCHEMA_CHECK_SECONDS or 0)
-    # Inside a transaction (every write) the stamp is always read: writes never trust a possibly stale window.
-    if snapshot is not None and window > 0 and now - _checked_at < window and not connection.in_atomic_block:
+    # Writes never trust a possibly stale window: a field another process added a moment ago must be found.
+    trusted = window > 0 and now - _checked_at < window and not (fresh or connection.in_atomic_block)
+    if snapshot is not None and trusted:
         return snapshot
     version = stored_version()
     if snapshot is not None and snapshot.version == version:

@@ -14,8 +14,9 @@ from pydantic_core import PydanticCustomError
 from content import schema_services, schema_updates
 from content.field_types import FIELD_TYPES
 from content.schema import SUPPORTS, CollectionSpec, FieldSpec
-from content.schema_services import LABEL_MAX_LENGTH, SLUG_MAX_LENGTH, SLUG_RE
-from emdash.operations import NULLABLE, Input, NoInput, Route, WholeNumber, declare
+from content.schema_checks import LABEL_MAX_LENGTH, SLUG_MAX_LENGTH, SLUG_RE
+from emdash.operations import NULLABLE, Input, NoInput, Route, WholeNumber, family, reference
+from emdash.operations.shapes import shared
 from emdash.permissions import Perm
 
 COLLECTIONS = "_emdash/api/schema/collections"
@@ -25,37 +26,66 @@ ONE_FIELD = f"{FIELDS}/<str:field_slug>"
 
 # --- output schemas ---------------------------------------------------------------------------------------
 
-FIELD = {
+VALIDATION = {
     "type": "object",
+    "description": "The field's rules (only those that apply to its type)",
     "properties": {
-        "slug": {"type": "string"},
-        "label": {"type": "string"},
-        "type": {"type": "string", "enum": list(FIELD_TYPES)},
-        "required": {"type": "boolean"},
-        "unique": {"type": "boolean"},
-        "searchable": {"type": "boolean"},
-        "translatable": {"type": "boolean"},
-        "defaultValue": {},
-        "validation": {"type": "object"},
-        "options": {"type": "object"},
+        "min": {"type": "number"},
+        "max": {"type": "number"},
+        "minLength": {"type": "integer", "minimum": 0},
+        "maxLength": {"type": "integer", "minimum": 0},
+        "pattern": {"type": "string", "description": "Regular expression the whole value must match"},
+        "options": {"type": "array", "items": {"type": "string"}, "description": "Allowed values (select fields)"},
     },
-    "required": ["slug", "label", "type", "required", "unique", "searchable", "translatable"],
 }
-COLLECTION = {
+OPTIONS = {
     "type": "object",
+    "description": "Type-specific settings",
     "properties": {
-        "slug": {"type": "string"},
-        "label": {"type": "string"},
-        "labelSingular": {"type": "string"},
-        "description": {"type": "string"},
-        "icon": {"type": "string"},
-        "supports": {"type": "array", "items": {"type": "string", "enum": list(SUPPORTS)}},
-        "createdAt": {"type": ["string", "null"]},
-        "updatedAt": {"type": ["string", "null"]},
-        "fields": {"type": "array", "items": FIELD},
+        "collection": {"type": "string", "description": "Target collection (reference fields)"},
+        "rows": {"type": "integer", "minimum": 1, "maximum": 100, "description": "Editor height in rows"},
     },
-    "required": ["slug", "label", "labelSingular", "description", "icon", "supports"],
 }
+FIELD = shared(
+    {
+        "type": "object",
+        "description": "A field definition",
+        "properties": {
+            "slug": {"type": "string"},
+            "label": {"type": "string"},
+            "type": {"type": "string", "enum": list(FIELD_TYPES)},
+            "required": {"type": "boolean"},
+            "unique": {"type": "boolean"},
+            "searchable": {"type": "boolean"},
+            "translatable": {"type": "boolean"},
+            "defaultValue": {"description": "Default for new items: a value of the field's type"},
+            "validation": VALIDATION,
+            "options": OPTIONS,
+        },
+        "required": ["slug", "label", "type", "required", "unique", "searchable", "translatable"],
+    },
+    "schema_get_collection",
+    "fields[]",
+)
+COLLECTION = shared(
+    {
+        "type": "object",
+        "description": "A collection with its field definitions",
+        "properties": {
+            "slug": {"type": "string"},
+            "label": {"type": "string"},
+            "labelSingular": {"type": "string"},
+            "description": {"type": "string"},
+            "icon": {"type": "string"},
+            "supports": {"type": "array", "items": {"type": "string", "enum": list(SUPPORTS)}},
+            "createdAt": {"type": ["string", "null"]},
+            "updatedAt": {"type": ["string", "null"]},
+            "fields": {"type": "array", "items": FIELD},
+        },
+        "required": ["slug", "label", "labelSingular", "description", "icon", "supports"],
+    },
+    "schema_get_collection",
+)
 COLLECTION_LIST = {
     "type": "object",
     "properties": {"items": {"type": "array", "items": COLLECTION}},
@@ -70,12 +100,12 @@ DELETED_FIELD = {
 
 # --- inputs -----------------------------------------------------------------------------------------------
 
-Slug = Annotated[str, Field(description="Collection slug, e.g. posts", min_length=1, max_length=SLUG_MAX_LENGTH)]
-FieldSlug = Annotated[str, Field(description="Field slug, e.g. title", min_length=1, max_length=SLUG_MAX_LENGTH)]
+Slug = Annotated[str, reference("Collection slug", SLUG_MAX_LENGTH)]
+FieldSlug = Annotated[str, reference("Field slug, e.g. title", SLUG_MAX_LENGTH)]
 NewSlug = Annotated[
     str,
     Field(
-        description="Slug: lowercase letters, digits and '_', starting with a letter",
+        description="New slug: a-z, 0-9 and _, starting with a letter",
         min_length=1,
         max_length=SLUG_MAX_LENGTH,
         pattern=SLUG_RE.pattern,
@@ -84,10 +114,12 @@ NewSlug = Annotated[
 Label = Annotated[str, Field(min_length=1, max_length=LABEL_MAX_LENGTH)]
 Supports = Annotated[
     list[Literal[SUPPORTS]],  # type: ignore[valid-type]
-    Field(description="Features (default ['drafts', 'revisions'])", json_schema_extra={"uniqueItems": True}),
+    Field(description="Features (default drafts, revisions)", json_schema_extra={"uniqueItems": True}),
 ]
 Description = Annotated[str, Field(description="What the collection holds", max_length=2000)]
 Icon = Annotated[str, Field(description="Admin icon name", max_length=100)]
+Searchable = Field(None, description="Index the field for search (collections supporting search)")
+Translatable = Field(None, description="Values differ per locale (multilingual sites)")
 
 
 def _number(value: Any) -> Any:
@@ -115,17 +147,19 @@ Position = Annotated[
 
 
 class Validation(Input):
-    """Value rules; which apply depends on the field type (the service names the ones that do not)."""
+    """Value rules; which apply depends on the field type (an error names the ones that do not)."""
 
-    min: Number | None = None
-    max: Number | None = None
-    min_length: Length | None = None
-    max_length: Length | None = None
-    pattern: str | None = Field(None, max_length=500)
+    min: Number | None = Field(None, description="Lowest number")
+    max: Number | None = Field(None, description="Highest number")
+    min_length: Length | None = Field(None, description="Shortest text")
+    max_length: Length | None = Field(None, description="Longest text")
+    pattern: str | None = Field(None, description="Regular expression text must match", max_length=500)
     options: list[str] | None = Field(None, description="Allowed values of select and multiSelect fields")
 
 
 class Options(Input):
+    """Type-specific settings."""
+
     collection: str | None = Field(None, description="Target collection of a reference field")
     rows: Rows | None = None
 
@@ -155,7 +189,7 @@ class CollectionUpdateInput(Input):
     description: Description | None = None
     icon: Icon | None = None
     supports: Supports | None = Field(
-        None, description="The full list of features; adding 'search' builds the index, removing it drops the index"
+        None, description="The full new list; adding search builds the index, removing it drops it"
     )
 
 
@@ -169,8 +203,8 @@ class FieldSettings(Input):
 
     validation: Validation | None = None
     options: Options | None = None
-    searchable: bool | None = None
-    translatable: bool | None = None
+    searchable: bool | None = Searchable
+    translatable: bool | None = Translatable
 
 
 class FieldCreateInput(FieldSettings):
@@ -178,8 +212,8 @@ class FieldCreateInput(FieldSettings):
     slug: NewSlug
     label: Label = Field(description="Display name")
     type: Literal[tuple(FIELD_TYPES)] = Field(description="Field type")  # type: ignore[valid-type]
-    required: bool | None = None
-    unique: bool | None = None
+    required: bool | None = Field(None, description="Every item must have a value")
+    unique: bool | None = Field(None, description="No two items may share a value")
     default_value: DefaultValue = Field(None, description="Default for new items (and existing ones)")
 
 
@@ -187,9 +221,9 @@ class FieldUpdateInput(FieldSettings):
     collection: Slug
     field_slug: FieldSlug
     label: Label | None = Field(None, description="Display name")
-    type: str | None = Field(None, description="Must stay the field's type: a type cannot be changed", max_length=50)
-    required: bool | None = Field(None, description="Refused while existing items have no value (ids listed)")
-    unique: bool | None = Field(None, description="Refused while existing items share a value (ids listed)")
+    type: str | None = Field(None, description="The field's current type (a type cannot change)", max_length=50)
+    required: bool | None = Field(None, description="Every item must have a value (refused while some lack one)")
+    unique: bool | None = Field(None, description="No two items may share a value (refused while some do)")
     default_value: DefaultValue = Field(None, description="Default for new items; null removes it")
     position: Position | None = None
 
@@ -223,112 +257,96 @@ def _spec(result: CollectionSpec | FieldSpec, args: Any) -> dict[str, Any]:
     return result.as_dict()
 
 
-def _schema(name: str, **fields: Any) -> None:
-    declare(name=name, category="schema", **fields)
+def _collection_target(args: Any, payload: Any) -> str:
+    return str(args.slug)
 
 
-def _write(name: str, **fields: Any) -> None:
-    _schema(name, perm=Perm.SCHEMA_WRITE, atomic=False, **fields)
+def _field_target(args: Any, payload: Any) -> str:
+    return f"{args.collection}.{getattr(args, 'field_slug', None) or args.slug}"
 
 
-_schema(
+read = family(category="schema", perm=Perm.SCHEMA_READ, read_only=True, idempotent=True)
+WRITE = {"category": "schema", "perm": Perm.SCHEMA_WRITE, "atomic": False}
+# Writes answer the collection or field as it now is (the same shapes schema_get_collection lists).
+collection_write = family(**WRITE, present=_spec, output_schema=COLLECTION, target=_collection_target)
+field_write = family(**WRITE, present=_spec, output_schema=FIELD, target=_field_target)
+
+read(
     "schema_list_collections",
     title="List collections",
-    perm=Perm.SCHEMA_READ,
-    read_only=True,
-    idempotent=True,
-    description="List every content collection with its label, supported features and timestamps, sorted by slug.",
+    description="List every collection (slug, labels, supports, timestamps; no fields), by slug. "
+    "schema_get_collection gives one with its fields.",
     input=NoInput,
     service=_collection_list,
-    present=lambda result, args: result,
     output_schema=COLLECTION_LIST,
     routes=(Route("GET", COLLECTIONS, args="query", name="api-schema-collections"),),
 )
-_schema(
+read(
     "schema_get_collection",
     title="Get collection schema",
-    perm=Perm.SCHEMA_READ,
-    read_only=True,
-    idempotent=True,
-    description="Get a collection with all its field definitions (slug, type, required, validation...). Call this "
-    "before content_create or content_update to know which data keys and values are accepted.",
+    description="Get a collection with its field definitions (slug, type, required, validation...): the data "
+    "keys and values content_create and content_update accept.",
     input=SlugInput,
     service=schema_services.collection_get,
     present=_spec,
     output_schema=COLLECTION,
     routes=(Route("GET", ONE_COLLECTION, name="api-schema-collection"),),
 )
-_write(
+collection_write(
     "schema_create_collection",
     title="Create collection",
-    description="Create a content collection and its database table. Add fields with schema_create_field.",
+    description="Create a collection (and its table); then add fields with schema_create_field.",
     input=CollectionCreateInput,
     service=schema_services.collection_create,
-    present=_spec,
-    output_schema=COLLECTION,
-    target=lambda args, payload: args.slug,
     routes=(Route("POST", COLLECTIONS, args="body", status=201, name="api-schema-collections"),),
 )
-_write(
+collection_write(
     "schema_update_collection",
     title="Update collection",
-    description="Change a collection's label, labelSingular, description, icon or supports. Only the settings "
-    "given change; supports is the full new list (adding 'search' builds the search index, removing it drops it).",
+    idempotent=True,
+    description="Change a collection's labels, description, icon or supports; only what is sent changes.",
     input=CollectionUpdateInput,
     service=schema_updates.collection_update,
-    present=_spec,
-    output_schema=COLLECTION,
-    idempotent=True,
-    target=lambda args, payload: args.slug,
     routes=(Route("PATCH", ONE_COLLECTION, args="body", name="api-schema-collection"),),
 )
-_write(
+collection_write(
     "schema_delete_collection",
     title="Delete collection",
     destructive=True,
-    description="Delete a collection and its table. Irreversible. A collection with content needs force: true.",
+    description="Irreversibly delete a collection, its table and items (force: true when it has items).",
     input=CollectionDeleteInput,
     service=schema_services.collection_delete,
     present=lambda result, args: {"deleted": args.slug},
     output_schema=DELETED_COLLECTION,
-    target=lambda args, payload: args.slug,
     routes=(Route("DELETE", ONE_COLLECTION, args="query", name="api-schema-collection"),),
 )
-_write(
+field_write(
     "schema_create_field",
     title="Create field",
-    description="Add a field (a new column) to a collection. select/multiSelect list allowed values in "
-    "validation.options; reference names its target in options.collection.",
+    description="Add a field (a column) to a collection. select/multiSelect take their values in "
+    "validation.options; a reference field its target in options.collection.",
     input=FieldCreateInput,
     service=_field_create,
-    present=_spec,
-    output_schema=FIELD,
-    target=lambda args, payload: f"{args.collection}.{args.slug}",
     routes=(Route("POST", FIELDS, args="body", status=201, name="api-schema-fields"),),
 )
-_write(
+field_write(
     "schema_update_field",
     title="Update field",
-    description="Change a field's label, required, unique, defaultValue, validation, options, searchable, "
-    "translatable or position (1-based order). The type cannot change. Turning required or unique on is refused "
-    "while existing items break the rule; the error lists them.",
+    idempotent=True,
+    description="Change a field's settings or position; only what is sent changes. Its type cannot change. "
+    "Turning required or unique on is refused while items break the rule (the error lists them).",
     input=FieldUpdateInput,
     service=_field_update,
-    present=_spec,
-    output_schema=FIELD,
-    idempotent=True,
-    target=lambda args, payload: f"{args.collection}.{args.field_slug}",
     routes=(Route("PATCH", ONE_FIELD, args="body", name="api-schema-field"),),
 )
-_write(
+field_write(
     "schema_delete_field",
     title="Delete field",
     destructive=True,
-    description="Remove a field from a collection, dropping its column and all its values. Irreversible.",
+    description="Irreversibly remove a field from a collection, with its column and values.",
     input=FieldDeleteInput,
     service=schema_services.field_delete,
     present=lambda result, args: {"deleted": args.field_slug, "collection": args.collection},
     output_schema=DELETED_FIELD,
-    target=lambda args, payload: f"{args.collection}.{args.field_slug}",
     routes=(Route("DELETE", ONE_FIELD, name="api-schema-field"),),
 )

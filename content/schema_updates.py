@@ -1,7 +1,7 @@
 """Changing existing collections and fields (SPEC 6.4d): settings, flags, order; never a field's type.
 
 Like creating and deleting, every change runs in one transaction with its DDL and the version stamp bump
-(``schema_services._run_ddl``), so other processes reload and the search index follows (``schema_changed``).
+(``schema_ddl.run_ddl``), so other processes reload and the search index follows (``schema_changed``).
 Turning ``required`` or ``unique`` on is refused while existing items break the new rule; the error names
 the offending items (at most :data:`MAX_OFFENDERS`) and says how many there are.
 """
@@ -20,15 +20,8 @@ from content import schema
 from content.dynamic import field_attname
 from content.models import Collection, Field, Revision
 from content.schema import CollectionSpec, FieldSpec
-from content.schema_services import (
-    _check_field_definition,
-    _check_label,
-    _check_supports,
-    _column,
-    _model_from_registry,
-    _reference_default_problem,
-    _run_ddl,
-)
+from content.schema_checks import check_field_definition, check_label, check_supports, reference_default_problem
+from content.schema_ddl import column, model_from_registry, run_ddl
 from content.validation import _is_empty, check_value
 from emdash.actor import Actor
 from emdash.errors import Conflict, FieldNotFound, ValidationError
@@ -56,18 +49,18 @@ def _collection_changes(spec: CollectionSpec, given: dict[str, Any]) -> dict[str
     problems: dict[str, str] = {}
     changes: dict[str, Any] = {}
     if "label" in given:
-        changes["label"] = _check_label(given["label"], "label", problems)
+        changes["label"] = check_label(given["label"], "label", problems)
     if "label_singular" in given:
-        changes["label_singular"] = _check_label(given["label_singular"], "labelSingular", problems)
+        changes["label_singular"] = check_label(given["label_singular"], "labelSingular", problems)
     if "description" in given:
         value = given["description"]
         if not isinstance(value, str) or len(value) > 2000:
             problems["description"] = "must be a string of at most 2000 characters"
         changes["description"] = value
     if "icon" in given:
-        changes["icon"] = _check_label(given["icon"], "icon", problems, required=False)
+        changes["icon"] = check_label(given["icon"], "icon", problems, required=False)
     if "supports" in given:
-        changes["supports"] = _check_supports(given["supports"], problems)
+        changes["supports"] = check_supports(given["supports"], problems)
     if problems:
         raise ValidationError.for_fields(problems)
     return changes
@@ -90,7 +83,7 @@ def collection_update(*, actor: Actor, slug: Any, **given: Any) -> CollectionSpe
     Turning ``search`` on builds the collection's index, turning it off drops it (after commit, through
     ``schema_changed``). Dropping ``drafts``/``revisions`` is refused while items have pending drafts."""
     require(actor, Perm.SCHEMA_WRITE)
-    spec = schema.current().get(slug)
+    spec = schema.current(fresh=True).get(slug)
     changes = _collection_changes(spec, given)
     if "supports" in changes:
         _check_drafts_kept(spec, changes["supports"])
@@ -102,7 +95,7 @@ def collection_update(*, actor: Actor, slug: Any, **given: Any) -> CollectionSpe
     def body(editor: BaseDatabaseSchemaEditor) -> None:
         Collection.objects.filter(slug=spec.slug).update(**changes, updated_at=timezone.now())
 
-    _run_ddl(f"change the collection '{spec.slug}'", body)
+    run_ddl(f"change the collection '{spec.slug}'", body)
     return schema.current().get(spec.slug)
 
 
@@ -129,7 +122,7 @@ def _check_field_settings(spec: CollectionSpec, field: FieldSpec, new: FieldSpec
             prefix="Invalid field change",
         )
     flags = {name: getattr(new, name) for name in _FLAGS}
-    validation, options, problems = _check_field_definition(
+    validation, options, problems = check_field_definition(
         spec, type=new.type, label=new.label, validation=new.validation, options=new.options, flags=flags
     )
     position = given.get("position")
@@ -143,7 +136,7 @@ def _check_field_settings(spec: CollectionSpec, field: FieldSpec, new: FieldSpec
     if new.default_value is not None:
         if new.unique:
             raise ValidationError.for_fields({"defaultValue": "a unique field cannot have a default value"})
-        if problem := check_value(new, new.default_value) or _reference_default_problem(spec, new, new.default_value):
+        if problem := check_value(new, new.default_value) or reference_default_problem(spec, new, new.default_value):
             raise ValidationError.for_fields({"defaultValue": problem}, prefix="Invalid field change")
     return new
 
@@ -193,7 +186,7 @@ def _reordered(row: Collection, slug: str, position: int) -> None:
 def field_update(*, actor: Actor, collection: Any, field_slug: Any, **given: Any) -> FieldSpec:
     """Change a field's settings (not its type); see the module docstring for the rules on existing data."""
     require(actor, Perm.SCHEMA_WRITE)
-    spec = schema.current().get(collection)
+    spec = schema.current(fresh=True).get(collection)
     field = spec.get_field(field_slug) if isinstance(field_slug, str) else None
     if field is None:
         raise FieldNotFound(f"Field '{field_slug}' not found in '{spec.slug}'")
@@ -203,32 +196,23 @@ def field_update(*, actor: Actor, collection: Any, field_slug: Any, **given: Any
     def body(editor: BaseDatabaseSchemaEditor) -> None:
         row = Collection.objects.select_for_update().get(slug=spec.slug)
         fresh = CollectionSpec.from_rows(row, list(row.fields.order_by("position", "id")))
-        old_model = _model_from_registry(row)
+        old_model = model_from_registry(row)
         object.__setattr__(fresh, "model", old_model)
         # Checked inside the transaction that changes the rule, so no write slips in between.
         if new.required and not field.required and (ids := _missing_values(fresh, field.slug)):
             raise _offenders(ids, "required")
         if new.unique and not field.unique and (ids := _duplicate_values(fresh, field.slug)):
             raise _offenders(ids, "unique")
-        Field.objects.filter(collection=row, slug=field.slug).update(
-            label=new.label,
-            required=new.required,
-            unique=new.unique,
-            default_value=new.default_value,
-            validation=new.validation,
-            options=new.options,
-            searchable=new.searchable,
-            translatable=new.translatable,
-        )
+        Field.objects.filter(collection=row, slug=field.slug).update(**new.row_values())  # slug and type unchanged
         if position is not None:
             _reordered(row, field.slug, position)
         Collection.objects.filter(pk=row.pk).update(updated_at=timezone.now())
         if new.unique != field.unique:
-            new_model = _model_from_registry(row)
-            editor.alter_field(old_model, _column(old_model, field.slug), _column(new_model, field.slug))
+            new_model = model_from_registry(row)
+            editor.alter_field(old_model, column(old_model, field.slug), column(new_model, field.slug))
 
     try:
-        _run_ddl(f"change the field '{field.slug}' of '{spec.slug}'", body)
+        run_ddl(f"change the field '{field.slug}' of '{spec.slug}'", body)
     except IntegrityError:
         # A writer stored a duplicate between the check and the index build (PostgreSQL, read committed).
         ids = _duplicate_values(schema.current().get(spec.slug), field.slug)

@@ -2,23 +2,26 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
 from django.core.exceptions import FieldDoesNotExist
 from django.db.models import Count, F, Q, QuerySet
 
-from content import cursors, presenters, rows, schema
+from content import filters, presenters, rows, schema, seo
 from content.dynamic import field_attname
 from content.entry import Entry
 from content.models import EntryBase, Revision
 from content.schema import CollectionSpec
 from content.schema_retry import schema_retry
+from emdash import cursors
 from emdash.actor import Actor
+from emdash.cursors import Page
 from emdash.dates import iso, parse_iso
 from emdash.errors import ValidationError
 from emdash.permissions import Perm, can, require
+from emdash.prepared import Prepared
 
 ORDER_FIELDS = {
     "created_at": "created_at",
@@ -36,18 +39,6 @@ ORDER_FIELDS = {
 DATETIME_ORDERS = {"created_at", "updated_at", "published_at", "scheduled_at", "deleted_at"}
 
 
-@dataclass
-class Page:
-    items: list[dict[str, Any]]
-    next_cursor: str | None
-
-    def to_dict(self) -> dict[str, Any]:
-        body: dict[str, Any] = {"items": self.items}
-        if self.next_cursor:
-            body["nextCursor"] = self.next_cursor
-        return body
-
-
 def sees_unpublished(actor: Actor) -> bool:
     return can(actor, Perm.CONTENT_READ_UNPUBLISHED)
 
@@ -62,7 +53,7 @@ def _check_limit(limit: Any, maximum: int = 100) -> int:
 def entry_get(*, actor: Actor, collection: str, id: str, locale: str | None = None) -> Entry:
     spec = schema.get_collection(collection)
     require(actor, Perm.CONTENT_READ)
-    row = rows.find(spec, id, locale=locale)
+    row = rows.find(spec, id, locale=locale, with_seo=True)
     show_draft = sees_unpublished(actor)
     if not show_draft and row.status != "published":
         raise rows.not_found(spec, id)  # no hint that an unpublished item exists
@@ -121,6 +112,18 @@ def _position(row: EntryBase, column: str) -> list[Any]:
     return [iso(value) if isinstance(value, datetime) else value, row.id]
 
 
+# First pages (no cursor) compiled once per collection model and query: the page everyone asks for.
+_first_pages: dict[tuple[Any, ...], Prepared] = {}
+FIRST_PAGES_MAX = 512
+
+
+def _remember(key: tuple[Any, ...], prepared: Prepared) -> Prepared:
+    if len(_first_pages) >= FIRST_PAGES_MAX:
+        _first_pages.clear()
+    _first_pages[key] = prepared
+    return prepared
+
+
 def _page(
     spec: CollectionSpec,
     qs: QuerySet[EntryBase],
@@ -133,7 +136,18 @@ def _page(
     show_draft: bool,
     full: bool,
 ) -> Page:
-    page = list(_keyset(qs, column, descending, cursor, query_key)[: limit + 1])
+    key = (spec.model, query_key, limit, full) if cursor is None else None
+    prepared = _first_pages.get(key) if key is not None else None
+    if prepared is None:
+        if not full:
+            qs = qs.defer(*rows.long_columns(spec))
+        sliced = _keyset(qs, column, descending, cursor, query_key)[: limit + 1]
+        if key is None:
+            page: list[Any] = list(sliced)
+        else:
+            prepared = _remember(key, Prepared(sliced))
+    if prepared is not None:
+        page = prepared.records(prepared.params)
     more = len(page) > limit
     page = page[:limit]
     drafts = rows.drafts_for(page) if show_draft else {}
@@ -143,6 +157,23 @@ def _page(
     ]
     next_cursor = cursors.encode(query_key, _position(page[-1], column)) if more and page else None
     return Page(items, next_cursor)
+
+
+# The FilterSet's form validation costs about as much as the list query; a list narrowed only by status and
+# locale (nearly every call) reuses its result, per collection model (i.e. per schema snapshot).
+_plain_lists: dict[tuple[Any, ...], tuple[QuerySet[EntryBase], str]] = {}
+
+
+def _filtered(spec: CollectionSpec, given: dict[str, Any]) -> tuple[QuerySet[EntryBase], str]:
+    if given.keys() - {"status", "locale"}:
+        return filters.apply(spec, rows.live_rows(spec), given)
+    key = (spec.model, given.get("status"), given.get("locale"))
+    found = _plain_lists.get(key)
+    if found is None:
+        if len(_plain_lists) >= 512:
+            _plain_lists.clear()
+        found = _plain_lists[key] = filters.apply(spec, rows.live_rows(spec), given)
+    return found
 
 
 @schema_retry
@@ -158,8 +189,10 @@ def entry_list(
     cursor: str | None = None,
     full: bool = False,
     search: Any = None,
+    filter: Mapping[str, Any] | None = None,
 ) -> Page:
-    """A page of items; ``search`` keeps items whose title (or slug) contains the text, case-insensitively."""
+    """A page of items narrowed by the collection's FilterSet (``filter``: see content/filters.py);
+    ``search`` keeps items whose title (or slug) contains the text, case-insensitively."""
     spec = schema.get_collection(collection)
     require(actor, Perm.CONTENT_READ)
     limit = _check_limit(limit)
@@ -169,18 +202,18 @@ def entry_list(
         raise ValidationError.for_fields({"order": "must be 'asc' or 'desc'"})
     column = _order_column(spec, order_by)
     show_draft = sees_unpublished(actor)
-    qs = rows.live_rows(spec)
+    if locale is not None:
+        locale = rows.resolve_locale(locale)
+    given = {**filters.flatten(filter), "locale": locale}
     if not show_draft:
         if status not in (None, "published"):
+            filters.apply(spec, rows.live_rows(spec), given)  # bad filters are refused for everyone alike
             return Page([], None)
         status = "published"
-    if status is not None:
-        qs = qs.filter(status=status)
-    if locale is not None:
-        qs = qs.filter(locale=rows.resolve_locale(locale))
+    qs, digest = _filtered(spec, {**given, "status": status})
     if search is not None:
         qs = qs.filter(_title_contains(spec, search))
-    query_key = f"list:{spec.slug}:{status}:{locale}:{column}:{order}:{show_draft}:{search}"
+    query_key = f"list:{spec.slug}:{status}:{locale}:{column}:{order}:{show_draft}:{search}:{digest}"
     return _page(
         spec,
         qs,
@@ -223,14 +256,25 @@ def entry_list_trashed(*, actor: Actor, collection: str, limit: int = 50, cursor
 
 @schema_retry
 def entry_compare(*, actor: Actor, collection: str, id: str) -> dict[str, Any]:
-    """``{hasChanges, live, draft}``: live is None for items never published."""
+    """``{hasChanges, live, draft}`` (live is None for items never published), plus the slug and SEO on each
+    side: a new slug or SEO waits in the draft like the values."""
     spec = schema.get_collection(collection)
     require(actor, Perm.CONTENT_READ_UNPUBLISHED)
     row = rows.find(spec, id)
     published_once = row.live_revision_id is not None or row.status == "published"
+    raw = rows.draft_raw(row)
+    meta = rows.draft_meta(raw)
     live = rows.row_values(spec, row) if published_once else None
-    draft = rows.current_values(spec, row)
-    return {"hasChanges": live != draft, "live": live, "draft": draft}
+    draft = rows.known_values(spec, raw) if raw is not None else rows.row_values(spec, row)
+    live_seo = seo.live(spec.slug, row.id)
+    sides = {
+        "liveSlug": row.slug if published_once else None,
+        "draftSlug": meta.get(rows.DRAFT_SLUG, row.slug),
+        "liveSeo": live_seo if published_once else None,
+        "draftSeo": meta.get(rows.DRAFT_SEO, live_seo),
+    }
+    changed = live != draft or sides["liveSlug"] != sides["draftSlug"] or sides["liveSeo"] != sides["draftSeo"]
+    return {"hasChanges": changed, "live": live, "draft": draft, **sides}
 
 
 @schema_retry

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core import signing
 from django.db.models import Q
 
+from emdash import cursors
 from emdash.actor import Actor
 from emdash.dates import iso, parse_iso
 from emdash.errors import InvalidCursor, ValidationError
@@ -14,7 +14,6 @@ from emdash.models import AuditLog
 from emdash.permissions import Perm, require
 
 SOURCES = ("mcp", "rest", "admin", "worker", "oauth")
-_CURSOR_SALT = "emdash.audit.cursor.v1"
 
 
 def audit_list(*, actor: Actor, source: Any = None, limit: int = 100, before_id: Any = None) -> list[AuditLog]:
@@ -46,13 +45,10 @@ def _filters(user: str | None, since: str | None, until: str | None) -> Q:
 def _before(cursor: str | None, key: str) -> int | None:
     if cursor is None:
         return None
-    try:
-        payload = signing.loads(cursor, salt=_CURSOR_SALT)
-    except signing.BadSignature:
-        raise InvalidCursor("Invalid cursor: pass the nextCursor value from the previous page unchanged") from None
-    if not isinstance(payload, dict) or payload.get("q") != key or not isinstance(payload.get("id"), int):
-        raise InvalidCursor("Invalid cursor: it belongs to a different query (filters changed)")
-    return int(payload["id"])
+    position = cursors.decode(cursor, key)
+    if len(position) != 1 or not isinstance(position[0], int):
+        raise InvalidCursor("Invalid cursor: pass the nextCursor value from the previous page unchanged")
+    return position[0]
 
 
 def audit_page(
@@ -73,14 +69,14 @@ def audit_page(
     for name, value in (("source", source), ("action", action), ("target", target)):
         if value is not None:
             qs = qs.filter(**{name: value})
-    key = repr((user, source, action, target, since, until))
+    key = "audit:" + repr((user, source, action, target, since, until))  # a cursor of another listing never fits
     before = _before(cursor, key)
     if before is not None:
         qs = qs.filter(id__lt=before)
     rows = list(qs[: limit + 1])
     page: dict[str, Any] = {"items": [present(row) for row in rows[:limit]]}
     if len(rows) > limit:
-        page["nextCursor"] = signing.dumps({"q": key, "id": rows[limit - 1].pk}, salt=_CURSOR_SALT)
+        page["nextCursor"] = cursors.encode(key, [rows[limit - 1].pk])
     return page
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field
 
@@ -31,7 +31,12 @@ ROW = {
     "properties": {
         "id": {"type": "integer"},
         "createdAt": {"type": "string"},
-        "actor": {"type": ["object", "null"]},
+        "actor": {
+            "type": ["object", "null"],
+            "description": "Who acted; null for the system (worker, commands)",
+            "properties": {"id": {"type": "integer"}, "email": {"type": "string"}},
+            "required": ["id", "email"],
+        },
         "tokenRef": {"type": "string"},
         "client": {"type": "string"},
         "source": {"type": "string", "enum": list(SOURCES)},
@@ -43,10 +48,6 @@ ROW = {
     },
     "required": ["id", "createdAt", "source", "action", "outcome", "traceId"],
 }
-
-
-def _page(result: dict[str, Any], args: Any) -> dict[str, Any]:
-    return result
 
 
 declare(
@@ -61,7 +62,6 @@ declare(
     "Filter by actor, source, action, target and time range; cursor pagination.",
     input=AuditInput,
     service=audit_page,
-    present=_page,
     output_schema={
         "type": "object",
         "properties": {"items": {"type": "array", "items": ROW}, "nextCursor": {"type": "string"}},

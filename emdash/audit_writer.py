@@ -1,9 +1,12 @@
 """Audit rows written off the request path: one background thread per process, in batches.
 
 The MCP door hands over the rows of reads and failed calls (a write's row is in the write's own transaction,
-see ``emdash.operations.pipeline``). The thread writes them every AUDIT_FLUSH_INTERVAL seconds or
-AUDIT_BATCH rows, in one transaction per batch, so a read call takes no write lock. The queue holds at most
-AUDIT_QUEUE_MAX hand-overs; when it is full the request writes its own rows (slower, never lost).
+see ``emdash.operations.pipeline``). The thread writes what has gathered every AUDIT_FLUSH_INTERVAL seconds
+(sooner once AUDIT_BATCH rows wait), in one transaction per batch, so a read call takes no write lock.
+
+Handing rows over is an append to a deque: the thread is woken only by the first row after a batch, never
+once per request (a wake-up per call handed the GIL to the thread on every request).
+At most AUDIT_QUEUE_MAX rows wait; beyond that the request writes its own rows (slower, never lost).
 
 A clean shutdown (gunicorn's SIGTERM, daphne or granian exiting, ``sys.exit``) flushes the queue through
 ``atexit``. Rows still queued when the process is killed (SIGKILL, power loss) are lost: at most one flush
@@ -13,12 +16,10 @@ interval's worth, the price of a read path without a write transaction (docs/ben
 from __future__ import annotations
 
 import atexit
-import contextlib
+import collections
 import logging
 import os
-import queue
 import threading
-import time
 from collections.abc import Sequence
 
 from django.db import close_old_connections, connection, transaction
@@ -29,109 +30,136 @@ from emdash.models import AuditLog
 log = logging.getLogger("emdash.audit")
 
 _lock = threading.Lock()
-_queue: queue.Queue[Sequence[AuditLog]] | None = None
+_pending: collections.deque[AuditLog] = collections.deque()
 _thread: threading.Thread | None = None
 _pid = 0
+_wake = threading.Event()  # set: rows are waiting (or a flush or stop is asked for)
 _stop = threading.Event()
+_now = threading.Event()  # cuts the gathering interval short (flush, shutdown)
+_done = threading.Condition()  # notified after every batch (flush() waits on it)
+_handed = 0  # rows handed over and rows written by the thread, for flush()
+_written = 0
 
 
 def write(rows: Sequence[AuditLog]) -> None:
-    """Insert ``rows`` now, in one transaction; a failure is logged, never raised to the caller."""
+    """Insert ``rows`` now, in one transaction; a failure is logged, never raised to the caller.
+
+    A batch that fails is written row by row, so one bad row does not cost the others; a row whose user was
+    deleted after the request (its foreign key now fails) is kept without the user.
+    """
     if not rows:
         return
     try:
         with transaction.atomic():
             AuditLog.objects.bulk_create(rows)
+        return
     except Exception:
-        log.exception("could not write %d audit row(s)", len(rows))
+        if len(rows) == 1:
+            _write_orphan(rows[0])
+            return
+    for row in rows:
+        row.pk = None  # PostgreSQL may have handed out ids before the commit failed
+        write([row])
+
+
+def _write_orphan(row: AuditLog) -> None:
+    """Last try for one row: without its user (deleted since), else logged and dropped."""
+    if row.user_id is not None:
+        row.pk = row.user_id = None
+        try:
+            with transaction.atomic():
+                AuditLog.objects.bulk_create([row])
+            return
+        except Exception:
+            pass
+    log.error("could not write audit row %s (trace %s)", row.action, row.trace_id, exc_info=True)
 
 
 def submit(rows: Sequence[AuditLog]) -> None:
-    """Hand ``rows`` to the writer thread (or write them now when AUDIT_ASYNC is off or the queue is full)."""
+    """Hand ``rows`` to the writer thread (or write them now when AUDIT_ASYNC is off or too many wait)."""
+    global _handed
     if not rows:
         return
-    if not emdash_settings.AUDIT_ASYNC:
+    if not emdash_settings.AUDIT_ASYNC or len(_pending) >= int(emdash_settings.AUDIT_QUEUE_MAX):
         write(rows)
         return
-    try:
-        _running_queue().put_nowait(list(rows))
-    except queue.Full:
-        write(rows)
-
-
-def _running_queue() -> queue.Queue[Sequence[AuditLog]]:
-    """This process's queue, with its thread started on first use (and again after a fork)."""
-    global _queue, _thread, _pid
-    if _queue is not None and _pid == os.getpid():
-        return _queue
+    _ensure_thread()
     with _lock:
-        if _queue is None or _pid != os.getpid():
+        _pending.extend(rows)
+        _handed += len(rows)
+    if not _wake.is_set():  # the thread clears it before it drains: one set() per batch, not per call
+        _wake.set()
+
+
+def _ensure_thread() -> None:
+    """This process's writer, started on first use (and again after a fork)."""
+    global _thread, _pid, _handed, _written
+    if _thread is not None and _pid == os.getpid() and _thread.is_alive():
+        return
+    with _lock:
+        if _thread is None or _pid != os.getpid() or not _thread.is_alive():
+            if _pid != os.getpid():
+                _pending.clear()  # a forked child does not write its parent's rows twice
+            _handed, _written = len(_pending), 0  # rows left by a writer that died are still written
             _stop.clear()
-            _queue = queue.Queue(maxsize=int(emdash_settings.AUDIT_QUEUE_MAX))
+            _now.clear()
+            _wake.clear()
             _pid = os.getpid()
-            _thread = threading.Thread(target=_run, args=(_queue,), name="emdash-audit-writer", daemon=True)
+            _thread = threading.Thread(target=_run, name="emdash-audit-writer", daemon=True)
             _thread.start()
-        return _queue
 
 
-def _gather(q: queue.Queue[Sequence[AuditLog]], first: Sequence[AuditLog]) -> tuple[list[AuditLog], int]:
-    """The first hand-over plus what arrives within AUDIT_FLUSH_INTERVAL, up to AUDIT_BATCH rows."""
-    batch, taken, size = list(first), 1, int(emdash_settings.AUDIT_BATCH)
-    deadline = time.monotonic() + float(emdash_settings.AUDIT_FLUSH_INTERVAL)
-    while len(batch) < size and not _stop.is_set():
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            break
-        try:
-            batch.extend(q.get(timeout=remaining))
-        except queue.Empty:
-            break
-        taken += 1
-    return batch, taken
+def _take(limit: int) -> list[AuditLog]:
+    with _lock:
+        return [_pending.popleft() for _ in range(min(limit, len(_pending)))]
 
 
-def _run(q: queue.Queue[Sequence[AuditLog]]) -> None:
+def _run() -> None:
+    global _written
     try:
-        while not (_stop.is_set() and q.empty()):
-            try:
-                first = q.get(timeout=1.0)
-            except queue.Empty:
-                continue
-            batch, taken = _gather(q, first)
-            close_old_connections()
-            write(batch)
-            for _ in range(taken):
-                q.task_done()
+        while True:
+            _wake.wait()
+            _now.wait(float(emdash_settings.AUDIT_FLUSH_INTERVAL))  # let a batch gather
+            _now.clear()
+            _wake.clear()
+            while batch := _take(int(emdash_settings.AUDIT_BATCH)):
+                try:
+                    close_old_connections()
+                except Exception:  # the next write reconnects; the thread must outlive a bad connection
+                    log.exception("audit writer could not check its connection")
+                write(batch)
+                with _done:
+                    _written += len(batch)
+                    _done.notify_all()
+            if _stop.is_set():
+                return
     finally:
         connection.close()  # this thread's own connection
 
 
-def flush() -> None:
+def flush(timeout: float = 30.0) -> None:
     """Wait until every row handed over so far is written (tests, shutdown)."""
-    q = _queue
-    if q is not None and _pid == os.getpid() and _thread is not None and _thread.is_alive():
-        q.join()
+    if _thread is None or _pid != os.getpid() or not _thread.is_alive():
+        return
+    target = _handed
+    _now.set()
+    _wake.set()
+    with _done:
+        _done.wait_for(lambda: _written >= target, timeout)
 
 
 def shutdown(timeout: float = 10.0) -> None:
     """Flush and stop the writer; rows the thread could not take in time are written by the caller."""
-    global _queue, _thread
-    q, thread = _queue, _thread
-    if q is None or _pid != os.getpid():
+    global _thread
+    thread = _thread
+    if thread is None or _pid != os.getpid():
         return
     _stop.set()
-    with contextlib.suppress(queue.Full):
-        q.put_nowait([])  # wakes the thread if it waits for a first row
-    if thread is not None:
-        thread.join(timeout)
-    left: list[AuditLog] = []
-    while True:
-        try:
-            left.extend(q.get_nowait())
-        except queue.Empty:
-            break
-    write(left)
-    _queue = _thread = None
+    _now.set()
+    _wake.set()
+    thread.join(timeout)
+    write(_take(len(_pending)))
+    _thread = None
 
 
 atexit.register(shutdown)

@@ -80,6 +80,9 @@ DEFAULTS: dict[str, Any] = {
     "AUDIT_FLUSH_INTERVAL": 0.2,
     "AUDIT_BATCH": 200,
     "AUDIT_QUEUE_MAX": 10000,
+    # Search ranks at most this many candidates per OR-alternative of a query, the most recently indexed matches
+    # (two-stage ranking, docs/benchmarks.md): a query matching fewer is ranked exactly; 0 ranks every match.
+    "SEARCH_CANDIDATES": 1000,
 }
 
 

@@ -39,6 +39,8 @@ class Perm(StrEnum):
     AUDIT_READ = "audit.read"
     TOKENS_MANAGE = "account.tokens"  # the caller's own API tokens
     WEBHOOKS_MANAGE = "webhooks.manage"
+    REDIRECTS_READ = "redirects.read"
+    REDIRECTS_MANAGE = "redirects.manage"
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,9 @@ RULES: dict[Perm, Rule] = {
         Scope.ADMIN, Role.SUBSCRIBER, "managing API tokens requires a signed-in user (subscriber or above)"
     ),
     Perm.WEBHOOKS_MANAGE: Rule(Scope.ADMIN, Role.ADMIN, "managing webhooks requires the admin role"),
+    # Redirects shape every public URL, so editors (who may change any item's slug) manage them.
+    Perm.REDIRECTS_READ: Rule(Scope.CONTENT_READ, Role.EDITOR, "reading redirects requires the editor role"),
+    Perm.REDIRECTS_MANAGE: Rule(Scope.CONTENT_WRITE, Role.EDITOR, "managing redirects requires the editor role"),
 }
 
 
@@ -119,6 +124,22 @@ def require_owner_or(actor: Actor, owner_id: int | None, own: Perm, any_: Perm) 
     require(actor, own)
     if actor.user_id is None or owner_id != actor.user_id:
         require(actor, any_)
+
+
+# Operations declared with an "own" rule whose services ask for the "any" rule on someone else's item.
+OWN_THEN_ANY: dict[Perm, Perm] = {
+    Perm.CONTENT_EDIT_OWN: Perm.CONTENT_EDIT_ANY,
+    Perm.MEDIA_EDIT_OWN: Perm.MEDIA_EDIT_ANY,
+}
+
+
+def access(perm: Perm) -> str:
+    """What a caller needs, as a tool description ends: "Needs content:write (author+; others' items editor+)"."""
+    rule = RULES[perm]
+    roles = rule.min_role.label + ("" if rule.min_role == max(Role) else "+")
+    if perm in OWN_THEN_ANY:
+        roles += f"; others' items {RULES[OWN_THEN_ANY[perm]].min_role.label}+"
+    return f"Needs {rule.scope.value} ({roles})."
 
 
 def as_markdown() -> str:

@@ -94,6 +94,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "emdash.tracing.TraceMiddleware",  # first: everything after it, errors included, logs with the trace id
     "emdash.limits.BodyLimitMiddleware",  # 413 for oversized bodies before anything reads them
+    "mcp_endpoint.middleware.McpPathMiddleware",  # the MCP endpoint continues down MCP_MIDDLEWARE instead
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",  # static files under daphne, gunicorn and tests alike
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -104,9 +105,24 @@ MIDDLEWARE = [
     "emdash.door_limits.RateLimitMiddleware",  # MCP and REST request rates (after auth: counts per session user)
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "csp.middleware.CSPMiddleware",
+    "emdash.csp.CSPMiddleware",
     "settings_app.localtime.SiteTimeMiddleware",  # one site-settings read per request, only if a date is shown
     "emdash.input_guard.BadTextMiddleware",  # NUL / lone surrogates in path, query, forms: 400 (SPEC 2)
+    "public_site.middleware.RedirectFallbackMiddleware",  # last: sees the 404 of any unanswered path
+]
+
+# The MCP endpoint's chain (mcp_endpoint/middleware.py): the entries of MIDDLEWARE below McpPathMiddleware that
+# concern a JSON-RPC POST, in the same order; static files, redirects, CSRF (the view is exempt), messages and
+# the site time zone for templates are left out.
+MCP_MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "emdash.cors.CorsMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "emdash.door_limits.RateLimitMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "emdash.csp.CSPMiddleware",
+    "emdash.input_guard.BadTextMiddleware",
 ]
 
 ROOT_URLCONF = "emdash.urls"
@@ -153,6 +169,8 @@ def _databases() -> dict:
         # writers queue on the busy timeout instead of failing with "database is locked" mid-way.
         # Connections are kept (CONN_MAX_AGE, like PostgreSQL without a pool): opening one and running the
         # PRAGMAs cost more than a read call's own queries (docs/benchmarks.md).
+        # emdash.sqlite3 queues those writers on a file lock first, which hands the lock over at once (see there).
+        db["ENGINE"] = "emdash.sqlite3"
         db["OPTIONS"] = {
             "transaction_mode": "IMMEDIATE",
             "timeout": 30,

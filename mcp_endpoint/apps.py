@@ -11,6 +11,7 @@ class McpEndpointConfig(AppConfig):
         registry.definitions()
 
         from emdash.background import register_sweep
-        from mcp_endpoint import task_store
+        from mcp_endpoint import task_store, tasks_exec
 
+        task_store.use_job(tasks_exec.run_mcp_task)
         register_sweep("mcp tasks", task_store.sweep, report="swept {} expired or abandoned MCP task(s)")

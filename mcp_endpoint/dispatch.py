@@ -18,7 +18,7 @@ from emdash.operations import Source, run_operation
 from emdash.permissions import require
 from emdash.text import PROBLEM, find_bad_text, is_bad_text_db_error, scrub
 from emdash.tracing import log_exception
-from mcp_endpoint import hints, jsonrpc, registry, task_methods, versions
+from mcp_endpoint import hints, jsonrpc, registry, task_ext, task_methods, versions
 from mcp_endpoint.instructions import INSTRUCTIONS
 from mcp_endpoint.jsonrpc import INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, Message, RpcError
 
@@ -69,7 +69,7 @@ def _initialize(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
 def _discover(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
     return {
         "supportedVersions": list(versions.SUPPORTED),
-        "capabilities": task_methods.capabilities(CAPABILITIES, versions.MODERN),
+        "capabilities": task_ext.capabilities(CAPABILITIES),
         "instructions": INSTRUCTIONS,
         "ttlMs": 0,
         "cacheScope": "private",
@@ -97,12 +97,19 @@ def tool_definitions(version: str) -> list[dict[str, Any]]:
     """tools/list for one protocol version, built once per process (only supported versions get here).
 
     outputSchema is listed only where tools/call returns structuredContent: a client validating results
-    against it (the TypeScript SDK does) would otherwise reject every pre-2025-06-18 result.
+    against it (the TypeScript SDK does) would otherwise reject every pre-2025-06-18 result. From 2025-06-18
+    the tool has a top-level title, so annotations.title (its older place) is not repeated.
     """
     tools = registry.definitions()
     if not versions.structured_output(version):
         tools = [{key: value for key, value in tool.items() if key != "outputSchema"} for tool in tools]
+    else:
+        tools = [{**tool, "annotations": _untitled(tool["annotations"])} for tool in tools]
     return task_methods.tool_definitions(tools, version)  # + execution.taskSupport from 2025-11-25
+
+
+def _untitled(annotations: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in annotations.items() if key != "title"}
 
 
 @functools.cache
@@ -222,10 +229,20 @@ def call_tool(tool: registry.Tool, arguments: dict[str, Any], ctx: Context, sour
 
 
 def _tools_call_or_task(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
-    """A ``task`` param makes the call a task (2025-11-25 on); earlier versions ignore it and run it now."""
-    if "task" in params and versions.supports_tasks(ctx.version):
+    """Whether a call becomes a task: in 2025-11-25 the ``task`` param asks for one (earlier versions ignore
+    it); in 2026-07-28 the server decides, and makes one whenever the client declared the tasks extension."""
+    if versions.is_modern(ctx.version):
+        if task_ext.declared(params):
+            return task_ext.create(params, ctx, permission_error=_permission_error, audit=_audit)
+    elif "task" in params and versions.supports_tasks(ctx.version):
         return task_methods.create(params, ctx, permission_error=_permission_error, audit=_audit)
     return _tools_call(params, ctx)
+
+
+def _tasks_get(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
+    if versions.is_modern(ctx.version):
+        return task_ext.get(params, ctx, audit=_audit)
+    return task_methods.get(params, ctx)
 
 
 def _tasks_result(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
@@ -233,6 +250,8 @@ def _tasks_result(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
 
 
 def _tasks_cancel(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
+    if versions.is_modern(ctx.version):
+        return task_ext.cancel(params, ctx, audit=_audit)
     return task_methods.cancel(params, ctx, audit=_audit)
 
 
@@ -242,10 +261,11 @@ METHODS: dict[str, Callable[[dict[str, Any], Context], dict[str, Any]]] = {
     "tools/list": _tools_list,
     "tools/call": _tools_call_or_task,
     "server/discover": _discover,
-    "tasks/get": task_methods.get,
+    "tasks/get": _tasks_get,
     "tasks/result": _tasks_result,
     "tasks/list": task_methods.list_tasks,
     "tasks/cancel": _tasks_cancel,
+    "tasks/update": task_ext.update,
 }
 
 

@@ -12,6 +12,7 @@ import binascii
 from collections.abc import Mapping
 from typing import Any
 
+from emdash.mcp_names import NAMED_PARAM
 from mcp_endpoint import versions
 from mcp_endpoint.jsonrpc import INVALID_PARAMS, Message, RpcError
 
@@ -19,8 +20,6 @@ HEADER_MISMATCH = -32020
 PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion"
 CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
 CLIENT_INFO = "io.modelcontextprotocol/clientInfo"
-# The body parameter Mcp-Name repeats, per method.
-NAMED_PARAM = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
 
 
 def decode_header(value: str) -> str:

@@ -4,7 +4,7 @@ INSTRUCTIONS = """\
 EmDash is a headless CMS. Content lives in collections (e.g. posts, pages); each collection has typed fields.
 - Before writing, learn the collection's fields: schema_get_collection (needs the schema:read scope and the editor
   role), or else content_list/content_get on that collection to see the data keys of existing items. Content data keys
-  are field slugs; values must match the field types (portableText is an array of blocks with _type; image/file are
+  are field slugs; values must match the field types (portableText takes Markdown or blocks with _type; image/file are
   {"id": mediaId}; reference is the id of an item in the target collection). schema_list_collections lists the
   collections (schema:read); without it, a content tool given an unknown collection answers COLLECTION_NOT_FOUND
   naming the existing ones.
@@ -17,6 +17,8 @@ EmDash is a headless CMS. Content lives in collections (e.g. posts, pages); each
 - content_delete moves an item to the trash (content_restore undoes it). content_permanent_delete is irreversible.
 - List results are paginated: pass nextCursor back as cursor to get the next page.
 - Errors carry a stable code in _meta.code (NOT_FOUND, VALIDATION_ERROR with every bad field named, CONFLICT...).
+- Each tool's description ends with what it needs, e.g. "Needs content:write (author+)": a token scope and the
+  minimum role.
 - A refusal says what would work: "Insufficient scope: requires X" means the user must re-authorise (or use a token)
   with scope X; "Insufficient permissions: ..." names the role needed, which only an administrator can grant. Do not
   retry either unchanged.

@@ -1,8 +1,8 @@
-"""The tool registry: a view over the operation table, plus the tools of areas not converted yet.
+"""The tool registry: a view over the operation table.
 
-Operations (``emdash.operations``) become tools here, built once per process; the remaining areas still
-declare ``@tool`` records next to their handlers. A tool's scope and minimum role are not restated: each
-names a permission from ``emdash.permissions.RULES``.
+Operations (``emdash.operations``) become tools here, built once per process. ``@tool`` registers a handler
+that is not an operation (only tests do: a tool that blocks, for the task worker's tests). A tool's scope and
+minimum role are not restated: each names a permission from ``emdash.permissions.RULES``.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from jsonschema import Draft202012Validator
 from emdash.actor import Actor
 from emdash.operations import Operation, operations, run_operation
 from emdash.operations.record import CATEGORIES
-from emdash.permissions import RULES, Perm
+from emdash.permissions import RULES, Perm, access
 
 Handler = Callable[[Actor, dict[str, Any]], dict[str, Any]]
 
@@ -49,12 +49,12 @@ class Tool:
         return cls(
             name=op.name,
             title=op.title,
-            description=op.description,
+            description=f"{op.description} {access(op.perm)}",  # the model is told what the call needs
             category=op.category,
             perm=op.perm,
             input_schema=op.schema,
             handler=handler,
-            output_schema=op.output_schema,
+            output_schema=op.listed_output,
             read_only=op.read_only,
             destructive=op.destructive,
             idempotent=op.idempotent,
@@ -192,12 +192,10 @@ _loaded = False
 
 
 def load_tools() -> None:
-    """Import every tools module once (their decorators fill the registry), then add the operations."""
+    """Add the operations of the table to the registry, once."""
     global _loaded
     if _loaded:
         return
-    from mcp_endpoint import tools  # noqa: F401  (imports each area module)
-
     for op in operations():
         if op.mcp:
             if op.name in REGISTRY:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from content.outputs import DATETIME, DELETED, ITEM, ITEM_ONLY, ITEM_WITH_REV, page_of  # noqa: F401
-from content.schema_services import SLUG_MAX_LENGTH, SLUG_RE
+from content.schema_checks import SLUG_MAX_LENGTH, SLUG_RE
 
 SLUG_PATTERN = SLUG_RE.pattern
 

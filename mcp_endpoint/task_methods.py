@@ -10,7 +10,7 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-from content import cursors
+from emdash import cursors
 from emdash.errors import InsufficientPermissions, InsufficientScope, InvalidCursor
 from emdash.permissions import require
 from mcp_endpoint import registry, task_store, versions
@@ -30,13 +30,15 @@ def capabilities(base: dict[str, Any], version: str) -> dict[str, Any]:
 
 
 def tool_definitions(definitions: list[dict[str, Any]], version: str) -> list[dict[str, Any]]:
-    """tools/list entries for ``version``: each tool says it may run as a task (the caller caches the list)."""
-    if not versions.supports_tasks(version):
+    """tools/list entries for ``version``: each tool says it may run as a task (the caller caches the list).
+
+    Only in 2025-11-25: 2026-07-28 deleted ``execution`` from Tool (the tasks extension runs any tool)."""
+    if not versions.supports_tasks(version) or versions.is_modern(version):
         return definitions
     return [{**d, "execution": {"taskSupport": "optional"}} for d in definitions]
 
 
-def _iso(value: datetime) -> str:
+def iso(value: datetime) -> str:
     return value.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
@@ -45,8 +47,8 @@ def wire(row: McpTask) -> dict[str, Any]:
     body: dict[str, Any] = {
         "taskId": row.pk,
         "status": row.status,
-        "createdAt": _iso(row.created_at),
-        "lastUpdatedAt": _iso(row.updated_at),
+        "createdAt": iso(row.created_at),
+        "lastUpdatedAt": iso(row.updated_at),
         "ttl": row.ttl_ms,
         "pollInterval": row.poll_interval_ms,
     }
@@ -60,7 +62,7 @@ def _require_version(ctx: Any, method: str) -> None:
         raise RpcError(METHOD_NOT_FOUND, f"Method not found: {method} (tasks need protocol 2025-11-25 or later)")
 
 
-def _owned(params: dict[str, Any], ctx: Any) -> McpTask:
+def owned(params: dict[str, Any], ctx: Any) -> McpTask:
     task_id = params.get("taskId")
     if not isinstance(task_id, str) or not task_id:
         raise RpcError(INVALID_PARAMS, "Invalid params: taskId must be a non-empty string")
@@ -85,8 +87,13 @@ def _ttl(spec: Any) -> int | None:
 
 def create(params: dict[str, Any], ctx: Any, *, permission_error: Any, audit: Any) -> dict[str, Any]:
     """tools/call with ``params.task``: check at once, store the task, queue it, answer CreateTaskResult."""
+    row = start(params, ctx, _ttl(params["task"]), permission_error=permission_error, audit=audit)
+    return {"task": wire(row)}
+
+
+def start(params: dict[str, Any], ctx: Any, ttl: int | None, *, permission_error: Any, audit: Any) -> McpTask:
+    """The task for one tools/call, checked, stored and queued (both revisions' task creation)."""
     started = time.perf_counter()
-    ttl = _ttl(params["task"])
     tool = registry.get(params.get("name"))
     name = params.get("name")
     if tool is None:
@@ -124,23 +131,23 @@ def create(params: dict[str, Any], ctx: Any, *, permission_error: Any, audit: An
     task_store.enqueue(row)
     audit(ctx, action, "ok", started)
     row.refresh_from_db()  # an immediate backend may already have run it
-    return {"task": wire(row)}
+    return row
 
 
 def get(params: dict[str, Any], ctx: Any) -> dict[str, Any]:
     _require_version(ctx, "tasks/get")
-    return wire(_owned(params, ctx))
+    return wire(owned(params, ctx))
 
 
 def result(params: dict[str, Any], ctx: Any, *, audit: Any) -> dict[str, Any]:
     """The tool's result once the task is terminal; waits up to RESULT_WAIT seconds for a working one."""
     _require_version(ctx, "tasks/result")
     started = time.perf_counter()
-    row = _owned(params, ctx)
+    row = owned(params, ctx)
     deadline = time.monotonic() + RESULT_WAIT
     while not row.is_terminal and time.monotonic() < deadline:
         time.sleep(RESULT_POLL)
-        row = _owned(params, ctx)
+        row = owned(params, ctx)
     action = f"tasks/result:{row.tool_name}"[:100]
     audit(ctx, action, row.status, started)
     if not row.is_terminal:
@@ -185,7 +192,7 @@ def list_tasks(params: dict[str, Any], ctx: Any) -> dict[str, Any]:
 def cancel(params: dict[str, Any], ctx: Any, *, audit: Any) -> dict[str, Any]:
     _require_version(ctx, "tasks/cancel")
     started = time.perf_counter()
-    row = _owned(params, ctx)
+    row = owned(params, ctx)
     action = f"tasks/cancel:{row.tool_name}"[:100]
     if row.is_terminal or not task_store.cancel(row):
         row.refresh_from_db()

@@ -131,13 +131,25 @@ def sweep(now: datetime | None = None) -> int:
     return deleted + dead
 
 
+_job: Any = None
+
+
+def use_job(job: Any) -> None:
+    """Set the job that runs a task (``tasks_exec.run_mcp_task``). The app config wires it at start-up: the job
+    runs dispatch, which reaches this module through the tasks methods, so importing it here would be a circle."""
+    global _job
+    _job = job
+
+
 def enqueue(row: McpTask) -> None:
     """Hand the task to the task framework after the row is committed; a failed hand-off fails the task."""
-    from mcp_endpoint.tasks_exec import run_mcp_task  # the job imports dispatch, which imports us
+    if _job is None:
+        raise RuntimeError("mcp_endpoint.task_store.use_job was not called (McpEndpointConfig.ready wires it)")
+    job = _job
 
     def send() -> None:
         try:
-            run_mcp_task.enqueue(row.pk)
+            job.enqueue(row.pk)
         except Exception:
             log.exception("could not queue MCP task %s (trace %s)", row.pk, row.trace_id)
             finish(row.pk, McpTask.FAILED, message="The task could not be queued; try again later")

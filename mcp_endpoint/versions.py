@@ -26,10 +26,20 @@ def supports_tasks(version: str) -> bool:
 
 # Methods the 2026-07-28 revision removed (the handshake and session utilities): a request carrying that
 # version gets 404 + -32601 for them, like any unknown method. server/discover exists only in that revision.
+# The tasks extension of that revision (SEP-2663) inlines the result on tasks/get and has no task list, so
+# tasks/result and tasks/list are gone there too; tasks/update is new in it.
 REMOVED_IN_MODERN = frozenset(
-    {"initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe"}
+    {
+        "initialize",
+        "ping",
+        "logging/setLevel",
+        "resources/subscribe",
+        "resources/unsubscribe",
+        "tasks/result",
+        "tasks/list",
+    }
 )
-MODERN_ONLY = frozenset({"server/discover"})
+MODERN_ONLY = frozenset({"server/discover", "tasks/update"})
 
 
 def method_exists(method: str, version: str) -> bool:

@@ -18,7 +18,7 @@ from emdash import audit_writer, limits
 from emdash.actor import Actor
 from emdash.auth import bearer_token, origin_allowed, resolve_bearer, resource_url
 from emdash.tracing import current_trace_id, log_exception
-from mcp_endpoint import challenges, dispatch, envelope, jsonrpc, versions
+from mcp_endpoint import challenges, dispatch, envelope, jsonrpc, task_ext, versions
 from mcp_endpoint.jsonrpc import (
     INTERNAL_ERROR,
     INVALID_REQUEST,
@@ -138,7 +138,8 @@ def _answer_one(raw: Any, ctx: dispatch.Context, request: HttpRequest) -> dict[s
 
 def _answer_response(answer: dict[str, Any], ctx: dispatch.Context, request: HttpRequest) -> HttpResponse:
     """One response; its HTTP status follows the error: 403 + challenge for a missing scope (step-up
-    authorization), 404 for an unknown or removed method in 2026-07-28, 200 otherwise."""
+    authorization), 404 for an unknown or removed method in 2026-07-28, 400 for a missing client capability
+    (tasks extension), 200 otherwise."""
     error = answer.get("error")
     if isinstance(error, dict):
         data = error.get("data")
@@ -147,6 +148,8 @@ def _answer_response(answer: dict[str, Any], ctx: dispatch.Context, request: Htt
             return _json(answer, 403, WWW_Authenticate=challenge)
         if error.get("code") == METHOD_NOT_FOUND and versions.is_modern(ctx.version):
             return _json(answer, 404)
+        if error.get("code") == task_ext.MISSING_CAPABILITY:  # 2026-07-28 only, like the SDKs' servers
+            return _json(answer, 400)
     return _json(answer)
 
 

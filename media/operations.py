@@ -7,7 +7,8 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from content.outputs import DATETIME, DELETED
-from emdash.operations import NULLABLE, WHOLE, Input, Route, WholeNumber, declare
+from emdash.operations import NULLABLE, WHOLE, Cursor, Input, Route, WholeNumber, family, limit, reference
+from emdash.operations.shapes import shared
 from emdash.permissions import Perm
 from media import ingest, presenters, selectors, services, uploads
 
@@ -36,10 +37,11 @@ MEDIA_ITEM = {
     },
     "required": ["id", "filename", "mimeType", "url", "storageKey"],
 }
-ITEM = {"type": "object", "properties": {"item": MEDIA_ITEM}, "required": ["item"]}
+SHARED_ITEM = shared(MEDIA_ITEM, "media_get", "item")
+ITEM = {"type": "object", "properties": {"item": SHARED_ITEM}, "required": ["item"]}
 PAGE = {
     "type": "object",
-    "properties": {"items": {"type": "array", "items": MEDIA_ITEM}, "nextCursor": {"type": "string"}},
+    "properties": {"items": {"type": "array", "items": SHARED_ITEM}, "nextCursor": {"type": "string"}},
     "required": ["items"],
 }
 TICKET = {
@@ -54,10 +56,10 @@ TICKET = {
     "required": ["uploadUrl", "method", "storageKey", "expiresAt", "maxSize"],
 }
 
-MediaId = Annotated[str, Field(description="Media item ID (ULID)", min_length=1, max_length=26)]
+MediaId = Annotated[str, reference("Media item id", 26)]
 Filename = Annotated[str, Field(description="Original file name, e.g. photo.jpg", min_length=1, max_length=255)]
 MimeType = Annotated[str, Field(description="MIME type, e.g. image/jpeg", min_length=3, max_length=127)]
-Alt = Annotated[str | None, NULLABLE, Field(description="Alternative text for screen readers", max_length=1000)]
+Alt = Annotated[str | None, NULLABLE, Field(description="Alt text for screen readers", max_length=1000)]
 Caption = Annotated[str | None, NULLABLE, Field(description="Caption shown with the media", max_length=5000)]
 Pixels = Annotated[int, Field(ge=1, le=1_000_000), WHOLE]
 Dimension = Annotated[Pixels | None, NULLABLE]
@@ -65,12 +67,10 @@ Dimension = Annotated[Pixels | None, NULLABLE]
 
 class ListInput(Input):
     mime_type: str | None = Field(
-        None, description="MIME type prefix filter, e.g. image/ or application/pdf", min_length=1, max_length=127
+        None, description="Only types starting with this, e.g. image/", min_length=1, max_length=127
     )
-    limit: WholeNumber = Field(50, ge=1, le=100, description="Maximum number of items (1-100, default 50)")
-    cursor: str | None = Field(
-        None, description="Opaque cursor from the previous page's nextCursor", min_length=1, max_length=2048
-    )
+    limit: WholeNumber = limit(50, 100)
+    cursor: Cursor | None = None
 
 
 class IdInput(Input):
@@ -81,7 +81,7 @@ class CreateInput(Input):
     filename: Filename
     mime_type: MimeType
     storage_key: str = Field(
-        description="Storage key relative to the media root (not a URL: use media_upload for those)",
+        description="Key of the stored file, relative to the media root (not a URL)",
         min_length=1,
         max_length=512,
     )
@@ -90,7 +90,7 @@ class CreateInput(Input):
     )
     width: Dimension = Field(None, description="Width in pixels (measured for images)")
     height: Dimension = Field(None, description="Height in pixels (measured for images)")
-    content_hash: str | None = Field(None, description="Content hash of the file", min_length=1, max_length=128)
+    content_hash: str | None = Field(None, description="Hash of the file's bytes", min_length=1, max_length=128)
     blurhash: str | None = Field(None, description="BlurHash placeholder", min_length=6, max_length=128)
     dominant_color: str | None = Field(None, description="Dominant colour as #rrggbb", pattern="^#[0-9a-fA-F]{6}$")
     alt: Alt = None
@@ -100,21 +100,20 @@ class CreateInput(Input):
 class UpdateInput(IdInput):
     alt: Alt = None
     caption: Caption = None
-    width: Dimension = None
-    height: Dimension = None
+    width: Dimension = Field(None, description="Width in pixels")
+    height: Dimension = Field(None, description="Height in pixels")
 
 
 class UploadInput(Input):
     filename: Filename
     data: str | None = Field(
         None,
-        description="The file's bytes, base64-encoded (at most MAX_UPLOAD bytes once decoded; the MCP request "
-        "body limit applies to the encoded text, so send large files by url)",
+        description="The file's bytes, base64 (large files: use url; the request size limit applies)",
         min_length=1,
     )
     url: str | None = Field(
         None,
-        description="An http(s) URL to fetch the file from (public addresses only; at most 3 redirects)",
+        description="Public http(s) URL to fetch the file from (at most 3 redirects)",
         min_length=1,
         max_length=2048,
     )
@@ -134,7 +133,7 @@ class UploadUrlInput(Input):
     filename: Filename
     mime_type: MimeType
     size: Annotated[int, Field(ge=1), WHOLE] | None = Field(
-        None, description="Size in bytes, if known (checked against MAX_UPLOAD)"
+        None, description="Size in bytes, if known (checked against the upload limit)"
     )
 
 
@@ -164,100 +163,77 @@ def _ticket(ticket: uploads.Ticket, args: Any) -> dict[str, Any]:
     }
 
 
-READ = {"category": "media", "perm": Perm.MEDIA_READ, "read_only": True, "idempotent": True}
+ONE = f"{MEDIA}/<str:id>"
+read = family(category="media", perm=Perm.MEDIA_READ, read_only=True, idempotent=True)
+# Writes answer {item} (the media item with its url) and are audited as media/<id>.
+write = family(category="media", perm=Perm.MEDIA_CREATE, present=_item, output_schema=ITEM, target=_target)
 
-declare(
-    name="media_list",
+read(
+    "media_list",
     title="List media",
-    description="List media items, newest first, optionally only those whose MIME type starts with mimeType "
-    "(e.g. image/). Each item has its public url.",
+    description="List media items, newest first, each with its public url.",
     input=ListInput,
     service=selectors.media_list,
     present=lambda page, args: page.to_dict(),
     output_schema=PAGE,
-    **READ,
 )
-declare(
-    name="media_get",
+read(
+    "media_get",
     title="Get media item",
-    description="Get one media item: filename, mimeType, size, width, height, alt, caption, url and more.",
+    description="Get one media item: filename, mimeType, size, dimensions, alt, caption, url...",
     input=IdInput,
     service=selectors.media_get,
     present=_item,
     output_schema=ITEM,
-    routes=(Route("GET", f"{MEDIA}/<str:id>", name="media-detail"),),
-    **READ,
+    routes=(Route("GET", ONE, name="media-detail"),),
 )
-declare(
-    name="media_create",
+write(
+    "media_create",
     title="Register media",
-    category="media",
-    perm=Perm.MEDIA_CREATE,
-    description="Register a file already uploaded to storage at storageKey (relative to the media root; get one "
-    "from POST /_emdash/api/media/upload-url). Size, and for images width, height and colour, are read from the "
-    "file; a mimeType the bytes contradict is refused. To add a file from a URL or from base64 bytes, use "
-    "media_upload.",
+    description="Register a file already in storage at storageKey (from POST /_emdash/api/media/upload-url); "
+    "size and image measures are read from it, a mimeType it contradicts is refused. From a URL or base64 bytes, "
+    "use media_upload.",
     input=CreateInput,
     service=services.media_create,
-    present=_item,
-    output_schema=ITEM,
-    target=_target,
 )
-declare(
-    name="media_upload",
+write(
+    "media_upload",
     title="Upload media",
-    category="media",
-    perm=Perm.MEDIA_CREATE,
-    description="Add a file to the media library from base64 data or from a public http(s) URL (give exactly "
-    "one), with its filename and optional alt and caption. The bytes decide the type (only allowed media types; "
-    "HTML and SVG are refused); images are measured. Uploading the same bytes again returns the existing item. "
-    "Returns {item} with its url.",
+    description="Add a file to the media library from data (base64) or url (give one). The bytes decide the type "
+    "(HTML and SVG are refused); images are measured; the same bytes again return the existing item.",
     input=UploadInput,
     service=ingest.media_upload,
-    present=_item,
-    output_schema=ITEM,
-    target=_target,
     routes=(Route("POST", f"{MEDIA}/upload", args="body", status=201, name="media-upload-json"),),
 )
-declare(
-    name="media_update",
+write(
+    "media_update",
     title="Update media item",
-    category="media",
     perm=Perm.MEDIA_EDIT_OWN,
     idempotent=True,
-    description="Change a media item's alt text, caption, width or height (null clears). Authors may change "
-    "their own uploads; editors any.",
+    description="Change a media item's alt, caption, width or height (null clears).",
     input=UpdateInput,
     service=services.media_update,
-    present=_item,
-    output_schema=ITEM,
-    target=_target,
     routes=(
-        Route("PUT", f"{MEDIA}/<str:id>", args="body", name="media-detail"),
-        Route("PATCH", f"{MEDIA}/<str:id>", args="body", name="media-detail"),
+        Route("PUT", ONE, args="body", name="media-detail"),
+        Route("PATCH", ONE, args="body", name="media-detail"),
     ),
 )
-declare(
-    name="media_delete",
+write(
+    "media_delete",
     title="Delete media item",
-    category="media",
     perm=Perm.MEDIA_EDIT_OWN,
     destructive=True,
-    description="Delete a media item and its stored file, permanently. Content that references it keeps a "
-    "dangling reference.",
+    description="Permanently delete a media item and its file; content referring to it keeps a dangling reference.",
     input=IdInput,
     service=services.media_delete,
     present=_deleted,
     output_schema=DELETED,
-    target=_target,
-    routes=(Route("DELETE", f"{MEDIA}/<str:id>", name="media-detail"),),
+    routes=(Route("DELETE", ONE, name="media-detail"),),
 )
 # The signed-upload flow (REST only): a ticket to PUT the bytes to, then the confirm that registers them.
-declare(
-    name="media_upload_url",
+write(
+    "media_upload_url",
     title="Get a signed upload URL",
-    category="media",
-    perm=Perm.MEDIA_CREATE,
     description="Reserve a storage key and get a signed URL to PUT the file to; then POST .../media/confirm.",
     input=UploadUrlInput,
     service=uploads.upload_ticket,
@@ -266,17 +242,12 @@ declare(
     target=lambda args, payload: f"media/{payload.get('storageKey', '')}",
     mcp=False,
 )
-declare(
-    name="media_confirm",
+write(
+    "media_confirm",
     title="Register a signed upload",
-    category="media",
-    perm=Perm.MEDIA_CREATE,
     description="Register a file PUT to a signed upload URL.",
     input=ConfirmInput,
     service=uploads.confirm,
-    present=_item,
-    output_schema=ITEM,
-    target=_target,
     routes=(Route("POST", f"{MEDIA}/confirm", args="body", status=201, name="media-confirm"),),
     mcp=False,
 )

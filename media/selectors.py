@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Q, QuerySet
 
-from content import cursors
+from emdash import cursors
 from emdash.actor import Actor
+from emdash.cursors import Page
 from emdash.dates import iso, parse_iso
 from emdash.errors import InvalidCursor, NotFound, ValidationError
 from emdash.permissions import Perm, require
@@ -18,18 +18,6 @@ from media.models import MediaItem
 
 ULID_RE = re.compile(r"^[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}$")
 TYPE_PREFIX_RE = re.compile(r"^[a-z0-9!#$&^_.+/-]{1,127}$")
-
-
-@dataclass
-class Page:
-    items: list[dict[str, Any]]
-    next_cursor: str | None
-
-    def to_dict(self) -> dict[str, Any]:
-        body: dict[str, Any] = {"items": self.items}
-        if self.next_cursor:
-            body["nextCursor"] = self.next_cursor
-        return body
 
 
 def existing_ids(ids: set[str]) -> set[str]:

@@ -8,13 +8,23 @@ from pydantic import Field
 
 from content.outputs import DELETED
 from emdash.actor import Actor
-from emdash.operations import NULLABLE, Input, NoInput, Route, WholeNumber, declare
+from emdash.operations import NULLABLE, Input, NoInput, Route, WholeNumber, family, reference
+from emdash.operations.shapes import shared
 from emdash.permissions import Perm
 from menus import selectors, services
 from menus.models import MenuItem
 
 API = "_emdash/api/menus"
-Name = Annotated[str, Field(description="Menu name, e.g. primary", min_length=1, max_length=services.NAME_MAX_LENGTH)]
+Name = Annotated[str, reference("Menu name, e.g. primary", services.NAME_MAX_LENGTH)]
+# menu_create's name is new: its rule is published (a-z, 0-9, _, starting with a letter; fixed for good).
+NewName = Annotated[
+    str,
+    Field(
+        description="Name templates find the menu by: a-z, 0-9 and _, starting with a letter; cannot change",
+        min_length=1,
+        max_length=services.NAME_MAX_LENGTH,
+    ),
+]
 Label = Annotated[str, Field(description="Display name", min_length=1, max_length=services.LABEL_MAX_LENGTH)]
 NULLABLE_STRING = {"type": ["string", "null"]}
 
@@ -48,11 +58,15 @@ MENU_PROPERTIES: dict[str, Any] = {
     "createdAt": NULLABLE_STRING,
     "updatedAt": NULLABLE_STRING,
 }
-MENU_OUT = {
-    "type": "object",
-    "properties": {**MENU_PROPERTIES, "items": {"type": "array", "items": ITEM_OUT}},
-    "required": ["name", "label", "itemCount", "items"],
-}
+MENU_OUT = shared(
+    {
+        "type": "object",
+        "description": "A menu with its items in order",
+        "properties": {**MENU_PROPERTIES, "items": {"type": "array", "items": ITEM_OUT}},
+        "required": ["name", "label", "itemCount", "items"],
+    },
+    "menu_get",
+)
 MENUS_OUT = {
     "type": "object",
     "properties": {
@@ -73,22 +87,19 @@ COUNT_OUT = {
 class MenuItemInput(Input):
     label: Label
     type: Literal[tuple(MenuItem.TYPES)] = Field(  # type: ignore[valid-type]
-        description="custom (customUrl), page/post (referenceId of an item; referenceCollection defaults "
-        "to pages/posts), taxonomy (referenceCollection = taxonomy name, referenceId = term slug or ID), "
-        "collection (referenceCollection = collection slug)",
+        description="custom: customUrl; page/post: referenceId (referenceCollection defaults to pages/posts); "
+        "taxonomy: referenceCollection = taxonomy, referenceId = term; collection: referenceCollection",
     )
-    custom_url: str | None = Field(
-        None, description="custom items only: https://..., /site/path or #anchor", max_length=2048
-    )
+    custom_url: str | None = Field(None, description="https://..., /path or #anchor (custom items)", max_length=2048)
     reference_collection: str | None = Field(
-        None, description="Collection slug, or taxonomy name for taxonomy items", max_length=63
+        None, description="Collection slug (taxonomy name for taxonomy items)", max_length=63
     )
-    reference_id: str | None = Field(None, description="ID or slug of the referenced item or term", max_length=200)
+    reference_id: str | None = Field(None, description="Id or slug of the item or term", max_length=200)
     title_attr: str | None = Field(None, description="HTML title attribute", max_length=200)
     target: Literal[tuple(MenuItem.TARGETS)] | None = Field(None, description="Link target")  # type: ignore[valid-type]
     css_classes: str | None = Field(None, description="CSS class names separated by spaces", max_length=200)
     parent_index: Annotated[WholeNumber | None, NULLABLE] = Field(
-        None, ge=0, description="Index in this list of the parent item; must be an earlier item"
+        None, ge=0, description="Index of the parent item, an earlier one in this list"
     )
 
 
@@ -100,8 +111,13 @@ class LabelInput(NameInput):
     label: Label
 
 
+class CreateInput(Input):
+    name: NewName
+    label: Label
+
+
 class SetItemsInput(NameInput):
-    items: list[MenuItemInput] = Field(max_length=services.MAX_ITEMS)
+    items: list[MenuItemInput] = Field(description="The new items, in order", max_length=services.MAX_ITEMS)
 
 
 def set_items(*, actor: Actor, name: str, items: list[MenuItemInput]) -> dict[str, Any]:
@@ -118,79 +134,68 @@ def _target(args: Any, payload: Any) -> str:
     return f"menus/{args.name}"
 
 
-MANAGE = {"perm": Perm.MENU_MANAGE, "category": "menu", "target": _target}
-READ = {"perm": Perm.MENU_READ, "category": "menu", "read_only": True, "idempotent": True}
+ONE = f"{API}/<str:name>"
+read = family(perm=Perm.MENU_READ, category="menu", read_only=True, idempotent=True)
+manage = family(perm=Perm.MENU_MANAGE, category="menu", target=_target)
+# menu_create and menu_update answer the whole menu, as menu_get does.
+change = family(perm=Perm.MENU_MANAGE, category="menu", target=_target, present=_detail, output_schema=MENU_OUT)
 
-declare(
-    name="menu_list",
+read(
+    "menu_list",
     title="List menus",
-    description="List navigation menus by name, with their labels and item counts.",
+    description="List the navigation menus by name, with labels and item counts.",
     input=NoInput,
     service=selectors.menu_list,
     present=lambda rows, args: {"items": rows},
     output_schema=MENUS_OUT,
     routes=(Route("GET", API, name="api-menus"),),
-    **READ,
 )
-declare(
-    name="menu_get",
+read(
+    "menu_get",
     title="Get menu",
-    description="Get a menu with its items in order (parents before children). Each item has its resolved url, "
-    "and the keys menu_set_items accepts (parentIndex included), so a list can be edited and sent back.",
+    description="Get a menu with its items in order (parents first), each with its resolved url and the keys "
+    "menu_set_items accepts, so the list can be edited and sent back.",
     input=NameInput,
     service=selectors.menu_get,
-    present=lambda menu, args: menu,
     output_schema=MENU_OUT,
-    routes=(Route("GET", f"{API}/<str:name>", name="api-menu"),),
-    **READ,
+    routes=(Route("GET", ONE, name="api-menu"),),
 )
-declare(
-    name="menu_create",
+change(
+    "menu_create",
     title="Create menu",
-    description="Create an empty menu. name (lowercase letters, digits, '_', starting with a letter) is how "
-    "templates find it and cannot change later. Add items with menu_set_items.",
-    input=LabelInput,
+    description="Create an empty menu; add items with menu_set_items.",
+    input=CreateInput,
     service=services.menu_create,
-    present=_detail,
-    output_schema=MENU_OUT,
     routes=(Route("POST", API, args="body", status=201, name="api-menus"),),
-    **MANAGE,
 )
-declare(
-    name="menu_update",
+change(
+    "menu_update",
     title="Update menu",
-    description="Change a menu's label. The name is immutable.",
+    description="Change a menu's label (its name cannot change).",
     input=LabelInput,
     service=services.menu_update,
-    present=_detail,
-    output_schema=MENU_OUT,
     idempotent=True,
-    routes=(Route("PUT", f"{API}/<str:name>", args="body", name="api-menu"),),
-    **MANAGE,
+    routes=(Route("PUT", ONE, args="body", name="api-menu"),),
 )
-declare(
-    name="menu_delete",
+manage(
+    "menu_delete",
     title="Delete menu",
-    description="Delete a menu and all its items.",
+    description="Delete a menu and its items.",
     input=NameInput,
     service=services.menu_delete,
     present=lambda result, args: {"deleted": True},
     output_schema=DELETED,
     destructive=True,
-    routes=(Route("DELETE", f"{API}/<str:name>", name="api-menu"),),
-    **MANAGE,
+    routes=(Route("DELETE", ONE, name="api-menu"),),
 )
-declare(
-    name="menu_set_items",
+manage(
+    "menu_set_items",
     title="Replace menu items",
-    description="Replace all items of a menu with this ordered list, atomically: if any item is invalid nothing "
-    "changes and every problem is reported. Nest an item with parentIndex, the index of an EARLIER item. "
-    "References must exist: page/post items an item of the collection, taxonomy items a term.",
+    description="Replace all of a menu's items with this ordered list, all or nothing (every problem is "
+    "reported). Referenced items and terms must exist. Returns {name, itemCount}.",
     input=SetItemsInput,
     service=set_items,
-    present=lambda payload, args: payload,
     output_schema=COUNT_OUT,
     idempotent=True,
-    routes=(Route("PUT", f"{API}/<str:name>/items", args="body", name="api-menu-items"),),
-    **MANAGE,
+    routes=(Route("PUT", f"{ONE}/items", args="body", name="api-menu-items"),),
 )

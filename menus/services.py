@@ -167,16 +167,8 @@ def _reference_term(item: dict[str, Any], at: str, problems: dict[str, str], loo
     return definition.name, term.id
 
 
-def _check_item(item: Any, index: int, problems: dict[str, str], lookups: _Lookups) -> dict[str, Any] | None:
-    """The model fields of item ``index``; problems are added under ``items.<index>``."""
-    at = f"items.{index}"
-    if not isinstance(item, dict):
-        problems[at] = "must be an object"
-        return None
-    unknown = sorted(k for k in item if k not in ITEM_KEYS)
-    for key in unknown:
-        problems[f"{at}.{key}"] = f"unknown key (accepted: {', '.join(ITEM_KEYS)})"
-    before = len(problems)
+def _check_display(item: dict[str, Any], index: int, at: str, problems: dict[str, str]) -> dict[str, Any]:
+    """The item's label, place in the tree and HTML attributes."""
     label = _check_label(item.get("label"), f"{at}.label", problems)
     parent_index = item.get("parentIndex")
     if parent_index is not None and (
@@ -193,40 +185,57 @@ def _check_item(item: Any, index: int, problems: dict[str, str], lookups: _Looku
     css = _optional_text(item, "cssClasses", at, problems, 200)
     if css and not CSS_CLASSES_RE.match(css):
         problems[f"{at}.cssClasses"] = "must be class names (letters, digits, '-', '_') separated by spaces"
-    fields: dict[str, Any] = {
+    return {
         "label": label,
         "title_attr": _optional_text(item, "titleAttr", at, problems, 200),
         "target": target or "",
         "css_classes": css,
         "parent_index": parent_index,
-        "custom_url": "",
-        "reference_collection": "",
-        "reference_id": "",
     }
+
+
+def _check_link(item: dict[str, Any], at: str, problems: dict[str, str], lookups: _Lookups) -> tuple[str, str, str]:
+    """(custom URL, reference collection, reference id): where the item of this ``type`` points."""
     kind = item.get("type")
     if kind == "custom":
         _refuse(item, ("referenceCollection", "referenceId"), kind, at, problems)
         problem = url_problem(item.get("customUrl"))
         if problem:
             problems[f"{at}.customUrl"] = problem
-        else:
-            fields["custom_url"] = item["customUrl"]
-    elif kind in ("page", "post"):
+            return "", "", ""
+        return item["customUrl"], "", ""
+    if kind in ("page", "post"):
         _refuse(item, ("customUrl",), kind, at, problems)
-        fields["reference_collection"], fields["reference_id"] = _reference_entry(item, kind, at, problems, lookups)
-    elif kind == "taxonomy":
+        return ("", *_reference_entry(item, kind, at, problems, lookups))
+    if kind == "taxonomy":
         _refuse(item, ("customUrl",), kind, at, problems)
-        fields["reference_collection"], fields["reference_id"] = _reference_term(item, at, problems, lookups)
-    elif kind == "collection":
+        return ("", *_reference_term(item, at, problems, lookups))
+    if kind == "collection":
         _refuse(item, ("customUrl", "referenceId"), kind, at, problems)
         collection = item.get("referenceCollection")
         if not isinstance(collection, str) or collection not in lookups.collections:
             problems[f"{at}.referenceCollection"] = f"must name an existing collection (got {collection!r})"
-        else:
-            fields["reference_collection"] = collection
-    else:
-        problems[f"{at}.type"] = f"must be one of: {', '.join(MenuItem.TYPES)}"
-    fields["type"] = kind
+            return "", "", ""
+        return "", collection, ""
+    problems[f"{at}.type"] = f"must be one of: {', '.join(MenuItem.TYPES)}"
+    return "", "", ""
+
+
+def _check_item(item: Any, index: int, problems: dict[str, str], lookups: _Lookups) -> dict[str, Any] | None:
+    """The model fields of item ``index``; problems are added under ``items.<index>``."""
+    at = f"items.{index}"
+    if not isinstance(item, dict):
+        problems[at] = "must be an object"
+        return None
+    unknown = sorted(k for k in item if k not in ITEM_KEYS)
+    for key in unknown:
+        problems[f"{at}.{key}"] = f"unknown key (accepted: {', '.join(ITEM_KEYS)})"
+    before = len(problems)
+    fields = _check_display(item, index, at, problems)
+    fields["custom_url"], fields["reference_collection"], fields["reference_id"] = _check_link(
+        item, at, problems, lookups
+    )
+    fields["type"] = item.get("type")
     return fields if len(problems) == before and not unknown else None
 
 

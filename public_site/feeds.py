@@ -30,9 +30,10 @@ def _published_urls() -> list[tuple[str, str | None]]:
     urls: list[tuple[str, str | None]] = []
     for spec in query.collections():
         cursor = None
+        hidden = query.noindex_ids(spec.slug)  # items whose SEO says noindex stay out of the sitemap
         while len(urls) < SITEMAP_LIMIT:
             page = query.entry_list(spec.slug, order_by="updated_at", limit=100, cursor=cursor)
-            urls.extend((item["url"], item.get("updatedAt")) for item in page["items"])
+            urls.extend((item["url"], item.get("updatedAt")) for item in page["items"] if item["id"] not in hidden)
             cursor = page.get("nextCursor")
             if not cursor:
                 break

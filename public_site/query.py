@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from content import schema, selectors
+from content import schema, selectors, seo
 from content.links import entry_path
 from content.search import selectors as search_selectors
 from emdash.actor import Actor
@@ -77,6 +77,11 @@ def entry_list(
     ).to_dict()
     page["items"] = [_with_url(i) for i in page["items"]]
     return page
+
+
+def noindex_ids(collection: str) -> set[str]:
+    """IDs of the collection's items that ask search engines not to index them."""
+    return seo.noindex_ids(collection)
 
 
 def entry(collection: str, slug: str, *, locale: str | None = None) -> dict[str, Any] | None:

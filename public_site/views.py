@@ -11,10 +11,10 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from content import preview
+from content import preview, shares
 from emdash.actor import Actor
 from emdash.errors import EmDashError
-from public_site import query, shares
+from public_site import query
 from public_site.seo import page_meta
 
 HOME_COLLECTION = "posts"

@@ -6,7 +6,8 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from emdash.operations import NULLABLE, WHOLE, Input, NoInput, Route, declare
+from emdash.operations import NULLABLE, WHOLE, Input, NoInput, Route, family
+from emdash.operations.shapes import shared
 from emdash.permissions import Perm
 from settings_app import selectors, services, validation
 
@@ -18,23 +19,23 @@ Text = Annotated[str | None, NULLABLE]
 
 
 def _text(path: str, description: str) -> Any:
-    return Field(None, description=f'{description} (null or "" clears)', max_length=LIMITS[path])
+    return Field(None, description=description, max_length=LIMITS[path])
 
 
 class MediaRef(Input):
-    media_id: str = Field(description="Media item ID", min_length=26, max_length=26)
-    alt: Annotated[str | None, NULLABLE] = Field(None, max_length=validation.ALT_MAX_LENGTH)
+    media_id: str = Field(description="Media item id", min_length=26, max_length=26)
+    alt: Annotated[str | None, NULLABLE] = Field(None, description="Alt text", max_length=validation.ALT_MAX_LENGTH)
 
 
 Ref = Annotated[MediaRef | None, NULLABLE]
 
 
 def _ref(description: str) -> Any:
-    return Field(None, description=f"{description}: a media reference (null clears)")
+    return Field(None, description=description)
 
 
 def _handle(key: str) -> Any:
-    return _text(f"social.{key}", f"{key.title()} handle or http(s) URL")
+    return _text(f"social.{key}", "Handle or http(s) URL")
 
 
 class Social(Input):
@@ -61,7 +62,7 @@ class UpdateInput(Input):
     favicon: Ref = _ref("Favicon")
     url: Annotated[str | None, NULLABLE] = Field(
         None,
-        description='Public site URL: http:// or https:// only ("" or null clears)',
+        description="Public site URL (http or https)",
         max_length=validation.URL_MAX_LENGTH,
     )
     posts_per_page: Annotated[Annotated[int, Field(ge=1, le=100), WHOLE] | None, NULLABLE] = Field(
@@ -71,12 +72,8 @@ class UpdateInput(Input):
     timezone: Annotated[str | None, NULLABLE] = Field(
         None, description="IANA time zone, e.g. Europe/Paris", max_length=64
     )
-    social: Annotated[Social | None, NULLABLE] = Field(
-        None, description="Social profiles; merged key by key (null clears them all)"
-    )
-    seo: Annotated[Seo | None, NULLABLE] = Field(
-        None, description="SEO defaults; merged key by key (null clears them all)"
-    )
+    social: Annotated[Social | None, NULLABLE] = Field(None, description="Social profiles, merged key by key")
+    seo: Annotated[Seo | None, NULLABLE] = Field(None, description="SEO defaults, merged key by key")
 
 
 STRING = {"type": "string"}
@@ -91,65 +88,60 @@ def _resolved(description: str) -> dict[str, Any]:
     }
 
 
-OUTPUT = {
-    "type": "object",
-    "description": "Site settings; keys that are not set are omitted",
-    "properties": {
-        "title": STRING,
-        "tagline": STRING,
-        "logo": _resolved("Site logo"),
-        "favicon": _resolved("Favicon"),
-        "url": STRING,
-        "postsPerPage": {"type": "integer"},
-        "dateFormat": STRING,
-        "timezone": STRING,
-        "social": {"type": "object", "properties": {key: STRING for key in validation.SOCIAL_KEYS}},
-        "seo": {
-            "type": "object",
-            "properties": {
-                "titleSeparator": STRING,
-                "defaultOgImage": _resolved("Default Open Graph image"),
-                "robotsTxt": STRING,
-                "googleVerification": STRING,
-                "bingVerification": STRING,
+OUTPUT = shared(
+    {
+        "type": "object",
+        "description": "Site settings; keys that are not set are omitted",
+        "properties": {
+            "title": STRING,
+            "tagline": STRING,
+            "logo": _resolved("Site logo"),
+            "favicon": _resolved("Favicon"),
+            "url": STRING,
+            "postsPerPage": {"type": "integer"},
+            "dateFormat": STRING,
+            "timezone": STRING,
+            "social": {"type": "object", "properties": {key: STRING for key in validation.SOCIAL_KEYS}},
+            "seo": {
+                "type": "object",
+                "properties": {
+                    "titleSeparator": STRING,
+                    "defaultOgImage": _resolved("Default Open Graph image"),
+                    "robotsTxt": STRING,
+                    "googleVerification": STRING,
+                    "bingVerification": STRING,
+                },
             },
         },
     },
-}
+    "settings_get",
+)
 
 
-def _same(result: dict[str, Any], args: Any) -> dict[str, Any]:
-    return result
+# Both answer every setting (the shape settings_get lists).
+settings = family(category="settings", output_schema=OUTPUT)
 
-
-declare(
-    name="settings_get",
+settings(
+    "settings_get",
     title="Get site settings",
-    category="settings",
     perm=Perm.SETTINGS_READ,
     read_only=True,
     idempotent=True,
-    description="Get the site settings (title, tagline, logo, favicon, url, postsPerPage, dateFormat, timezone, "
-    "social, seo). Keys that are not set are omitted; media references come with their url.",
+    description="Get the site settings (title, tagline, logo, url, social, seo...); keys not set are left out, "
+    "media references come with their url.",
     input=NoInput,
     service=selectors.settings_get,
-    present=_same,
-    output_schema=OUTPUT,
     routes=(Route("GET", PATH, name="api-settings"),),
 )
-declare(
-    name="settings_update",
+settings(
+    "settings_update",
     title="Update site settings",
-    category="settings",
     perm=Perm.SETTINGS_MANAGE,
     idempotent=True,
-    description="Change some site settings; keys left out keep their values, null clears a key, and social and "
-    "seo are merged key by key. Media references ({mediaId, alt?}) must name existing media items. Returns the "
-    "full settings.",
+    description='Change some site settings: keys left out keep their values, null (or "" for text) clears one. '
+    "Media references name existing media items. Returns every setting.",
     input=UpdateInput,
     service=services.settings_set,
-    present=_same,
-    output_schema=OUTPUT,
     target=lambda args, payload: "settings",
     routes=(Route("PUT", PATH, args="body", name="api-settings"),),
 )

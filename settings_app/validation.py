@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import zoneinfo
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit
@@ -106,21 +107,21 @@ def _media_ref(path: str, value: Any, problems: dict[str, str]) -> Any:
     return ref
 
 
+# Settings whose string value has its own check ("" or null clears them): the check, and the problem when not a string.
+CHECKED_STRINGS: dict[str, tuple[Callable[[str], str | None], str]] = {
+    "url": (url_problem, 'must be an http(s) URL string (or "" to clear)'),
+    "timezone": (timezone_problem, "must be an IANA time zone name"),
+}
+
+
 def _value(path: str, value: Any, problems: dict[str, str]) -> Any:
     if path in MEDIA_REFS:
         return _media_ref(path, value, problems)
-    if path == "url":
+    if path in CHECKED_STRINGS:
         if value is None or value == "":
             return DELETE
-        problem = url_problem(value) if isinstance(value, str) else 'must be an http(s) URL string (or "" to clear)'
-        if problem:
-            problems[path] = problem
-        return value
-    if path == "timezone":
-        if value is None or value == "":
-            return DELETE
-        problem = timezone_problem(value) if isinstance(value, str) else "must be an IANA time zone name"
-        if problem:
+        check, not_a_string = CHECKED_STRINGS[path]
+        if problem := check(value) if isinstance(value, str) else not_a_string:
             problems[path] = problem
         return value
     if path == "postsPerPage":

@@ -13,20 +13,16 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from content.outputs import DELETED
-from emdash.operations import NULLABLE, Input, NoInput, Route, WholeNumber, declare
+from emdash.operations import NULLABLE, Cursor, Input, NoInput, Route, WholeNumber, family, limit, reference
 from emdash.permissions import Perm
 from taxonomy import definitions, outputs, presenters, selectors, services
 
 API = "_emdash/api/taxonomies"
-Taxonomy = Annotated[
-    str, Field(description="Taxonomy name, e.g. category or tag (see taxonomy_list)", min_length=1, max_length=63)
-]
-TermSlug = Annotated[str, Field(description="Slug of the term (its ID is accepted too)", min_length=1, max_length=200)]
-Slug = Annotated[
-    str, Field(description="URL slug: lowercase letters, digits, '-' or '_'", min_length=1, max_length=200)
-]
+Taxonomy = Annotated[str, reference("Taxonomy name, e.g. tag", 63)]
+TermSlug = Annotated[str, reference("Term slug or id", 200)]
+Slug = Annotated[str, Field(description="URL slug (a-z, 0-9, - and _)", min_length=1, max_length=200)]
 Label = Annotated[str, Field(description="Display name", min_length=1, max_length=services.LABEL_MAX_LENGTH)]
-Description = Annotated[str, Field(description="Description of the term", max_length=services.DESCRIPTION_MAX_LENGTH)]
+Description = Annotated[str, Field(description="What the term covers", max_length=services.DESCRIPTION_MAX_LENGTH)]
 Collections = Annotated[
     list[Annotated[str, Field(min_length=1, max_length=63)]],
     Field(
@@ -37,19 +33,15 @@ Collections = Annotated[
 
 class ListTermsInput(Input):
     taxonomy: Taxonomy
-    limit: WholeNumber = Field(50, ge=1, le=100, description="Maximum number of items (1-100, default 50)")
-    cursor: str | None = Field(
-        None, description="Opaque cursor from the previous page's nextCursor", min_length=1, max_length=2048
-    )
+    limit: WholeNumber = limit(50, 100)
+    cursor: Cursor | None = None
 
 
 class CreateTermInput(Input):
     taxonomy: Taxonomy
     slug: Slug
     label: Label
-    parent_id: str | None = Field(
-        None, description="ID of the parent term (hierarchical taxonomies only)", min_length=1, max_length=200
-    )
+    parent_id: Annotated[str, reference("Parent term id (hierarchical taxonomies)", 200)] | None = None
     description: Description | None = None
 
 
@@ -61,9 +53,9 @@ class TermTarget(Input):
 class UpdateTermInput(TermTarget):
     slug: Slug | None = None
     label: Label | None = None
-    parent_id: Annotated[str | None, NULLABLE] = Field(
-        None, description="ID of the new parent term, or null to make the term top-level", min_length=1, max_length=200
-    )
+    parent_id: Annotated[
+        Annotated[str, reference("New parent term id; null makes the term top-level", 200)] | None, NULLABLE
+    ] = None
     description: Description | None = None
 
 
@@ -131,31 +123,39 @@ def _set_entry_terms(*, actor: Any, collection: str, id: str, taxonomy: str, ter
     return _entry_terms(actor=actor, collection=collection, id=id, taxonomy=taxonomy)
 
 
-def _taxonomy(name: str, **fields: Any) -> None:
-    declare(name=name, category=fields.pop("category", "taxonomy"), **fields)
+def _definition_target(args: Any, payload: dict[str, Any]) -> str:
+    return f"taxonomies/{args.name}"
 
 
-READ = {"perm": Perm.TAXONOMY_READ, "read_only": True, "idempotent": True}
+GONE = {"present": _deleted, "output_schema": DELETED}
+TERMS = f"{API}/<str:taxonomy>/terms"
+ONE_TERM = f"{TERMS}/<str:term>"
+MANAGE = {"category": "taxonomy", "perm": Perm.TAXONOMY_MANAGE}
+read = family(category="taxonomy", perm=Perm.TAXONOMY_READ, read_only=True, idempotent=True)
+term_write = family(**MANAGE, present=_term, output_schema=outputs.TERM_ONLY, target=_term_target)
+# Defining taxonomies is REST and admin only (see the module docstring).
+definition_write = family(
+    **MANAGE, present=_definition, output_schema=outputs.DEFINITION_ONLY, target=_definition_target, mcp=False
+)
+item_terms = family(category="content", output_schema=outputs.ENTRY_TERMS, idempotent=True, mcp=False)
 
 # --- the MCP tools -----------------------------------------------------------------------------------------------
 
-_taxonomy(
+read(
     "taxonomy_list",
     title="List taxonomies",
-    description="List the taxonomy definitions (e.g. category, tag): name, labels, whether terms can nest "
-    "(hierarchical) and which collections they apply to.",
+    description="List the taxonomies (e.g. category, tag): name, labels, whether terms nest (hierarchical) and "
+    "the collections they apply to.",
     input=NoInput,
     service=selectors.taxonomy_list,
     present=lambda rows, args: {"taxonomies": rows},
     output_schema=outputs.DEFINITIONS,
     routes=(Route("GET", API, name="api-taxonomies"),),
-    **READ,
 )
-_taxonomy(
+read(
     "taxonomy_list_terms",
     title="List taxonomy terms",
-    description="List the terms of a taxonomy by label (a stable order), with cursor pagination. parentId links "
-    "a term to its parent in hierarchical taxonomies.",
+    description="List a taxonomy's terms by label; parentId links a term to its parent.",
     input=ListTermsInput,
     service=selectors.term_list,
     present=lambda page, args: page.to_dict(),
@@ -164,53 +164,41 @@ _taxonomy(
         "properties": {"items": {"type": "array", "items": outputs.TERM}, "nextCursor": {"type": "string"}},
         "required": ["items"],
     },
-    routes=(Route("GET", f"{API}/<str:taxonomy>/terms", args="query", name="api-terms"),),
-    **READ,
+    routes=(Route("GET", TERMS, args="query", name="api-terms"),),
 )
-_taxonomy(
+term_write(
     "taxonomy_create_term",
     title="Create taxonomy term",
-    perm=Perm.TAXONOMY_MANAGE,
-    description="Create a term in a taxonomy. In hierarchical taxonomies (category) parentId nests it under "
-    "another term of the same taxonomy; a term may have at most 100 ancestors. Slugs are unique per taxonomy.",
+    description="Create a term in a taxonomy (slugs unique per taxonomy). In a hierarchical one parentId nests it "
+    "under another term (at most 100 ancestors).",
     input=CreateTermInput,
     service=services.term_create,
-    present=_term,
-    output_schema=outputs.TERM_ONLY,
-    target=_term_target,
-    routes=(Route("POST", f"{API}/<str:taxonomy>/terms", args="body", status=201, name="api-terms"),),
+    routes=(Route("POST", TERMS, args="body", status=201, name="api-terms"),),
 )
-_taxonomy(
+term_write(
     "taxonomy_update_term",
     title="Update taxonomy term",
-    perm=Perm.TAXONOMY_MANAGE,
-    description="Change a term's slug, label, description or parent. parentId null detaches the term (it becomes "
-    "top-level); a term cannot move under itself or one of its descendants.",
+    description="Change a term's slug, label, description or parent; a term cannot move under itself or its "
+    "descendants.",
     input=UpdateTermInput,
     service=services.term_update,
-    present=_term,
-    output_schema=outputs.TERM_ONLY,
-    target=_term_target,
-    routes=(Route("PUT", f"{API}/<str:taxonomy>/terms/<str:term>", args="body", name="api-term"),),
+    routes=(Route("PUT", ONE_TERM, args="body", name="api-term"),),
 )
-_taxonomy(
+term_write(
     "taxonomy_delete_term",
     title="Delete taxonomy term",
-    perm=Perm.TAXONOMY_MANAGE,
     destructive=True,
-    description="Delete a term and remove it from every item that carries it. A term with child terms cannot be "
-    "deleted: delete or move the children first.",
+    description="Delete a term and remove it from every item. A term with children is refused: delete or move "
+    "them first.",
     input=TermTarget,
     service=services.term_delete,
-    present=_deleted,
-    output_schema=DELETED,
-    target=_term_target,
-    routes=(Route("DELETE", f"{API}/<str:taxonomy>/terms/<str:term>", name="api-term"),),
+    **GONE,
+    routes=(Route("DELETE", ONE_TERM, name="api-term"),),
 )
 
 # --- REST and admin only -----------------------------------------------------------------------------------------
 
-_taxonomy(
+read(
     "taxonomy_get_term",
     title="Get taxonomy term",
     description="One term of a taxonomy, by slug or ID.",
@@ -218,12 +206,12 @@ _taxonomy(
     service=selectors.term_get,
     present=lambda term, args: {"term": term},
     output_schema=outputs.TERM_ONLY,
-    routes=(Route("GET", f"{API}/<str:taxonomy>/terms/<str:term>", name="api-term"),),
+    routes=(Route("GET", ONE_TERM, name="api-term"),),
     mcp=False,
-    **READ,
 )
-_taxonomy(
+read(
     "taxonomy_get",
+    mcp=False,
     title="Get taxonomy",
     description="One taxonomy definition.",
     input=NameInput,
@@ -231,81 +219,55 @@ _taxonomy(
     present=lambda row, args: {"taxonomy": row},
     output_schema=outputs.DEFINITION_ONLY,
     routes=(Route("GET", f"{API}/<str:name>", name="api-taxonomy"),),
-    mcp=False,
-    **READ,
 )
-_taxonomy(
+definition_write(
     "taxonomy_create",
     title="Create taxonomy",
-    perm=Perm.TAXONOMY_MANAGE,
     description="Define a taxonomy and attach it to collections; its archives appear at /<name>/<term>/.",
     input=CreateDefinitionInput,
     service=definitions.taxonomy_create,
-    present=_definition,
-    output_schema=outputs.DEFINITION_ONLY,
-    target=lambda args, payload: f"taxonomies/{args.name}",
     routes=(Route("POST", API, args="body", status=201, name="api-taxonomies"),),
-    mcp=False,
 )
-_taxonomy(
+definition_write(
     "taxonomy_update",
     title="Update taxonomy",
-    perm=Perm.TAXONOMY_MANAGE,
     description="Change a taxonomy's labels, nesting or collections. Detaching a collection removes the "
     "taxonomy's terms from its items; making a taxonomy flat is refused while terms are nested.",
     input=UpdateDefinitionInput,
     service=definitions.taxonomy_update,
-    present=_definition,
-    output_schema=outputs.DEFINITION_ONLY,
-    target=lambda args, payload: f"taxonomies/{args.name}",
     routes=(Route("PATCH", f"{API}/<str:name>", args="body", name="api-taxonomy"),),
-    mcp=False,
 )
-_taxonomy(
+definition_write(
     "taxonomy_delete",
     title="Delete taxonomy",
-    perm=Perm.TAXONOMY_MANAGE,
     destructive=True,
     description="Delete a taxonomy with all its terms and their assignments.",
     input=NameInput,
     service=definitions.taxonomy_delete,
-    present=_deleted,
-    output_schema=DELETED,
-    target=lambda args, payload: f"taxonomies/{args.name}",
+    **GONE,
     routes=(Route("DELETE", f"{API}/<str:name>", name="api-taxonomy"),),
-    mcp=False,
 )
 
 # --- an item's terms of one taxonomy (content routes) ------------------------------------------------------------
 
 ITEM_TERMS = "_emdash/api/content/<str:collection>/<str:id>/terms/<str:taxonomy>"
-_taxonomy(
+item_terms(
     "content_terms_get",
-    category="content",
     title="Get an item's terms",
     description="An item's terms in one taxonomy.",
-    input=EntryTermsInput,
-    service=_entry_terms,
-    present=lambda payload, args: payload,
-    output_schema=outputs.ENTRY_TERMS,
-    routes=(Route("GET", ITEM_TERMS, name="api-content-terms"),),
-    mcp=False,
     perm=Perm.CONTENT_READ,
     read_only=True,
-    idempotent=True,
+    input=EntryTermsInput,
+    service=_entry_terms,
+    routes=(Route("GET", ITEM_TERMS, name="api-content-terms"),),
 )
-_taxonomy(
+item_terms(
     "content_terms_set",
-    category="content",
     title="Set an item's terms",
     description="Replace an item's terms in one taxonomy ({terms: [slug or ID, ...]}).",
+    perm=Perm.CONTENT_EDIT_OWN,
     input=SetEntryTermsInput,
     service=_set_entry_terms,
-    present=lambda payload, args: payload,
-    output_schema=outputs.ENTRY_TERMS,
     target=lambda args, payload: f"{args.collection}/{args.id}",
     routes=(Route("PUT", ITEM_TERMS, args="body", name="api-content-terms"),),
-    mcp=False,
-    perm=Perm.CONTENT_EDIT_OWN,
-    idempotent=True,
 )

@@ -32,4 +32,8 @@ def term(row: Term, taxonomy: str) -> dict[str, Any]:
 
 def term_ref(row: Term) -> dict[str, Any]:
     """A term as it appears on an entry."""
-    return {"id": row.id, "slug": row.slug, "label": row.label}
+    return term_ref_of(row.id, row.slug, row.label)
+
+
+def term_ref_of(term_id: str, slug: str, label: str) -> dict[str, Any]:
+    return {"id": term_id, "slug": slug, "label": label}

@@ -6,15 +6,19 @@ only to those who may see the entry.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django.db.models import Q
 
-from content import cursors, rows, schema
-from content.selectors import Page, sees_unpublished
+from content import rows, schema
+from content.selectors import sees_unpublished
+from emdash import cursors
 from emdash.actor import Actor
+from emdash.cursors import Page
 from emdash.errors import ValidationError
 from emdash.permissions import Perm, require
+from emdash.prepared import Prepared
 from taxonomy import presenters
 from taxonomy.definitions import existing_collections
 from taxonomy.links import term_path
@@ -92,14 +96,29 @@ def assigned_terms(*, collection: str, entry_id: str) -> dict[str, list[dict[str
 
     Terms come in the order they were assigned."""
     result: dict[str, list[dict[str, Any]]] = {}
-    qs = (
-        TermAssignment.objects.filter(collection=collection, entry_id=entry_id)
-        .select_related("term__taxonomy")
-        .order_by("term__taxonomy__name", "id")
-    )
-    for a in qs:
-        result.setdefault(a.term.taxonomy.name, []).append(presenters.term_ref(a.term))
+    for taxonomy, term_id, slug, label in _assigned().rows([collection, entry_id]):
+        result.setdefault(taxonomy, []).append(presenters.term_ref_of(term_id, slug, label))
     return result
+
+
+def taxonomies_for(collection: str) -> list[str]:
+    """Names of the taxonomies that apply to ``collection`` (definitions are few: filtered here, not in SQL,
+    as SQLite has no JSON containment)."""
+    return [d.name for d in TaxonomyDefinition.objects.order_by("name") if d.applies_to(collection)]
+
+
+def tagged_entries(*, collection: str, taxonomy: str, slugs: list[str]) -> Any:
+    """The ids of ``collection``'s entries carrying any of the terms ``slugs``, as a subquery (no query here)."""
+    return TermAssignment.objects.filter(
+        collection=collection, term__taxonomy__name=taxonomy, term__slug__in=slugs
+    ).values("entry_id")
+
+
+@functools.cache
+def _assigned() -> Prepared:
+    """The terms query, compiled once per process (every content_get runs it)."""
+    qs = TermAssignment.objects.filter(collection="", entry_id="").order_by("term__taxonomy__name", "id")
+    return Prepared(qs.values_list("term__taxonomy__name", "term_id", "term__slug", "term__label"))
 
 
 def entry_terms(*, actor: Actor, collection: str, id: Any, locale: Any = None) -> dict[str, list[dict[str, Any]]]:

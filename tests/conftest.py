@@ -54,6 +54,18 @@ def _fresh_cache() -> Iterator[None]:
     cache.clear()
 
 
+@pytest.fixture(autouse=True)
+def _audit_writer_stopped() -> Iterator[None]:
+    """A test that started the background audit writer stops it, and its unwritten rows are dropped: this runs
+    after the test's database is torn down, and they must not land in the next test's."""
+    yield
+    from emdash import audit_writer
+
+    if audit_writer._thread is not None:
+        audit_writer._pending.clear()
+        audit_writer.shutdown()
+
+
 @pytest.fixture
 def unlimited_rates(settings) -> None:
     """Switch the MCP/REST request rate limits off, for tests that send more than the default 600 a minute."""

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import select
+import signal
 import socket
 import subprocess
 import sys
@@ -87,3 +89,34 @@ def _wait_healthy(url: str, process: subprocess.Popen[bytes], name: str) -> None
             error = process.stderr.read().decode() if process.stderr else ""
             pytest.fail(f"{name} did not start: {error[-2000:]}")
         time.sleep(0.2)
+
+
+def start_worker(env: dict[str, str] | None = None, interval: str = "0.5") -> subprocess.Popen[str]:
+    """``manage.py emdash_worker`` on the test database with ``env`` added; returns once it reports running."""
+    full_env = {**os.environ, "DATABASE_URL": database_url(), "DJANGO_SETTINGS_MODULE": "emdash.settings"}
+    full_env.update(env or {})
+    proc = subprocess.Popen(
+        [sys.executable, "-u", "manage.py", "emdash_worker", "--interval", interval],
+        cwd=ROOT,
+        env=full_env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    ready, _, _ = select.select([proc.stdout], [], [], 60)
+    assert ready, "the worker printed nothing within 60 s"
+    first = proc.stdout.readline()
+    assert "running every" in first, first + (proc.stderr.read() if proc.poll() is not None and proc.stderr else "")
+    return proc
+
+
+def stop_worker(proc: subprocess.Popen[str]) -> None:
+    """SIGTERM (the job at hand finishes), then SIGKILL after 30 s."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()

@@ -161,6 +161,8 @@ SPEC_MINIMUM_ROLES = {
     # Managing your own API tokens: any signed-in role, but a token needs the admin scope (SPEC 3, issue 11).
     Perm.TOKENS_MANAGE: (Scope.ADMIN, Role.SUBSCRIBER),
     Perm.WEBHOOKS_MANAGE: (Scope.ADMIN, Role.ADMIN),
+    Perm.REDIRECTS_READ: (Scope.CONTENT_READ, Role.EDITOR),
+    Perm.REDIRECTS_MANAGE: (Scope.CONTENT_WRITE, Role.EDITOR),
 }
 
 

@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from emdash.operations import Input, Route, WholeNumber, declare
+from emdash.operations import Input, Route, WholeNumber, family
 from emdash.permissions import Perm
 from webhooks import services
 from webhooks.events import EVENTS
@@ -83,30 +83,26 @@ class DeliveriesInput(Target):
     limit: WholeNumber = Field(50, ge=1, le=100, description="Newest deliveries to list (1-100, default 50)")
 
 
-def _same(result: Any, args: Any) -> dict[str, Any]:
-    return dict(result)
-
-
 def _target(args: Any, payload: dict[str, Any]) -> str:
     return f"webhooks/{payload.get('id') or getattr(args, 'id', '')}"
 
 
-def _hook(name: str, **fields: Any) -> None:
-    declare(name=name, category="webhook", perm=Perm.WEBHOOKS_MANAGE, mcp=False, present=_same, **fields)
+ONE = f"{P}/<str:id>"
+# REST and admin only: managing webhooks is an administrator's job, not an assistant's.
+BASE = {"category": "webhook", "perm": Perm.WEBHOOKS_MANAGE, "mcp": False}
+look = family(**BASE, read_only=True, idempotent=True)
+change = family(**BASE, target=_target)
 
-
-_hook(
+look(
     "webhook_list",
     title="List webhooks",
-    read_only=True,
-    idempotent=True,
     description="Every registered webhook (secrets are never listed).",
     input=NoInput,
     service=services.webhook_list,
     output_schema=_items(HOOK),
     routes=(Route("GET", P, args="query", name="api-webhooks"),),
 )
-_hook(
+change(
     "webhook_create",
     title="Create webhook",
     description="Register a URL to receive signed JSON POSTs for the chosen events. The answer carries the secret "
@@ -114,31 +110,27 @@ _hook(
     input=CreateInput,
     service=services.webhook_create,
     output_schema=HOOK,
-    target=_target,
     routes=(Route("POST", P, args="body", status=201, name="api-webhooks"),),
 )
-_hook(
+look(
     "webhook_get",
     title="Get webhook",
-    read_only=True,
-    idempotent=True,
     description="One webhook (without its secret).",
     input=Target,
     service=services.webhook_get,
     output_schema=HOOK,
-    routes=(Route("GET", f"{P}/<str:id>", args="query", name="api-webhook"),),
+    routes=(Route("GET", ONE, args="query", name="api-webhook"),),
 )
-_hook(
+change(
     "webhook_update",
     title="Update webhook",
     description="Change a webhook's url, events, active flag or secret (rotateSecret: true generates one).",
     input=UpdateInput,
     service=services.webhook_update,
     output_schema=HOOK,
-    target=_target,
-    routes=(Route("PATCH", f"{P}/<str:id>", args="body", name="api-webhook"),),
+    routes=(Route("PATCH", ONE, args="body", name="api-webhook"),),
 )
-_hook(
+change(
     "webhook_delete",
     title="Delete webhook",
     destructive=True,
@@ -146,17 +138,14 @@ _hook(
     input=Target,
     service=services.webhook_delete,
     output_schema={"type": "object", "properties": {"deleted": {"type": "boolean"}}, "required": ["deleted"]},
-    target=_target,
-    routes=(Route("DELETE", f"{P}/<str:id>", args="path", name="api-webhook"),),
+    routes=(Route("DELETE", ONE, args="path", name="api-webhook"),),
 )
-_hook(
+look(
     "webhook_deliveries",
     title="Webhook delivery log",
-    read_only=True,
-    idempotent=True,
     description="The newest deliveries of a webhook: event, status, attempts, response code, last error.",
     input=DeliveriesInput,
     service=services.webhook_deliveries,
     output_schema=_items(DELIVERY),
-    routes=(Route("GET", f"{P}/<str:id>/deliveries", args="query", name="api-webhook-deliveries"),),
+    routes=(Route("GET", f"{ONE}/deliveries", args="query", name="api-webhook-deliveries"),),
 )

@@ -51,7 +51,9 @@ def present_delivery(row: Delivery) -> dict[str, Any]:
     }
 
 
-def _check(url: Any, events: Any, problems: dict[str, str]) -> None:
+def _check(url: Any, events: Any) -> None:
+    """A ValidationError naming every problem with the URL and events given (None: not being changed)."""
+    problems: dict[str, str] = {}
     if url is not None:
         try:
             safe_fetch.check(url, allow_private=bool(emdash_settings.WEBHOOKS_ALLOW_PRIVATE))
@@ -61,6 +63,8 @@ def _check(url: Any, events: Any, problems: dict[str, str]) -> None:
         unknown = [e for e in events if e not in EVENTS]
         if unknown or not events:
             problems["events"] = f"choose one or more of: {', '.join(EVENTS)}"
+    if problems:
+        raise ValidationError.for_fields(problems)
 
 
 def _find(id: str) -> Webhook:
@@ -84,10 +88,7 @@ def webhook_create(
     *, actor: Actor, url: str, events: list[str], secret: str | None = None, active: bool = True
 ) -> dict[str, Any]:
     require(actor, Perm.WEBHOOKS_MANAGE)
-    problems: dict[str, str] = {}
-    _check(url, events, problems)
-    if problems:
-        raise ValidationError.for_fields(problems)
+    _check(url, events)
     hook = Webhook.objects.create(
         id=new_id(), url=url, events=list(dict.fromkeys(events)), secret=secret or secrets.token_hex(32), active=active
     )
@@ -105,10 +106,7 @@ def webhook_update(
     active: bool | None = None,
 ) -> dict[str, Any]:
     require(actor, Perm.WEBHOOKS_MANAGE)
-    problems: dict[str, str] = {}
-    _check(url, events, problems)
-    if problems:
-        raise ValidationError.for_fields(problems)
+    _check(url, events)
     with transaction.atomic():
         hook = _find(id)
         hook.url = url if url is not None else hook.url

@@ -10,9 +10,10 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from admin_ui import autosave, plain, widgets
+from admin_ui import autosave, list_filters, plain, seo_form, widgets
 from admin_ui import terms as entry_terms
 from admin_ui.base import actor_for, admin_page, run, status_for
+from admin_ui.display import display
 from content import schema, selectors
 from content.schema import CollectionSpec
 from emdash.actor import Actor
@@ -53,6 +54,7 @@ def _list_params(request: HttpRequest) -> dict[str, Any]:
         "order": "asc" if request.GET.get("order") == "asc" else "desc",
         "search": request.GET.get("q", "").strip()[:200] or None,
         "cursor": request.GET.get("cursor") or None,
+        "filter": list_filters.filter_object(request.GET),
     }
 
 
@@ -63,9 +65,9 @@ def _list_context(request: HttpRequest, spec: CollectionSpec) -> dict[str, Any]:
         params["order_by"] = "updated_at"
     try:
         page = selectors.entry_list(actor=actor, collection=spec.slug, limit=PAGE_SIZE, **params)
-    except EmDashError as exc:  # a stale cursor or a refused search: show why, and the unfiltered first page
-        messages.error(request, plain.message_for(exc), extra_tags=plain.code_tag(exc.code))
-        fallback = {**params, "cursor": None, "search": None}
+    except EmDashError as exc:  # a stale cursor, a refused search or filter: show why, and the unfiltered first page
+        messages.error(request, plain.message_for(exc, list_filters.labels(exc)), extra_tags=plain.code_tag(exc.code))
+        fallback = {**params, "cursor": None, "search": None, "filter": None}
         page = selectors.entry_list(actor=actor, collection=spec.slug, limit=PAGE_SIZE, **fallback)
     items = [{**item, "title": title_of(item)} for item in page.items]
     next_query = request.GET.copy()
@@ -85,14 +87,26 @@ def _list_context(request: HttpRequest, spec: CollectionSpec) -> dict[str, Any]:
 @admin_page(Perm.CONTENT_READ_UNPUBLISHED)
 def entry_list(request: HttpRequest, collection: str) -> HttpResponse:
     spec = collection_or_404(collection)
-    return render(request, "admin_ui/entries/list.html", _list_context(request, spec))
+    context = _list_context(request, spec)
+    params = context["params"]
+    context["filter_bar"] = list_filters.bar(actor_for(request), spec, request.GET)
+    context["headers"] = list_filters.headers(request, params["order_by"], params["order"])
+    context.update(_bulk_context(actor_for(request), spec))
+    return render(request, "admin_ui/entries/list.html", context)
+
+
+def _bulk_context(actor: Actor, spec: CollectionSpec) -> dict[str, Any]:
+    """The selection column and the bulk action bar (views/bulk.py) for users who may change items."""
+    allowed = can(actor, Perm.CONTENT_EDIT_OWN)
+    return {"can_bulk": allowed, "bulk_terms": entry_terms.choices(actor, spec) if allowed else []}
 
 
 @admin_page(Perm.CONTENT_READ_UNPUBLISHED)
 def entry_rows(request: HttpRequest, collection: str) -> HttpResponse:
     """Just the table body: the list page refreshes it when content changes elsewhere."""
     spec = collection_or_404(collection)
-    return render(request, "admin_ui/entries/_rows.html", _list_context(request, spec))
+    context = {**_list_context(request, spec), "can_bulk": can(actor_for(request), Perm.CONTENT_EDIT_OWN)}
+    return render(request, "admin_ui/entries/_rows.html", context)
 
 
 @admin_page(Perm.CONTENT_READ_UNPUBLISHED)
@@ -118,6 +132,7 @@ def _form_context(
         "spec": spec,
         "widgets": widgets.bind(spec, values, actor, sentences),
         "slug_problem": sentences.get("slug", ""),
+        "seo_problem": "; ".join(f"{k.replace('seo.', '')}: {v}" for k, v in problems.items() if k.startswith("seo")),
         "nav_key": f"c:{spec.slug}",
         "locales": emdash_settings.LOCALES,
         "i18n": len(emdash_settings.LOCALES) > 1,
@@ -140,12 +155,20 @@ def entry_new(request: HttpRequest, collection: str) -> HttpResponse:
         else:
             data = {k: v for k, v in data.items() if v is not None}
             raw = {"collection": spec.slug, "data": data, **_given(request, slug="slug", locale="locale")}
+            terms = entry_terms.posted(spec, request.POST)
+            if terms:  # assigned in the create's own transaction (content_create's ``terms``)
+                raw["terms"] = terms
+            if (seo := seo_form.posted(request, {})) is not None:
+                raw["seo"] = seo
             outcome = run(request, "content_create", raw, "Created.")
             if outcome.ok:
                 return redirect("admin_ui:entry_edit", spec.slug, outcome.result["item"]["id"])
             problems = outcome.problems
     context = _form_context(request, spec, actor, values, problems)
     context["slug"] = request.POST.get("slug", "")
+    context["term_groups"] = entry_terms.groups(actor, spec, None, entry_terms.posted(spec, request.POST))
+    context["seo"] = seo_form.values(request, {})
+    context["seo_images"] = seo_form.image_picker(actor, context["seo"]["image"])
     return render(request, "admin_ui/entries/new.html", context, status=status_for(outcome, problems))
 
 
@@ -170,6 +193,10 @@ def _save(request: HttpRequest, spec: CollectionSpec, actor: Actor, entry: Any) 
     terms = entry_terms.posted(spec, request.POST)
     if terms is not None:
         raw["terms"] = terms
+    if autosave.wanted(request):
+        raw["autosave"] = True  # one revision per editing session, not one per pause in typing
+    if (seo := seo_form.posted(request, entry.to_dict()["seo"])) is not None:
+        raw["seo"] = seo
     outcome = run(request, "content_update", raw, "Saved.")
     return outcome, outcome.problems
 
@@ -197,6 +224,7 @@ def entry_edit(request: HttpRequest, collection: str, id: str) -> HttpResponse:
         values = widgets.posted(spec, request.POST)
     item = entry.to_dict()
     conflict = outcome is not None and outcome.code == "CONFLICT"
+    translations = _translations(actor, spec, entry.id)
     context = _form_context(request, spec, actor, values, problems)
     context.update(
         {
@@ -205,9 +233,12 @@ def entry_edit(request: HttpRequest, collection: str, id: str) -> HttpResponse:
             "rev": request.POST.get("_rev", entry.rev) if conflict else entry.rev,
             "conflict": conflict,
             "perms": _entry_perms(actor, entry),
-            "term_groups": entry_terms.groups(actor, spec, entry.id),
-            "translations": _translations(actor, spec, entry.id),
+            "term_groups": entry_terms.groups(actor, spec, entry.id, entry_terms.posted(spec, request.POST)),
+            "translations": translations,
+            "source": _source(actor, spec, item, translations["items"], request.GET.get("source")),
             "public_url": reverse("entry", args=[spec.slug, item["slug"]]) if item["status"] == "published" else "",
+            "seo": (seo := seo_form.values(request, item["seo"])),
+            "seo_images": seo_form.image_picker(actor, seo["image"]),
         }
     )
     return render(request, "admin_ui/entries/edit.html", context, status=status_for(outcome, problems))
@@ -224,6 +255,29 @@ def _translations(actor: Actor, spec: CollectionSpec, id: str) -> dict[str, Any]
     group = selectors.entry_translations(actor=actor, collection=spec.slug, id=id)["translations"]
     have = {t["locale"] for t in group}
     return {"items": group, "missing": [loc for loc in emdash_settings.LOCALES if loc not in have]}
+
+
+def _source(
+    actor: Actor, spec: CollectionSpec, item: dict[str, Any], group: list[dict[str, Any]], wanted: str | None
+) -> dict[str, Any] | None:
+    """The read-only column beside a translation's form: another locale's values, by default the item the
+    group was translated from (or the default locale's); None for an original or an item without translations
+    (unless ``?source=<locale>`` asks)."""
+    others = {t["locale"]: t for t in group if t["id"] != item["id"]}
+    original = next((t for t in others.values() if t["id"] == item["translationGroup"]), None)
+    is_original = item["id"] == item["translationGroup"]
+    fallback = None if is_original else original or others.get(emdash_settings.LOCALES[0])
+    chosen = others.get(wanted or "") or fallback
+    if chosen is None:
+        return None
+    try:
+        source = selectors.entry_get(actor=actor, collection=spec.slug, id=chosen["id"]).to_dict()
+    except EmDashError:
+        return None
+    rows = [
+        {"label": f.label, "type": f.type, "value": display(source["data"].get(f.slug), f.type)} for f in spec.fields
+    ]
+    return {"item": source, "title": title_of(source), "rows": rows, "locales": sorted(others)}
 
 
 @admin_page(Perm.CONTENT_READ_UNPUBLISHED)

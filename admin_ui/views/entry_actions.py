@@ -10,14 +10,15 @@ from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch
 from django.views.decorators.http import require_POST
 
-from admin_ui import plain, portable_text
+from admin_ui import plain
 from admin_ui.base import actor_for, admin_page, run
+from admin_ui.display import display
 from admin_ui.views.entries import collection_or_404, load_entry, title_of
 from content import selectors
 from content.schema import CollectionSpec
 from emdash.actor import Actor
 from emdash.dates import iso
-from emdash.errors import EmDashError
+from emdash.errors import EmDashError, ValidationError
 from emdash.permissions import Perm
 from settings_app import localtime
 
@@ -25,6 +26,13 @@ from settings_app import localtime
 def _schedule_time(request: HttpRequest) -> str:
     """The form's ``datetime-local`` value is in the site's zone (the label names it); services want UTC ISO."""
     return iso(localtime.from_input(request.POST.get("scheduled_at", ""))) or ""
+
+
+def _local_time(request: HttpRequest, name: str, key: str) -> str:
+    try:
+        return iso(localtime.from_input(request.POST.get(name, ""))) or ""
+    except ValidationError:
+        raise ValidationError.for_fields({key: "Enter a date and time, e.g. 2019-05-01 09:00."}) from None
 
 
 ACTIONS: dict[str, tuple[str, str]] = {  # button -> (operation, success message)
@@ -46,6 +54,8 @@ def _input(request: HttpRequest, action: str, actor: Actor, spec: CollectionSpec
     raw: dict[str, Any] = {"collection": spec.slug, "id": id}
     if action == "schedule":
         raw["scheduledAt"] = _schedule_time(request)
+    if action == "publish" and request.POST.get("published_at", "").strip():
+        raw["publishedAt"] = _local_time(request, "published_at", "publishedAt")
     if action == "translate":
         raw = _translation(actor, spec, id, request.POST.get("locale") or None)
     return raw
@@ -81,23 +91,11 @@ def entry_action(request: HttpRequest, collection: str, id: str, action: str) ->
     return redirect("admin_ui:entry_edit", spec.slug, id)
 
 
-def _display(value: Any, kind: str) -> str:
-    if value is None:
-        return ""
-    if kind == "portableText":
-        return portable_text.readable(value)
-    if isinstance(value, dict | list):
-        import json
-
-        return json.dumps(value, indent=2, ensure_ascii=False)
-    return str(value)
-
-
 def _rows(spec: CollectionSpec, left: dict[str, Any] | None, right: dict[str, Any]) -> list[dict[str, Any]]:
     out = []
     for f in spec.fields:
-        a = _display((left or {}).get(f.slug), f.type)
-        b = _display(right.get(f.slug), f.type)
+        a = display((left or {}).get(f.slug), f.type)
+        b = display(right.get(f.slug), f.type)
         out.append({"label": f.label, "left": a, "right": b, "changed": a != b})
     return out
 
@@ -114,10 +112,21 @@ def compare(request: HttpRequest, collection: str, id: str) -> HttpResponse:
         "title": title_of(entry.to_dict()),
         "has_changes": result["hasChanges"],
         "never_published": result["live"] is None,
-        "rows": _rows(spec, result["live"], result["draft"]),
+        "rows": _rows(spec, result["live"], result["draft"]) + _meta_rows(result),
         "nav_key": f"c:{spec.slug}",
     }
     return render(request, "admin_ui/entries/compare.html", context)
+
+
+def _meta_rows(result: dict[str, Any]) -> list[dict[str, Any]]:
+    """The slug and SEO, which wait in the draft like the fields."""
+    out = []
+    for label, live, draft in (("Slug", "liveSlug", "draftSlug"), ("SEO", "liveSeo", "draftSeo")):
+        a, b = display(result.get(live) or None, "json"), display(result.get(draft) or None, "json")
+        if result["live"] is None:
+            a = ""
+        out.append({"label": label, "left": a, "right": b, "changed": a != b})
+    return out
 
 
 @admin_page(Perm.CONTENT_READ_UNPUBLISHED)

@@ -5,16 +5,23 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from admin_ui.base import actor_for, admin_page, attempt, run, status_for
+from admin_ui.base import actor_for, admin_page, attempt, found_or_404, run, status_for
+from admin_ui.views.entries import title_of
 from content import schema
-from emdash.errors import NotFound, ValidationError
+from content import selectors as content_selectors
+from emdash.actor import Actor
+from emdash.errors import EmDashError, ValidationError
 from emdash.permissions import Perm
 from menus import selectors
 from menus.models import MenuItem
+
+EDITOR_ONLY = {"title"}  # shown in the editor, not part of a menu item
+SEARCH_PER_COLLECTION = 8
 
 
 @admin_page(Perm.MENU_MANAGE)
@@ -50,7 +57,7 @@ def items_with_parents(raw: str) -> list[Any]:
         depth = depth if isinstance(depth, int) and not isinstance(depth, bool) else 0
         depth = max(0, min(depth, len(last_at_depth)))
         del last_at_depth[depth:]
-        item = {k: v for k, v in item.items() if v not in ("", None)}
+        item = {k: v for k, v in item.items() if v not in ("", None) and k not in EDITOR_ONLY}
         if depth:
             item["parentIndex"] = last_at_depth[depth - 1]
         last_at_depth.append(index)
@@ -58,7 +65,15 @@ def items_with_parents(raw: str) -> list[Any]:
     return out
 
 
-def _editor_items(menu: dict[str, Any]) -> list[dict[str, Any]]:
+def _entry_title(actor: Actor, collection: str | None, id: str | None) -> str:
+    """The linked item's title, shown in the editor instead of its ID."""
+    try:
+        return title_of(content_selectors.entry_get(actor=actor, collection=collection or "", id=id or "").to_dict())
+    except EmDashError:
+        return f"missing item {id}"
+
+
+def _editor_items(actor: Actor, menu: dict[str, Any]) -> list[dict[str, Any]]:
     depth_of: dict[str, int] = {}
     items = []
     for item in menu["items"]:
@@ -75,6 +90,8 @@ def _editor_items(menu: dict[str, Any]) -> list[dict[str, Any]]:
                 "depth": depth,
             }
         )
+        if item["type"] in ("page", "post"):
+            items[-1]["title"] = _entry_title(actor, item["referenceCollection"], item["referenceId"])
     return items
 
 
@@ -82,10 +99,8 @@ def _editor_items(menu: dict[str, Any]) -> list[dict[str, Any]]:
 @require_http_methods(["GET", "POST"])
 def menu_edit(request: HttpRequest, name: str) -> HttpResponse:
     actor = actor_for(request)
-    try:
+    with found_or_404("No such menu"):
         menu = selectors.menu_get(actor=actor, name=name)
-    except NotFound:
-        raise Http404("No such menu") from None
     raw_items = None
     outcome = None
     if request.method == "POST":
@@ -100,10 +115,11 @@ def menu_edit(request: HttpRequest, name: str) -> HttpResponse:
             return redirect("admin_ui:menu_edit", name)
     context = {
         "menu": menu,
-        "items_json": raw_items if raw_items is not None else json.dumps(_editor_items(menu)),
+        "items_json": raw_items if raw_items is not None else json.dumps(_editor_items(actor, menu)),
         "types": MenuItem.TYPES,
         "collections": sorted(schema.current().collections),
         "nav_key": "menus",
+        "picker_url": reverse("admin_ui:menu_content_search"),
     }
     return render(request, "admin_ui/menus/edit.html", context, status=status_for(outcome))
 
@@ -113,3 +129,33 @@ def menu_edit(request: HttpRequest, name: str) -> HttpResponse:
 def menu_delete(request: HttpRequest, name: str) -> HttpResponse:
     run(request, "menu_delete", {"name": name}, "Menu deleted.")
     return redirect("admin_ui:menus")
+
+
+@admin_page(Perm.MENU_MANAGE)
+def content_search(request: HttpRequest) -> JsonResponse:
+    """The menu editor's picker: items (drafts included) whose title or slug contains ``q``, in every collection
+    the user may read, through the same list selector as the content lists."""
+    actor = actor_for(request)
+    query = request.GET.get("q", "").strip()[:200]
+    results: list[dict[str, Any]] = []
+    if query:
+        for slug, spec in sorted(schema.current().collections.items()):
+            try:
+                page = content_selectors.entry_list(
+                    actor=actor, collection=slug, search=query, limit=SEARCH_PER_COLLECTION, order_by="updated_at"
+                )
+            except EmDashError:  # a collection this user may not list, or a refused search text
+                continue
+            results += [
+                {
+                    "collection": slug,
+                    "collectionLabel": spec.label,
+                    "id": item["id"],
+                    "title": title_of(item),
+                    "slug": item["slug"],
+                    "status": item["status"],
+                    "locale": item["locale"],
+                }
+                for item in page.items
+            ]
+    return JsonResponse({"query": query, "results": results})

@@ -8,9 +8,8 @@ from django.views.decorators.http import require_POST
 
 from admin_ui.base import actor_for, admin_page, attempt
 from admin_ui.views.entries import collection_or_404, load_entry, title_of
-from content import preview
+from content import preview, shares
 from emdash.permissions import Perm
-from public_site import shares
 
 
 @admin_page(Perm.CONTENT_READ_UNPUBLISHED)

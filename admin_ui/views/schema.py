@@ -8,11 +8,10 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from admin_ui.base import actor_for, admin_page, run, status_for
+from admin_ui.base import actor_for, admin_page, found_or_404, run, status_for
 from content import schema_services
 from content.field_types import FIELD_TYPES
 from content.schema import SUPPORTS
-from emdash.errors import CollectionNotFound
 from emdash.permissions import Perm, can
 
 
@@ -73,10 +72,8 @@ def _field_form(post: Any, kind: str) -> dict[str, Any]:
 @require_http_methods(["GET", "POST"])
 def collection(request: HttpRequest, slug: str) -> HttpResponse:
     actor = actor_for(request)
-    try:
+    with found_or_404("No such collection"):
         spec = schema_services.collection_get(actor=actor, slug=slug)
-    except CollectionNotFound:
-        raise Http404("No such collection") from None
     problems: dict[str, str] = {}
     outcome = None
     if request.method == "POST":
@@ -111,10 +108,8 @@ def collection_settings(request: HttpRequest, slug: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def field_edit(request: HttpRequest, slug: str, field: str) -> HttpResponse:
     actor = actor_for(request)
-    try:
+    with found_or_404("No such collection"):
         spec = schema_services.collection_get(actor=actor, slug=slug)
-    except CollectionNotFound:
-        raise Http404("No such collection") from None
     found = spec.get_field(field)
     if found is None:
         raise Http404("No such field")

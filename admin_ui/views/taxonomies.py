@@ -8,10 +8,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from admin_ui.base import actor_for, admin_page, run, status_for
+from admin_ui.base import actor_for, admin_page, found_or_404, run, status_for
 from admin_ui.terms import flatten
 from content import schema, slugs
-from emdash.errors import NotFound
 from emdash.permissions import Perm
 from taxonomy import selectors
 
@@ -54,10 +53,8 @@ def taxonomy_list(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def taxonomy_edit(request: HttpRequest, name: str) -> HttpResponse:
     """Labels, nesting and the attached collections of one taxonomy."""
-    try:
+    with found_or_404("No such taxonomy"):
         taxonomy = selectors.taxonomy_get(actor=actor_for(request), name=name)
-    except NotFound:
-        raise Http404("No such taxonomy") from None
     outcome = None
     form: Any = {**taxonomy, "label_singular": taxonomy["labelSingular"]}
     chosen = taxonomy["collections"]
@@ -84,10 +81,8 @@ def taxonomy_delete(request: HttpRequest, name: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def terms(request: HttpRequest, name: str) -> HttpResponse:
     actor = actor_for(request)
-    try:
+    with found_or_404("No such taxonomy"):
         taxonomy = selectors.taxonomy_get(actor=actor, name=name)
-    except NotFound:
-        raise Http404("No such taxonomy") from None
     problems: dict[str, str] = {}
     outcome = None
     if request.method == "POST":
@@ -115,11 +110,9 @@ def terms(request: HttpRequest, name: str) -> HttpResponse:
 def term_edit(request: HttpRequest, name: str, term: str) -> HttpResponse:
     """Rename a term (label, slug, description) or move it under another parent; the service checks the move."""
     actor = actor_for(request)
-    try:
+    with found_or_404("No such taxonomy"):
         taxonomy = selectors.taxonomy_get(actor=actor, name=name)
         tree = flatten(selectors.term_tree(actor=actor, taxonomy=name))
-    except NotFound:
-        raise Http404("No such taxonomy") from None
     current = next((t for t in tree if t["slug"] == term), None)
     if current is None:
         raise Http404("No such term")

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from admin_ui.base import actor_for, admin_page, run, status_for
-from emdash.errors import NotFound
+from admin_ui.base import actor_for, admin_page, found_or_404, run, status_for
 from emdash.permissions import Perm
 from webhooks import services
 from webhooks.events import EVENTS
@@ -57,10 +56,8 @@ def webhook_list(request: HttpRequest) -> HttpResponse:
 def webhook_edit(request: HttpRequest, id: str) -> HttpResponse:
     outcome = None
     actor = actor_for(request)
-    try:
+    with found_or_404("No such webhook"):
         hook = services.webhook_get(actor=actor, id=id)
-    except NotFound:
-        raise Http404("No such webhook") from None
     if request.method == "POST":
         raw = {"id": id, **_form(request)}
         if request.POST.get("rotate_secret") == "on":

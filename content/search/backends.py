@@ -103,6 +103,16 @@ class SearchBackend(ABC):
         """Compact the index and refresh planner statistics after a full rebuild."""
 
 
+FTS = "content_search_fts"
+_DOCS = "content_search_document"
+_HIT_COLUMNS = "SELECT d.id, d.collection, d.entry_id, d.locale, m.r"
+
+
+def candidate_cap() -> int:
+    """How many matches per OR-alternative are ranked (0: all); see ``SEARCH_CANDIDATES``."""
+    return max(0, int(emdash_settings.SEARCH_CANDIDATES))
+
+
 def _placeholders(values: Sequence[object]) -> str:
     return ", ".join(["%s"] * len(values))
 
@@ -124,38 +134,81 @@ class SQLiteBackend(SearchBackend):
     def rank(
         self, terms: SearchQuery, *, collections: Sequence[str] | None, locale: str | None, limit: int
     ) -> list[Hit]:
-        match = self.match_expression(terms)
-        ranked = "SELECT rowid AS id, bm25(content_search_fts, %s, %s) AS r FROM content_search_fts WHERE "
-        ranked += "content_search_fts MATCH %s"
-        params: list[Any] = [self.HEAD_WEIGHT, self.BODY_WEIGHT, match]
+        cap = candidate_cap()
+        rows = self._rank_all(terms, collections, locale, limit) if not cap else None
+        if rows is None:
+            rows = self._rank_newest(terms, collections, locale, limit, cap)
+        return [Hit(row[0], row[1], row[2], row[3], -float(row[4])) for row in rows]
+
+    @staticmethod
+    def _filters(collections: Sequence[str] | None, locale: str | None) -> tuple[str, list[Any]]:
+        sql, params = "", []
+        if collections is not None:
+            sql += f" AND d.collection IN ({_placeholders(collections)})"
+            params += list(collections)
+        if locale is not None:
+            sql += " AND d.locale = %s"
+            params.append(locale)
+        return sql, params
+
+    def _rank_all(
+        self, terms: SearchQuery, collections: Sequence[str] | None, locale: str | None, limit: int
+    ) -> list[tuple[Any, ...]]:
+        """One stage: bm25 of every match (what SEARCH_CANDIDATES = 0 asks for)."""
+        params: list[Any] = [self.HEAD_WEIGHT, self.BODY_WEIGHT, self.match_expression(terms)]
+        ranked = f"SELECT rowid AS id, bm25({FTS}, %s, %s) AS r FROM {FTS} WHERE {FTS} MATCH %s"
         if collections is None and locale is None:
             # Rank inside FTS5 and join only the winners: half the time of joining every match first.
-            sql = [f"SELECT d.id, d.collection, d.entry_id, d.locale, m.r FROM ({ranked} ORDER BY r LIMIT %s) m"]
-            sql.append("JOIN content_search_document d ON d.id = m.id")
+            sql = f"{_HIT_COLUMNS} FROM ({ranked} ORDER BY r LIMIT %s) m JOIN {_DOCS} d ON d.id = m.id"
             params.append(limit)
         else:
-            sql = [f"SELECT d.id, d.collection, d.entry_id, d.locale, m.r FROM ({ranked}) m"]
-            sql.append("JOIN content_search_document d ON d.id = m.id WHERE 1 = 1")
-            if collections is not None:
-                sql.append(f"AND d.collection IN ({_placeholders(collections)})")
-                params += collections
-            if locale is not None:
-                sql.append("AND d.locale = %s")
-                params.append(locale)
-        sql.append("ORDER BY m.r, d.id LIMIT %s")
-        params.append(limit)
+            filters, more = self._filters(collections, locale)
+            sql = f"{_HIT_COLUMNS} FROM ({ranked}) m JOIN {_DOCS} d ON d.id = m.id WHERE 1 = 1{filters}"
+            params += more
         with connection.cursor() as cursor:
-            cursor.execute(" ".join(sql), params)
-            return [Hit(row[0], row[1], row[2], row[3], -float(row[4])) for row in cursor.fetchall()]
+            cursor.execute(f"{sql} ORDER BY m.r, d.id LIMIT %s", [*params, limit])
+            return cursor.fetchall()
+
+    def _rank_newest(
+        self, terms: SearchQuery, collections: Sequence[str] | None, locale: str | None, limit: int, cap: int
+    ) -> list[tuple[Any, ...]]:
+        """Two stages: the ``cap`` newest matches of each OR-alternative (rowid order, which FTS5 walks without
+        scoring), then bm25 of the whole query on those candidates only. bm25 needs the full-text cursor, so the
+        second stage walks the whole query's matches from the oldest candidate on and scores only candidates."""
+        filters, more = self._filters(collections, locale)
+        join = f" CROSS JOIN {_DOCS} d ON d.id = {FTS}.rowid" if filters else ""
+        newest = f"FROM {FTS}{join} WHERE {FTS} MATCH %s{filters} ORDER BY {FTS}.rowid DESC LIMIT %s"
+        weights = [self.HEAD_WEIGHT, self.BODY_WEIGHT]
+        alternatives = [SearchQuery((alt,)) for alt in terms.alternatives]
+        if len(alternatives) == 1:  # one walk: score the newest matches as they come
+            ranked = f"SELECT {FTS}.rowid AS id, bm25({FTS}, %s, %s) AS r {newest}"
+            params = [*weights, self.match_expression(terms), *more, cap]
+        else:
+            arms = " UNION ".join(f"SELECT id FROM (SELECT {FTS}.rowid AS id {newest})" for _ in alternatives)
+            ranked = (
+                f"WITH c AS ({arms}) SELECT rowid AS id, bm25({FTS}, %s, %s) AS r FROM {FTS} "
+                f"WHERE {FTS} MATCH %s AND +rowid IN (SELECT id FROM c) AND rowid >= (SELECT min(id) FROM c)"
+            )
+            params = [p for alt in alternatives for p in (self.match_expression(alt), *more, cap)]
+            params += [*weights, self.match_expression(terms)]
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"{_HIT_COLUMNS} FROM ({ranked}) m JOIN {_DOCS} d ON d.id = m.id ORDER BY m.r, d.id LIMIT %s",
+                [*params, limit],
+            )
+            return cursor.fetchall()
 
     def excerpts(self, terms: SearchQuery, doc_ids: Sequence[int]) -> dict[int, str]:
         if not doc_ids:
             return {}
+        # "+rowid IN" keeps the list away from FTS5, which would otherwise run the whole query once per id (for a
+        # prefix of a common word, ~5 ms each); the range lets it seek to the ids and walk the matches between them.
         sql = (
-            "SELECT rowid, snippet(content_search_fts, -1, %s, %s, %s, %s) FROM content_search_fts "
-            f"WHERE content_search_fts MATCH %s AND rowid IN ({_placeholders(doc_ids)})"
+            f"SELECT rowid, snippet({FTS}, -1, %s, %s, %s, %s) FROM {FTS} WHERE {FTS} MATCH %s "
+            f"AND +rowid IN ({_placeholders(doc_ids)}) AND rowid BETWEEN %s AND %s"
         )
         params: list[Any] = [MARK_START, MARK_END, ELLIPSIS, EXCERPT_TOKENS, self.match_expression(terms), *doc_ids]
+        params += [min(doc_ids), max(doc_ids)]
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
             return {int(row[0]): row[1] or "" for row in cursor.fetchall()}
@@ -210,25 +263,33 @@ class PostgresBackend(SearchBackend):
     def rank(
         self, terms: SearchQuery, *, collections: Sequence[str] | None, locale: str | None, limit: int
     ) -> list[Hit]:
-        text = _tsquery(terms)
+        """With a cap, two stages per configuration: the ``cap`` newest matches of each OR-alternative (the planner
+        walks the primary key backwards and stops early for a common word, or reads the GIN index for a rare one),
+        then ``ts_rank`` of the whole query on those candidates only."""
+        text, cap = _tsquery(terms), candidate_cap()
+        alternatives = [_tsquery(SearchQuery((alt,))) for alt in terms.alternatives]
+        rank = (
+            "SELECT d.id, d.collection, d.entry_id, d.locale, ts_rank(d.vector, to_tsquery(%s::regconfig, %s), 1) AS r"
+        )
         parts: list[str] = []
         params: list[Any] = []
         for config, locales in self._locale_groups(locale).items():
-            part = (
-                "SELECT d.id, d.collection, d.entry_id, d.locale, "
-                "ts_rank(d.vector, to_tsquery(%s::regconfig, %s), 1) AS r "
-                "FROM content_search_document d "
-                "WHERE d.vector @@ to_tsquery(%s::regconfig, %s) AND d.locale = ANY(%s)"
-            )
-            params += [config, text, config, text, locales]
+            where = "d.vector @@ to_tsquery(%s::regconfig, %s) AND d.locale = ANY(%s)"
+            scope: list[Any] = [locales]
             if collections is not None:
-                part += " AND d.collection = ANY(%s)"
-                params.append(list(collections))
-            parts.append(part)
+                where += " AND d.collection = ANY(%s)"
+                scope.append(list(collections))
+            if not cap:
+                parts.append(f"{rank} FROM {_DOCS} d WHERE {where}")
+                params += [config, text, config, text, *scope]
+                continue
+            arm = f"(SELECT d.id FROM {_DOCS} d WHERE {where} ORDER BY d.id DESC LIMIT %s)"
+            parts.append(f"{rank} FROM {_DOCS} d WHERE d.id IN ({' UNION ALL '.join([arm] * len(alternatives))})")
+            params += [config, text]
+            params += [p for alt in alternatives for p in (config, alt, *scope, cap)]
         sql = " UNION ALL ".join(parts) + " ORDER BY r DESC, id LIMIT %s"
-        params.append(limit)
         with connection.cursor() as cursor:
-            cursor.execute(sql, params)
+            cursor.execute(sql, [*params, limit])
             return [Hit(row[0], row[1], row[2], row[3], float(row[4])) for row in cursor.fetchall()]
 
     def excerpts(self, terms: SearchQuery, doc_ids: Sequence[int]) -> dict[int, str]:

@@ -171,6 +171,8 @@ def reindex_entry(collection: str, entry_id: str) -> None:
     The row is read and the document written in one transaction holding the row (PostgreSQL) or the database
     write lock (SQLite), so a write committed meanwhile is indexed after this by its own call, never before.
     """
+    if _up_to_date(collection, entry_id):
+        return
     with transaction.atomic():
         spec = schema.current().collections.get(collection)
         row = None
@@ -183,6 +185,23 @@ def reindex_entry(collection: str, entry_id: str) -> None:
         SearchDocument.objects.filter(collection=collection, entry_id=entry_id).delete()
         if document is not None:
             document.save(force_insert=True)
+
+
+_DOCUMENT_FIELDS = ("locale", "slug", "title", "config", "head", "body")
+
+
+def _up_to_date(collection: str, entry_id: str) -> bool:
+    """Whether the stored document (or its absence) already matches the entry: then there is nothing to write and no
+    write transaction to open (on SQLite, no second turn at the write lock). A draft saved, or a create that is then
+    published in the same transaction (two changes, one state), costs two reads instead of a write. Read without
+    locks: a change committed after these reads sends its own signal, which brings the document in line."""
+    spec = schema.current().collections.get(collection)
+    row = _indexed_rows(spec).filter(pk=entry_id).first() if spec is not None and indexable(spec) else None
+    wanted = document_for(spec, row) if spec is not None and row is not None else None
+    stored = SearchDocument.objects.filter(collection=collection, entry_id=entry_id).first()
+    if wanted is None or stored is None:
+        return wanted is None and stored is None
+    return all(getattr(stored, name) == getattr(wanted, name) for name in _DOCUMENT_FIELDS)
 
 
 def remove_entry(collection: str, entry_id: str) -> None:

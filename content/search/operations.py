@@ -7,9 +7,9 @@ from typing import Annotated, Any
 from pydantic import Field, field_validator
 from pydantic_core import PydanticCustomError
 
-from content.schema_services import SLUG_MAX_LENGTH
+from content.schema_checks import SLUG_MAX_LENGTH
 from content.search import selectors
-from emdash.operations import Input, WholeNumber, declare
+from emdash.operations import Input, WholeNumber, declare, limit, reference
 from emdash.permissions import Perm
 
 RESULT = {
@@ -26,7 +26,7 @@ RESULT = {
     "required": ["collection", "id", "slug", "locale", "title", "snippet", "score"],
 }
 OUTPUT = {"type": "object", "properties": {"items": {"type": "array", "items": RESULT}}, "required": ["items"]}
-Collection = Annotated[str, Field(description="Collection slug, e.g. posts", min_length=1, max_length=SLUG_MAX_LENGTH)]
+Collection = Annotated[str, reference("Collection slug", SLUG_MAX_LENGTH)]
 
 
 class SearchInput(Input):
@@ -35,23 +35,13 @@ class SearchInput(Input):
     )
     collections: list[Collection] | None = Field(
         None,
-        description="Only search these collections (slugs); default: every searchable collection",
+        description="Only these collections (default: every searchable one)",
         min_length=1,
         max_length=selectors.MAX_COLLECTIONS,
         json_schema_extra={"uniqueItems": True},
     )
-    locale: str | None = Field(
-        None,
-        description="Locale, e.g. en or fr (only meaningful when i18n is enabled)",
-        min_length=1,
-        max_length=16,
-    )
-    limit: WholeNumber = Field(
-        20,
-        ge=1,
-        le=selectors.MAX_LIMIT,
-        description=f"Maximum number of items (1-{selectors.MAX_LIMIT}, default 20)",
-    )
+    locale: Annotated[str, reference("Locale, e.g. fr (multilingual sites)", 16)] | None = None
+    limit: WholeNumber = limit(20, selectors.MAX_LIMIT, "Most results to return")
 
     @field_validator("collections")
     @classmethod
@@ -73,9 +63,9 @@ declare(
     perm=Perm.SEARCH,
     read_only=True,
     idempotent=True,
-    description="Full-text search across published items, most relevant first. Covers the fields marked searchable "
-    "in collections whose supports include 'search'. Every word must match (case, accents and word endings are "
-    "ignored); quotes and operators are read as plain words. snippet is HTML with the matches in <mark>.",
+    description="Full-text search of published items, most relevant first, in the searchable fields of "
+    "collections supporting search. Every word must match (case, accents and word endings ignored; operators are "
+    "plain words). content_list lists by field order instead.",
     input=SearchInput,
     service=selectors.search,
     present=_items,

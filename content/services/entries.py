@@ -12,8 +12,12 @@ from content import revisions, rows, schema, slugs, writes
 from content.entry import Entry
 from content.hooks import replace_entry_terms
 from content.models import EntryBase, Revision
+from content.redirects import forget_moves
 from content.schema import CollectionSpec
 from content.schema_retry import schema_retry
+from content.seo import forget as seo_forget
+from content.seo import store as seo_store
+from content.services.drafts import requested_seo, requested_slug, write_values
 from content.services.ownership import owned_row as _owned_row
 from content.services.publishing import publish_row, unpublish_row
 from content.signals import entry_deleting, send_entry_changed
@@ -100,6 +104,7 @@ def entry_create(
     translation_of: str | None = None,
     slug_hint: str | None = None,
     terms: dict[str, list[str]] | None = None,
+    seo: Any = None,
 ) -> Entry:
     """Create an entry. ``slug_hint`` seeds the generated slug when the values have no title; ``terms``
     (``{taxonomy: [term slug, ...]}``) assigns taxonomy terms in the same transaction."""
@@ -131,6 +136,8 @@ def entry_create(
             **rows.column_changes(spec, values),
         )
         _insert(spec, row, explicit_slug=slug is not None, values=values, hint=slug_hint)
+        if seo is not None:
+            seo_store(spec.slug, row.id, requested_seo(spec, row, seo) or {})
         if terms is not None:
             _set_terms(spec, row.id, terms)
         if spec.supports_feature("revisions"):
@@ -165,20 +172,6 @@ def _with_shared_values(spec: CollectionSpec, source: EntryBase, data: Any) -> A
     return {**{k: v for k, v in base.items() if k in shared and v is not None}, **data}
 
 
-def write_values(spec: CollectionSpec, row: EntryBase, values: dict[str, Any], actor: Actor, **extra: Any) -> None:
-    """Store edited values: into a new draft revision when the item has a live version, else the row."""
-    if rows.has_live_version(spec, row):
-        merged = {**rows.current_values(spec, row), **values}
-        draft_id = revisions.record(spec, row.id, merged, Revision.KIND_DRAFT, actor)
-        writes.save(spec, row, draft_revision_id=draft_id, **extra)
-    else:
-        writes.save(spec, row, **rows.column_changes(spec, values), **extra)
-        if spec.supports_feature("revisions"):
-            revisions.record(spec, row.id, rows.row_values(spec, row), Revision.KIND_DRAFT, actor)
-    if spec.supports_feature("revisions"):
-        revisions.prune(spec, row)
-
-
 def _share_across_translations(spec: CollectionSpec, row: EntryBase, values: dict[str, Any], actor: Actor) -> None:
     """Copy non-translatable values to the other items of the group, but only to those the caller may
     edit: a value is never written into someone else's item on the strength of editing one's own."""
@@ -204,8 +197,12 @@ def entry_update(
     status: str | None = None,
     rev: str | None = None,
     terms: dict[str, list[str]] | None = None,
+    seo: Any = None,
+    autosave: bool = False,
 ) -> Entry:
-    """Edit an entry. ``terms`` replaces the entry's terms of each taxonomy it names (others are kept)."""
+    """Edit an entry. ``terms`` replaces the entry's terms of each taxonomy it names (others are kept);
+    ``seo`` changes the keys it names (null clears one). ``autosave``: the edit is an editor's background
+    save, coalesced with the session's other autosaves."""
     spec = schema.get_collection(collection)
     require(actor, Perm.CONTENT_EDIT_OWN)
     _check_status(status)
@@ -215,20 +212,19 @@ def entry_update(
         if rev is not None and rev != rows.rev_token(row):
             raise Conflict("Stale _rev: the item changed since you read it; fetch it again and reapply your edit")
         values = validate_data(spec, data, partial=True, entry_id=row.id)
-        extra: dict[str, Any] = {}
-        if slug is not None and slug != row.slug:
-            new_slug = slugs.check_entry_slug(slug)
-            if spec.model.objects.filter(locale=row.locale, slug=new_slug).exclude(id=row.id).exists():
-                raise SlugConflict(f"Slug '{new_slug}' is already used in '{spec.slug}' ({row.locale})")
-            extra["slug"] = new_slug
-        if values or extra:
+        # A new slug or SEO on an item with a live version waits in the draft, like the values (SPEC 7).
+        new_slug = requested_slug(spec, row, slug) if slug is not None else None
+        new_seo = requested_seo(spec, row, seo)
+        if values or new_slug or new_seo is not None:
             try:
                 with transaction.atomic():
-                    write_values(spec, row, values, actor, **extra)
+                    write_values(spec, row, values, actor, slug=new_slug, seo_value=new_seo, autosave=autosave)
             except IntegrityError:
                 raise SlugConflict("Slug or unique value already taken by another item") from None
             _share_across_translations(spec, row, values, actor)
             send_entry_changed(spec.slug, row.id, "updated", actor)
+        elif not autosave and spec.supports_feature("revisions"):
+            revisions.end_autosave_session(spec, row.id)
         if terms is not None:
             _set_terms(spec, row.id, terms)
         if status == "published":
@@ -287,6 +283,8 @@ def entry_delete_permanently(*, actor: Actor, collection: str, id: str) -> None:
                 ) from None
             raise
         entry_deleting.send(sender=None, collection=spec.slug, entry_id=row.id)
+        seo_forget(spec.slug, [row.id])
+        forget_moves(spec.slug, row.id)
         Revision.objects.filter(collection=spec.slug, entry_id=row.id).delete()
         spec.model.objects.filter(pk=row.pk).delete()
         send_entry_changed(spec.slug, row.id, "deleted", actor)

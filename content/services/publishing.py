@@ -3,45 +3,67 @@
 from __future__ import annotations
 
 import logging
-from datetime import datetime
+import re
+from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from content import revisions, rows, schema, writes
+from content import redirects, revisions, rows, schema, seo, writes
 from content.entry import Entry
 from content.models import EntryBase, Revision
+from content.rows import DRAFT_SEO, DRAFT_SLUG
 from content.schema import CollectionSpec
 from content.schema_retry import schema_retry
+from content.services import drafts
 from content.services.ownership import owned_row as _owned_row
 from content.signals import send_entry_changed
 from content.validation import check_publishable
 from emdash.actor import Actor
 from emdash.dates import parse_iso
-from emdash.errors import Conflict, ValidationError
+from emdash.errors import Conflict, SlugConflict, ValidationError
 
 log = logging.getLogger("emdash.publishing")
+# "Z" or "+02:00" at the end: a publication date without a zone would silently mean UTC.
+ZONED = re.compile(r"(Z|[+-]\d{2}:?\d{2})$", re.IGNORECASE)
+FUTURE_SKEW = timedelta(minutes=5)  # clocks of migration tools differ a little
 
 
 def publish_row(spec: CollectionSpec, row: EntryBase, actor: Actor, published_at: datetime | None = None) -> None:
-    """Make the current values live: the draft (if any) goes into the row, status becomes published."""
-    values = rows.current_values(spec, row)
+    """Make the current values live: the draft (if any) goes into the row, with the slug and SEO waiting in it;
+    status becomes published. A moved URL of an item published before leaves a redirect behind."""
+    raw = rows.draft_raw(row)
+    values = rows.known_values(spec, raw) if raw is not None else rows.row_values(spec, row)
+    meta = rows.draft_meta(raw)
     changes: dict[str, Any] = {}
     if row.draft_revision_id:
         check_publishable(spec, values, row.id)
         changes.update(rows.column_changes(spec, values))
+    old_slug, public = row.slug, drafts.was_public(row)
+    new_slug = meta.get(DRAFT_SLUG)
+    if new_slug and new_slug != old_slug:
+        drafts.check_slug_free(spec, row, new_slug)
+        changes["slug"] = new_slug
     if spec.supports_feature("revisions"):
         changes["live_revision_id"] = revisions.record(spec, row.id, values, Revision.KIND_PUBLISH, actor)
-    writes.save(
-        spec,
-        row,
-        status="published",
-        published_at=published_at or row.published_at or timezone.now(),
-        scheduled_at=None,
-        draft_revision_id=None,
-        **changes,
-    )
+    try:
+        with transaction.atomic():
+            writes.save(
+                spec,
+                row,
+                status="published",
+                published_at=published_at or row.published_at or timezone.now(),
+                scheduled_at=None,
+                draft_revision_id=None,
+                **changes,
+            )
+    except IntegrityError:  # a concurrent writer took the slug between the check and the update
+        raise SlugConflict(f"Slug '{new_slug}' is already used in '{spec.slug}' ({row.locale})") from None
+    if DRAFT_SEO in meta:
+        seo.store(spec.slug, row.id, meta[DRAFT_SEO])
+    if "slug" in changes and public:
+        redirects.record_move(spec.slug, row.id, old_slug, changes["slug"], actor)
     if spec.supports_feature("revisions"):
         revisions.prune(spec, row)
     send_entry_changed(spec.slug, row.id, "published", actor)
@@ -52,12 +74,33 @@ def unpublish_row(spec: CollectionSpec, row: EntryBase, actor: Actor) -> None:
     send_entry_changed(spec.slug, row.id, "unpublished", actor)
 
 
+def _published_at(value: Any) -> datetime | None:
+    """An explicit publication date (migrations): ISO 8601 with a zone, not in the future."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or not ZONED.search(value.strip()):
+        raise ValidationError.for_fields(
+            {"publishedAt": "must be an ISO 8601 date-time with a zone, e.g. 2019-05-01T09:00:00Z"}
+        )
+    try:
+        when = parse_iso(value)
+    except ValueError as exc:
+        raise ValidationError.for_fields({"publishedAt": str(exc)}) from None
+    if when > timezone.now() + FUTURE_SKEW:
+        raise ValidationError.for_fields(
+            {"publishedAt": "must not be in the future; use content_schedule to publish later"}
+        )
+    return when
+
+
 @schema_retry
-def entry_publish(*, actor: Actor, collection: str, id: str) -> Entry:
+def entry_publish(*, actor: Actor, collection: str, id: str, published_at: str | None = None) -> Entry:
+    """Publish; ``published_at`` sets the publication date (kept from the first publication otherwise)."""
     spec = schema.get_collection(collection)
+    when = _published_at(published_at)
     with transaction.atomic():
         row = _owned_row(actor, spec, id)
-        publish_row(spec, row, actor)
+        publish_row(spec, row, actor, published_at=when)
     return Entry.load(spec, row)
 
 

@@ -8,7 +8,7 @@ from content import rows, schema
 from content.entry import Entry
 from content.models import Revision
 from content.schema_retry import schema_retry
-from content.services.entries import write_values
+from content.services.drafts import write_values
 from content.signals import send_entry_changed
 from content.validation import validate_data
 from emdash.actor import Actor

@@ -18,6 +18,7 @@ from typing import Any, TextIO
 import httpx
 
 from emdash.cli import api
+from emdash.mcp_names import NAMED_PARAM
 from emdash.oauth import metadata
 
 PARSE_ERROR = -32700
@@ -25,7 +26,6 @@ INTERNAL_ERROR = -32603
 UNAUTHORIZED = -32001
 UPSTREAM_ERROR = -32000
 META_VERSION = "io.modelcontextprotocol/protocolVersion"
-NAMED_PARAM = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}  # repeated in Mcp-Name
 
 
 def _error(msg_id: Any, code: int, message: str) -> dict[str, Any]:

@@ -73,8 +73,9 @@ class DeviceCode(models.Model):
         return f"device code {self.user_code[:4]}-{self.user_code[4:]} ({self.status})"
 
 
-class AccessToken(models.Model):
-    """An ``ec_oat_…`` token. ``family`` ties it to the refresh-token chain it came from."""
+class IssuedToken(models.Model):
+    """What access and refresh tokens share: the secret's hash, who it speaks for, what it may do, and the
+    refresh-token chain (``family``) it belongs to, so a replayed refresh token revokes the whole chain."""
 
     token_hash = models.CharField(max_length=64, unique=True)
     client = models.ForeignKey(OAuthClient, on_delete=models.CASCADE, related_name="+")
@@ -84,6 +85,14 @@ class AccessToken(models.Model):
     family = models.CharField(max_length=32, db_index=True)
     created_at = models.DateTimeField(default=timezone.now)
     expires_at = models.DateTimeField()
+
+    class Meta:
+        abstract = True
+
+
+class AccessToken(IssuedToken):
+    """An ``ec_oat_…`` token. ``family`` ties it to the refresh-token chain it came from."""
+
     revoked_at = models.DateTimeField(null=True, blank=True)
     last_used_at = models.DateTimeField(null=True, blank=True)  # to the minute (tokens.LAST_USED_RESOLUTION)
 
@@ -91,21 +100,13 @@ class AccessToken(models.Model):
         return f"access token {self.pk} for {self.client_id}"
 
 
-class RefreshToken(models.Model):
+class RefreshToken(IssuedToken):
     """An ``ec_ort_…`` token; each use rotates it (active → rotated) and issues a new one in the same family."""
 
     ACTIVE, ROTATED, REVOKED = "active", "rotated", "revoked"
     STATE_CHOICES = [(s, s) for s in (ACTIVE, ROTATED, REVOKED)]
 
-    token_hash = models.CharField(max_length=64, unique=True)
-    client = models.ForeignKey(OAuthClient, on_delete=models.CASCADE, related_name="+")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    scopes = models.JSONField(default=list)
-    resource = models.TextField()
-    family = models.CharField(max_length=32, db_index=True)
     state = models.CharField(max_length=8, choices=STATE_CHOICES, default=ACTIVE)
-    created_at = models.DateTimeField(default=timezone.now)
-    expires_at = models.DateTimeField()
     rotated_at = models.DateTimeField(null=True, blank=True)  # tells a race (within tokens.REUSE_GRACE) from theft
 
     def __str__(self) -> str:

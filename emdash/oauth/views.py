@@ -24,7 +24,7 @@ from emdash import limits
 from emdash.actor import Actor
 from emdash.auth import resource_url, site_origin
 from emdash.errors import EmDashError, ValidationError
-from emdash.http import api_view
+from emdash.http import api_view, json_object
 from emdash.oauth import authorize as authz
 from emdash.oauth import clients, codes, device, grants, metadata, ratelimit, tokens
 from emdash.oauth.errors import OAuthError, RateLimited, invalid_request
@@ -52,12 +52,12 @@ def params(request: HttpRequest) -> dict[str, str]:
         raise OAuthError("invalid_request", f"The request body is too large (limit {MAX_BODY} bytes)", 413)
     content_type = request.META.get("CONTENT_TYPE", "").split(";")[0].strip().lower()
     if content_type == "application/json":
-        try:
-            body = orjson.loads(request.body or b"{}")
-        except orjson.JSONDecodeError:
-            raise invalid_request("The body is not valid JSON") from None
-        if not isinstance(body, dict):
-            raise invalid_request("The body must be a JSON object")
+        body = json_object(
+            request.body,
+            invalid_request,
+            not_json="The body is not valid JSON",
+            not_object="The body must be a JSON object",
+        )
         _refuse_bad_text(body)
         return _strings(body)
     result: dict[str, str] = {}
@@ -141,12 +141,13 @@ def token(request: HttpRequest) -> tuple[dict[str, Any], int]:
 @oauth_endpoint
 def register(request: HttpRequest) -> tuple[dict[str, Any], int]:
     ratelimit.hit("register", ratelimit.client_ip(request))
-    try:
-        body = orjson.loads(request.body or b"{}")
-    except orjson.JSONDecodeError:
-        raise OAuthError("invalid_client_metadata", "The body must be a JSON object") from None
-    if not isinstance(body, dict):
-        raise OAuthError("invalid_client_metadata", "The body must be a JSON object")
+    message = "The body must be a JSON object"
+    body = json_object(
+        request.body,
+        lambda text: OAuthError("invalid_client_metadata", text),
+        not_json=message,
+        not_object=message,
+    )
     _refuse_bad_text(body)
     return clients.registration_response(clients.register_client(body)), 201
 

@@ -4,8 +4,18 @@ See docs/architecture.md ("How to add an operation").
 """
 
 from emdash.operations.pipeline import JSON, Call, Recorder, Shape, Source, run_operation, validate
-from emdash.operations.record import TABLE, Operation, Route, declare, get, load, operations
-from emdash.operations.schema import NULLABLE, WHOLE, Input, NoInput, WholeNumber, input_schema
+from emdash.operations.record import TABLE, Operation, Route, declare, family, get, load, operations
+from emdash.operations.schema import (
+    NULLABLE,
+    WHOLE,
+    Cursor,
+    Input,
+    NoInput,
+    WholeNumber,
+    input_schema,
+    limit,
+    reference,
+)
 
 __all__ = [
     "JSON",
@@ -13,6 +23,7 @@ __all__ = [
     "TABLE",
     "WHOLE",
     "Call",
+    "Cursor",
     "Input",
     "NoInput",
     "Operation",
@@ -22,10 +33,13 @@ __all__ = [
     "Source",
     "WholeNumber",
     "declare",
+    "family",
     "get",
     "input_schema",
+    "limit",
     "load",
     "operations",
+    "reference",
     "run_operation",
     "validate",
 ]

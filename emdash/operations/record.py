@@ -13,8 +13,9 @@ from typing import Any, Literal
 
 from jsonschema import Draft202012Validator
 
+from emdash.operations import shapes
 from emdash.operations.schema import Input, check_portable, input_schema
-from emdash.permissions import RULES, Perm
+from emdash.permissions import Perm
 
 # The MCP categories (SPEC 5.5), then the REST-only ones.
 CATEGORIES = (
@@ -33,6 +34,7 @@ CATEGORIES = (
 # The modules that declare operations; importing one fills TABLE. Add an area's module here.
 MODULES = (
     "content.operations",
+    "content.redirect_operations",
     "content.schema_operations",
     "content.search.operations",
     "media.operations",
@@ -49,6 +51,11 @@ Payload = dict[str, Any]
 Service = Callable[..., Any]
 Presenter = Callable[[Any, Any], Payload]
 Target = Callable[[Any, Any], str]
+
+
+def itself(result: Any, args: Any) -> Payload:
+    """The default presenter: the service already returns the payload."""
+    return dict(result)
 
 
 @dataclass(frozen=True)
@@ -76,7 +83,7 @@ class Operation:
     perm: Perm
     input: type[Input]
     service: Service
-    present: Presenter
+    present: Presenter = itself
     output_schema: dict[str, Any] | None = None
     target: Target | None = None  # "posts/01J..." for the audit row
     routes: tuple[Route, ...] = ()
@@ -88,25 +95,23 @@ class Operation:
     atomic: bool = True
     mcp: bool = True  # listed as an MCP tool
     schema: dict[str, Any] = field(init=False, repr=False, compare=False)
+    # The output schema as tools/list shows it: shared shapes (emdash.operations.shapes) point to their home.
+    listed_output: dict[str, Any] | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "schema", input_schema(self.input))
+        marked = self.output_schema
+        object.__setattr__(self, "listed_output", None if marked is None else shapes.listed(marked, self.name))
+        object.__setattr__(self, "output_schema", None if marked is None else shapes.full(marked))
 
     @property
     def is_write(self) -> bool:
         """Writes are audited in their own transaction, under the operation's name as the action."""
         return not self.read_only
 
-    @property
-    def scope(self) -> str:
-        return RULES[self.perm].scope.value
-
-    @property
-    def min_role(self) -> str:
-        return RULES[self.perm].min_role.label
-
 
 TABLE: dict[str, Operation] = {}
+_HOMES: dict[str, set[str]] = {}  # operation -> the home tools of the shared shapes its output holds
 
 
 def _check(op: Operation) -> None:
@@ -122,6 +127,8 @@ def _check(op: Operation) -> None:
         Draft202012Validator.check_schema(op.output_schema)
         if op.output_schema.get("type") != "object":
             raise ValueError(f"Operation {op.name}: output schema must describe an object")
+    if op.routes and op.output_schema is None:
+        raise ValueError(f"Operation {op.name}: a REST route needs an output schema (its OpenAPI response)")
     fields = set(op.input.model_fields)
     for route in op.routes:
         for param in _path_params(route.path):
@@ -140,10 +147,29 @@ def declare(**fields: Any) -> Operation:
     op = Operation(**fields)
     _check(op)
     TABLE[op.name] = op
+    _HOMES[op.name] = shapes.homes(fields.get("output_schema"))
     return op
 
 
+def family(**shared: Any) -> Callable[..., Operation]:
+    """``declare`` with the keywords a group of operations shares (category, perm, presenter, output...) bound
+    once; each operation then states only what is its own, and may override a shared keyword."""
+
+    def declare_one(name: str, **fields: Any) -> Operation:
+        return declare(name=name, **{**shared, **fields})
+
+    return declare_one
+
+
 _loaded = False
+
+
+def _check_homes() -> None:
+    """A shared output shape must live in full in an MCP tool, or the pointers to it lead nowhere."""
+    for name, pointed in _HOMES.items():
+        for home in pointed:
+            if home not in TABLE or not TABLE[home].mcp or home not in _HOMES[home]:
+                raise ValueError(f"Operation {name}: shared output shape's home {home!r} does not list it")
 
 
 def load() -> dict[str, Operation]:
@@ -152,6 +178,7 @@ def load() -> dict[str, Operation]:
     if not _loaded:
         for module in MODULES:
             import_module(module)
+        _check_homes()
         _loaded = True
     return TABLE
 

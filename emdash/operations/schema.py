@@ -7,9 +7,16 @@ One pydantic model per operation validates the arguments at every door and is th
 from __future__ import annotations
 
 from functools import cache
-from typing import Annotated, Any
+from typing import Annotated, Any, get_args
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationInfo, field_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    field_validator,
+)
 from pydantic import ValidationError as PydanticError
 from pydantic.alias_generators import to_camel
 from pydantic_core import PydanticCustomError
@@ -42,6 +49,27 @@ def _whole_number(value: Any) -> Any:
 # ``minimum``/``maximum`` in the schema (bounds given to the field of an optional WholeNumber come out as ``ge``).
 WHOLE = BeforeValidator(_whole_number)
 WholeNumber = Annotated[int, WHOLE]
+
+
+def _unbounded(schema: dict[str, Any]) -> None:
+    schema.pop("minLength", None)
+    schema.pop("maxLength", None)
+
+
+def reference(description: str, max_length: int) -> Any:
+    """``Annotated[str, reference(...)]``: a string naming something that exists (a collection, an item, a term)
+    or a token the server issued (a cursor, a _rev). Checked non-empty and at most ``max_length`` long, but
+    published without the bounds, which no existing name or issued token breaks (they would only cost every
+    tools/list reader bytes)."""
+    return Field(description=description, min_length=1, max_length=max_length, json_schema_extra=_unbounded)
+
+
+Cursor = Annotated[str, reference("nextCursor of the previous page", 2048)]
+
+
+def limit(default: int, maximum: int, description: str = "Page size") -> Any:
+    """The ``limit`` argument of a list: the schema's minimum, maximum and default say the rest."""
+    return Field(default, ge=1, le=maximum, description=description)
 
 
 class Input(BaseModel):
@@ -95,6 +123,8 @@ def _clean(node: Any, defs: dict[str, Any], keep_null: bool = False) -> Any:
     keep_null = keep_null or bool(node.get(NULL_MARK))
     for key, value in node.items():
         if key in ("title", "$defs", NULL_MARK) or (key == "default" and value is None):
+            continue
+        if key == "additionalProperties" and value is True:  # the default: an open dict[str, Any]
             continue
         if key == "properties":
             out[key] = {name: _clean(sub, defs) for name, sub in value.items()}
@@ -161,6 +191,18 @@ _TYPES = {
 }
 
 
+def _model_at(model: type[BaseModel], loc: Any) -> type[BaseModel] | None:
+    """The nested model an error path points into (``("filter", "autor")`` -> the filter's model)."""
+    for part in loc:
+        field = next((f for n, f in model.model_fields.items() if part in (n, f.alias)), None)
+        inner = [a for a in get_args(field.annotation) or (field.annotation,)] if field else []
+        found = next((a for a in inner if isinstance(a, type) and issubclass(a, BaseModel)), None)
+        if found is None:
+            return None
+        model = found
+    return model
+
+
 def _message(error: Any, model: type[Input], fixed: frozenset[str], noun: str) -> str:
     kind, ctx = error["type"], error.get("ctx") or {}
     if kind in _TYPES:
@@ -168,7 +210,8 @@ def _message(error: Any, model: type[Input], fixed: frozenset[str], noun: str) -
     if kind == "missing":
         return "is required"
     if kind == "extra_forbidden":
-        names = (f.alias or n for n, f in model.model_fields.items())
+        where = _model_at(model, error["loc"][:-1]) or model
+        names = (f.alias or n for n, f in where.model_fields.items())
         accepted = ", ".join(name for name in names if name not in fixed) or "none"
         return f"unknown {noun} (accepted: {accepted})"
     if kind in ("literal_error", "enum"):

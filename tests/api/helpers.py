@@ -27,6 +27,7 @@ PLACEHOLDERS = {
     "slug": "zz_missing",
     "field_slug": "zz_missing",
     "revision_id": "01ZZZZZZZZZZZZZZZZZZZZZZZZ",
+    "redirect_id": "01ZZZZZZZZZZZZZZZZZZZZZZZZ",
     "token_id": "999999",
 }
 

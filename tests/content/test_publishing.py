@@ -293,6 +293,10 @@ def test_compare(posts):
         "hasChanges": False,
         "live": {"title": "One", "excerpt": "E", "body": None},
         "draft": {"title": "One", "excerpt": "E", "body": None},
+        "liveSlug": "one",
+        "draftSlug": "one",
+        "liveSeo": {},
+        "draftSeo": {},
     }
     update(entry.id, data={"title": "Two"})
     changed = compare(entry.id)
@@ -300,6 +304,10 @@ def test_compare(posts):
         "hasChanges": True,
         "live": {"title": "One", "excerpt": "E", "body": None},
         "draft": {"title": "Two", "excerpt": "E", "body": None},
+        "liveSlug": "one",
+        "draftSlug": "one",
+        "liveSeo": {},
+        "draftSeo": {},
     }
     discard(entry.id)
     assert compare(entry.id)["hasChanges"] is False
@@ -309,6 +317,10 @@ def test_compare(posts):
         "hasChanges": False,
         "live": {"title": "Three", "excerpt": "E", "body": None},
         "draft": {"title": "Three", "excerpt": "E", "body": None},
+        "liveSlug": "one",
+        "draftSlug": "one",
+        "liveSeo": {},
+        "draftSeo": {},
     }
     fails("NOT_FOUND", compare, "missing")
 

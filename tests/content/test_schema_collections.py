@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from content import schema, schema_services, selectors, services
+from content import schema, schema_checks, schema_services, selectors, services
 from content.dynamic import SYSTEM_COLUMNS, table_name_for
 from content.models import Collection, Field, Revision, SchemaState
 from content.schema import CollectionSpec
@@ -154,7 +154,7 @@ def test_reserved_collection_slugs_are_rejected(cms, slug):
 
 
 def test_every_spec_reserved_slug_is_in_the_reserved_set():
-    assert set(SPEC_RESERVED_COLLECTION_SLUGS) <= schema_services.RESERVED_COLLECTION_SLUGS
+    assert set(SPEC_RESERVED_COLLECTION_SLUGS) <= schema_checks.RESERVED_COLLECTION_SLUGS
 
 
 def test_slug_of_63_characters_is_accepted(cms):

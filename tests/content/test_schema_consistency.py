@@ -20,7 +20,7 @@ import pytest
 from django.conf import settings
 from django.db import DatabaseError, OperationalError, connection
 
-from content import schema, schema_services, selectors
+from content import schema, schema_services, schema_updates, selectors
 from content.dynamic import field_attname
 from content.models import Collection, Field, Revision, SchemaState
 from content.signals import schema_changed
@@ -390,6 +390,30 @@ def test_another_writer_bumping_the_stamp_is_noticed(posts):
     assert schema.current().get("posts") is spec  # same stamp: the cached snapshot is still used
     SchemaState.objects.filter(pk=1).update(version=stored_version() + 1)
     assert schema.current().get("posts").label == "Renamed elsewhere"
+
+
+def test_schema_changes_never_trust_a_stale_snapshot(posts, settings):
+    """Reads may trust a snapshot for SCHEMA_CHECK_SECONDS, schema changes may not: a task worker that loaded the
+    schema just before the web process added a field must still find that field when a task deletes it."""
+    settings.EMDASH = {**settings.EMDASH, "SCHEMA_CHECK_SECONDS": 60}
+    stale = schema.current()
+    schema_services.field_create(actor=SYSTEM, collection="posts", slug="rating", label="Rating", type="integer")
+    schema_services.collection_create(actor=SYSTEM, slug="pages", label="Pages")
+
+    def loaded_before_the_change() -> None:  # as another process that read the schema a moment earlier
+        schema._snapshot, schema._checked_at = stale, time.monotonic()
+
+    loaded_before_the_change()
+    assert schema.current() is stale, "reads trust the window"
+    assert schema_updates.field_update(actor=SYSTEM, collection="posts", field_slug="rating", label="Stars").label
+    loaded_before_the_change()
+    assert schema_updates.collection_update(actor=SYSTEM, slug="pages", label="Static pages").label == "Static pages"
+    loaded_before_the_change()
+    schema_services.field_delete(actor=SYSTEM, collection="posts", field_slug="rating")
+    loaded_before_the_change()
+    schema_services.collection_delete(actor=SYSTEM, slug="pages")
+    assert not Collection.objects.filter(slug="pages").exists()
+    assert not Field.objects.filter(collection__slug="posts", slug="rating").exists()
 
 
 # --- (d) other processes --------------------------------------------------------------------------------

@@ -64,6 +64,8 @@ def test_rich_text_with_an_uploaded_inline_image_is_published_and_rendered(
     page.keyboard.press("Control+k")
     page.get_by_label("Link address").fill("https://example.com/recipes")
     page.get_by_label("Link address").press("Enter")
+    # Wait for the link to be in the document before typing on: under load the dialog hands focus back late.
+    expect(page.locator(".pt-content a[href='https://example.com/recipes']")).to_be_visible()
     page.keyboard.press("End")
     page.keyboard.type(".")
     page.keyboard.press("Enter")

@@ -64,7 +64,7 @@ def test_write_a_post_with_rich_text_and_a_cover_publish_it_and_read_it_on_the_s
     page.get_by_role("button", name="Bulleted list").click()
     page.keyboard.type("first point")
     page.get_by_label("Cover image").select_option(label="cover.png")
-    expect(page.locator(".media-preview")).to_be_visible()
+    expect(page.locator(".field:has(select[name='f_cover']) .media-preview")).to_be_visible()
     screenshot(page, "admin-entry-new")
     page.get_by_role("button", name="Create draft").click()
     expect(page.get_by_text("Created.")).to_be_visible()

@@ -14,8 +14,8 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from content import selectors, services
+from content.models import PreviewShare
 from menus import services as menu_services
-from public_site.models import PreviewShare
 from settings_app import services as settings_services
 from tests.browser import _note_csp_violation, screenshot
 from tests.e2e.admin_helpers import log_in

@@ -18,6 +18,7 @@ import pytest
 from django.http import HttpResponse
 from django.test import Client
 
+from emdash.mcp_names import NAMED_PARAM
 from emdash.models import User
 from emdash.roles import Role
 from emdash.tokens import IssuedToken, token_create
@@ -65,8 +66,8 @@ def modern_envelope(method: str, params: Any, headers: dict[str, str] | None) ->
     headers = dict(headers or {})
     if isinstance(params, dict):
         params.setdefault("_meta", modern_meta())
-        if method == "tools/call" and isinstance(params.get("name"), str):
-            headers.setdefault("Mcp-Name", params["name"])
+        if method in NAMED_PARAM and isinstance(params.get(NAMED_PARAM[method]), str):
+            headers.setdefault("Mcp-Name", params[NAMED_PARAM[method]])
     headers.setdefault("Mcp-Method", method)
     return params, headers
 

@@ -136,3 +136,43 @@ def test_tools_list_is_served_from_bytes_encoded_once(db, mcp, monkeypatch):
     monkeypatch.setattr(dispatch, "tool_definitions", never)
     assert mcp.result("tools/list", version="2025-11-25")["tools"] == first
     assert {t["name"] for t in first} >= {"content_get", "content_list"}
+
+
+def test_read_calls_do_not_wake_the_audit_writer_one_by_one(posts, mcp, read_path, settings, monkeypatch):
+    """Handing a row over is an append: the writer thread is woken once per batch, not once per call (each
+    wake-up handed it the GIL in the middle of a request)."""
+    import threading
+
+    settings.EMDASH = {**settings.EMDASH, "AUDIT_FLUSH_INTERVAL": 60}
+    audit_writer.shutdown()
+    sets = []
+
+    class Counting(threading.Event):
+        def set(self):
+            sets.append(1)
+            super().set()
+
+    monkeypatch.setattr(audit_writer, "_wake", Counting())
+    entry = make_entry(status="published")
+    for _ in range(20):
+        mcp.ok("content_get", {"collection": "posts", "id": entry.id})
+    assert len(sets) == 1
+    audit_writer.flush()  # cuts the 60 s gathering short
+    assert AuditLog.objects.filter(action="content_get", source="mcp").count() == 20
+
+
+def test_the_mcp_endpoint_keeps_its_guards_on_the_short_middleware_chain(db, mcp):
+    """McpPathMiddleware sends the endpoint down MCP_MIDDLEWARE: the security, clickjacking and CSP headers are
+    the same as on the full chain; only middleware a JSON-RPC POST never uses is skipped."""
+    from django.conf import settings as live
+
+    assert "mcp_endpoint.middleware.McpPathMiddleware" in live.MIDDLEWARE
+    assert set(live.MCP_MIDDLEWARE) <= set(live.MIDDLEWARE)
+    answer = mcp.post({"jsonrpc": "2.0", "id": 1, "method": "ping"})
+    assert answer.status_code == 200
+    assert answer["X-Content-Type-Options"] == "nosniff"
+    assert answer["X-Frame-Options"] == "DENY"
+    assert "default-src 'self'" in answer["Content-Security-Policy"]
+    assert answer["X-Trace-Id"]
+    page = mcp.client.get("/_emdash/admin/login/")
+    assert page["Content-Security-Policy"] == answer["Content-Security-Policy"]

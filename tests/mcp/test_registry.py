@@ -172,18 +172,20 @@ def test_the_list_is_built_once(mcp: MCP, monkeypatch: pytest.MonkeyPatch) -> No
     original = registry.Tool.definition
     monkeypatch.setattr(registry.Tool, "definition", lambda self: built.append(self.name) or original(self))
     legacy = [{k: v for k, v in tool.items() if k != "outputSchema"} for tool in first]
+    # From 2025-06-18 the title is top-level only (annotations.title is its older place).
+    titled = [{**tool, "annotations": {k: v for k, v in tool["annotations"].items() if k != "title"}} for tool in first]
     for version in (None, "2024-11-05", "2025-06-18", "2025-11-25", MODERN):
         listed = mcp.result("tools/list", version=version)["tools"]
         # From 2025-11-25 each entry also carries execution.taskSupport (SPEC 5.6); the rest is the same list.
         plain = [{k: v for k, v in t.items() if k != "execution"} for t in listed]
-        assert plain == (first if version in ("2025-06-18", "2025-11-25", MODERN) else legacy)
+        assert plain == (titled if version in ("2025-06-18", "2025-11-25", MODERN) else legacy)
         again = mcp.result("tools/list", version=version)["tools"]
         assert again is listed or again == listed
     assert built == []
     # One list object per version, reused by every request.
     for version in ("2024-11-05", "2025-06-18", MODERN):
         assert dispatch.tool_definitions(version) is dispatch.tool_definitions(version)
-    assert dispatch.tool_definitions("2025-06-18") is first
+    assert dispatch.tool_definitions("2025-06-18") == titled
     assert registry.definitions() is first
 
 

@@ -186,6 +186,13 @@ async def domain_tools(s: Session, storage_key: str, post_id: str) -> None:
     assert (await s.ok("search", {"query": '"unbalanced AND (', "collections": ["articles"]}))["items"] == []
 
     assert await s.ok("menu_delete", {"name": "primary"}) == {"deleted": True}
+
+    made = await s.ok("redirect_create", {"source": "/sdk-old/", "target": "/articles/"})
+    assert made["kind"] == "manual" and made["target"] == "/articles/"
+    assert "/sdk-old/" in [r["source"] for r in (await s.ok("redirect_list"))["items"]]
+    code, _ = await s.tool_error("redirect_create", {"source": "/sdk-2/", "target": "//evil.example/"})
+    assert code == "VALIDATION_ERROR"
+    assert await s.ok("redirect_delete", {"redirectId": made["id"]}) == {"deleted": True}
     assert await s.ok("media_delete", {"id": media_id}) == {"deleted": True}
     code, _ = await s.tool_error("media_get", {"id": media_id})
     assert code == "NOT_FOUND"
@@ -248,6 +255,12 @@ async def every_tool(url: str, token: str, admin_id: int, mode: str, version: st
         assert summary == {"title": "Hello MCP", "category": "news", "rating": 4, "featured": True}, (
             "summaries leave out long text and rich text"
         )
+        found = {"fields": {"category": {"in": ["news", "review"]}, "rating": {"gte": 4}, "featured": True}}
+        assert ids(await s.ok("content_list", {"collection": "articles", "filter": found})) == [item_id]
+        missed = {"fields": {"rating": {"lte": 3}}, "author": admin_id}
+        assert ids(await s.ok("content_list", {"collection": "articles", "filter": missed})) == []
+        code, message = await s.tool_error("content_list", {"collection": "articles", "filter": {"fields": {"x": 1}}})
+        assert code == "VALIDATION_ERROR" and "filter.fields.x" in message
         updated = await s.ok("content_update", {**target, "data": {"title": "Hello MCP v2", "rating": 5}, "_rev": rev})
         assert updated["item"]["data"]["title"] == "Hello MCP v2" and updated["item"]["data"]["rating"] == 5
         assert updated["item"]["data"]["category"] == "news", "a partial update keeps the other fields"
@@ -340,7 +353,8 @@ def test_every_tool_through_the_sdk(cms, mcp_url, settings, tmp_path, mode, vers
     token = token_create(user=admin, name="sdk e2e", scopes=["admin"])
     called = asyncio.run(every_tool(mcp_url, token.raw, admin.pk, mode, version, storage_key))
     assert called == set(REGISTRY), f"not called: {sorted(set(REGISTRY) - called)}"
-    assert len(REGISTRY) == 46  # SPEC 7: the 43 tools plus media_upload and schema_update_collection/_field
+    # SPEC 7: the 43 tools plus media_upload, schema_update_collection/_field and redirect_list/_create/_delete
+    assert len(REGISTRY) == 49
     assert not (tmp_path / storage_key).exists(), "media_delete removed the file"
     # The calls really went through the server: the registry is clean and each was audited.
     schema.invalidate()

@@ -37,8 +37,8 @@ from django.test import Client
 from django.utils import timezone
 from jsonschema import Draft202012Validator
 
-from content import schema, schema_services, services
-from content.models import Collection, Field, Revision
+from content import redirects, schema, schema_services, services
+from content.models import Collection, Field, Redirect, Revision
 from emdash.models import User
 from emdash.permissions import RULES, Perm
 from emdash.roles import Role
@@ -299,6 +299,11 @@ def _media_upload(world: World, item: Item | None) -> dict[str, Any]:
     return {"filename": "upload.png", "data": base64.b64encode(content).decode()}
 
 
+def _redirect(world: World, item: Item | None) -> dict[str, Any]:
+    made = redirects.redirect_create(actor=SYSTEM, source=f"/gone-{next(world.seq)}/", target="/posts/")
+    return {"redirectId": made["id"]}
+
+
 PLANS: dict[str, Plan] = {
     "content_list": Plan(None, lambda w, i: {"collection": "posts", "limit": 100}),
     "content_get": Plan(None, _target),
@@ -353,6 +358,9 @@ PLANS: dict[str, Plan] = {
     ),
     "settings_get": Plan(None, lambda w, i: {}),
     "settings_update": Plan(None, lambda w, i: {"tagline": f"Tagline {next(w.seq)}"}),
+    "redirect_list": Plan(None, lambda w, i: {}),
+    "redirect_create": Plan(None, lambda w, i: {"source": f"/old-{next(w.seq)}/", "target": "/posts/"}),
+    "redirect_delete": Plan(None, _redirect),
 }
 
 
@@ -377,6 +385,7 @@ def snapshot() -> dict[str, Any]:
         "settings": list(SiteSettings.objects.values_list("data", flat=True)),
         "entries": entries,
         "revisions": Revision.objects.count(),
+        "redirects": list(Redirect.objects.order_by("id").values_list("id", "source", "target")),
         "collections": list(Collection.objects.order_by("slug").values_list("slug", "label", "supports", "updated_at")),
         "fields": list(
             Field.objects.order_by("collection__slug", "slug").values_list(

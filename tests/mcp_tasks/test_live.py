@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import select
 import signal
 import subprocess
 import sys
@@ -22,13 +21,13 @@ from typing import Any
 import httpx
 import pytest
 from django.core.management import call_command
-from django.db import connection
 
 from emdash.background import TaskResultStatus, default_task_backend
 from emdash.models import AuditLog
 from emdash.roles import Role
 from mcp_endpoint.models import McpTask
 from mcp_endpoint.registry import REGISTRY
+from tests import servers
 from tests.mcp_e2e.conftest import new_user, token_for
 from tests.mcp_tasks import block_tool
 
@@ -40,39 +39,11 @@ TASKS = "2025-11-25"
 RELATED = "io.modelcontextprotocol/related-task"
 
 
-def database_url() -> str:
-    s = connection.settings_dict
-    if connection.vendor == "sqlite":
-        return f"sqlite:///{s['NAME']}"
-    password = f":{s['PASSWORD']}" if s.get("PASSWORD") else ""
-    return f"postgres://{s['USER']}{password}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
-
-
 def start_worker(settings_module: str = "emdash.settings") -> subprocess.Popen[str]:
-    proc = subprocess.Popen(
-        [sys.executable, "-u", "manage.py", "emdash_worker", "--interval", "0.5"],
-        cwd=PROJECT_DIR,
-        env={**os.environ, "DATABASE_URL": database_url(), "DJANGO_SETTINGS_MODULE": settings_module},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    assert proc.stdout is not None
-    ready, _, _ = select.select([proc.stdout], [], [], 60)
-    assert ready, "the worker printed nothing within 60 s"
-    first = proc.stdout.readline()
-    assert "running every" in first, first + (proc.stderr.read() if proc.poll() is not None else "")
-    return proc
+    return servers.start_worker({"DJANGO_SETTINGS_MODULE": settings_module})
 
 
-def stop(proc: subprocess.Popen[str]) -> None:
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.communicate()
+stop = servers.stop_worker
 
 
 @pytest.fixture

@@ -51,8 +51,7 @@ def test_capability_is_advertised_from_2025_11_25_only(mcp: MCP):
             "initialize", {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
         )["capabilities"]
         assert "tasks" not in caps
-    discover = mcp.result("server/discover", version="2026-07-28")  # the helper adds the 2026 _meta
-    assert discover["capabilities"]["tasks"]["requests"] == {"tools": {"call": {}}}
+    # 2026-07-28 moved tasks into an extension: tests/mcp_tasks/test_task_ext.py
 
 
 def test_every_tool_declares_optional_task_support_from_2025_11_25(mcp: MCP):
@@ -295,27 +294,6 @@ def test_expired_tasks_are_invisible_before_the_sweep(mcp: MCP):
     assert mcp.error("tasks/get", {"taskId": task["taskId"]}, version=TASKS)["code"] == INVALID_PARAMS
     assert mcp.result("tasks/list", {}, version=TASKS)["tasks"] == []
     assert work(task["taskId"]) == "skipped"
-
-
-def test_task_methods_work_on_the_2026_revision(mcp: MCP):
-    meta = {
-        "_meta": {
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientCapabilities": {},
-        }
-    }
-    created = mcp.result(
-        "tools/call",
-        {"name": "menu_list", "arguments": {}, "task": {}, **meta},
-        version="2026-07-28",
-        headers={"Mcp-Method": "tools/call", "Mcp-Name": "menu_list"},
-    )
-    task_id = created["task"]["taskId"]
-    work(task_id)
-    got = mcp.result(
-        "tasks/get", {"taskId": task_id, **meta}, version="2026-07-28", headers={"Mcp-Method": "tasks/get"}
-    )
-    assert got["status"] == "completed"
 
 
 def test_the_backend_is_a_setting(mcp: MCP, django_capture_on_commit_callbacks):

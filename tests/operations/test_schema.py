@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from pydantic import ValidationError as PydanticError
 
 from emdash.errors import ValidationError
 from emdash.operations import operations, validate
@@ -37,9 +38,8 @@ def test_tools_list_from_the_table_has_no_refs_no_titles_and_closed_objects(mcp)
     tools = {t["name"]: t for t in mcp.result("tools/list", version="2025-11-25")["tools"]}
     load()
     converted = [op for op in operations() if op.mcp]
-    assert (
-        len(converted) == 46
-    )  # every MCP tool: content 16, revision 2, schema 8, media 6, settings 2, search 1, taxonomy 5, menu 6
+    # every MCP tool: content 16 + redirect 3, revision 2, schema 8, media 6, settings 2, search 1, taxonomy 5, menu 6
+    assert len(converted) == 49
     for op in converted:
         schema = tools[op.name]["inputSchema"]
         assert schema == op.schema
@@ -56,7 +56,7 @@ def test_constraints_descriptions_and_camel_case_names_are_kept() -> None:
     listing = TABLE["content_list"].schema["properties"]
     assert listing["limit"] == {
         "default": 50,
-        "description": "Maximum number of items (1-100, default 50)",
+        "description": "Page size",
         "maximum": 100,
         "minimum": 1,
         "type": "integer",
@@ -66,7 +66,15 @@ def test_constraints_descriptions_and_camel_case_names_are_kept() -> None:
     update = TABLE["content_update"].schema
     assert "_rev" in update["properties"] and update["required"] == ["collection", "id"]
     assert TABLE["content_schedule"].schema["required"] == ["collection", "id", "scheduledAt"]
-    assert TABLE["revision_restore"].schema["properties"]["revisionId"]["maxLength"] == 26
+    # A reference (an id the server issued) is published without bounds, but still checked.
+    assert TABLE["revision_restore"].schema["properties"]["revisionId"] == {
+        "description": "Revision id from revision_list",
+        "type": "string",
+    }
+    restore = TABLE["revision_restore"].input
+    for bad in ("", "x" * 27):
+        with pytest.raises(PydanticError):
+            restore.model_validate({"revisionId": bad})
 
 
 def test_integer_valued_numbers_are_integers_and_fractions_are_not() -> None:
@@ -91,7 +99,8 @@ def test_every_bad_field_is_reported_at_once_with_clear_messages() -> None:
             "collection": "is required",
             "cursor": "must not be null",
             "limit": "must be at least 1",
-            "nope": "unknown argument (accepted: collection, status, limit, cursor, orderBy, order, locale, markdown)",
+            "nope": "unknown argument (accepted: collection, status, limit, cursor, orderBy, order, locale, markdown, "
+            "filter)",
             "order": "must be one of: asc, desc",
         }
     }

@@ -37,7 +37,7 @@ def test_definition(mcp: MCP) -> None:
         "minimum": 1,
         "maximum": 50,
         "default": 20,
-        "description": "Maximum number of items (1-50, default 20)",
+        "description": "Most results to return",
     }
     assert tool["inputSchema"]["additionalProperties"] is False
     assert tool["outputSchema"]["required"] == ["items"]

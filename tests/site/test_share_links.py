@@ -9,10 +9,10 @@ from django.test import Client
 from django.utils import timezone
 
 from content import services
+from content import shares as preview
+from content.models import PreviewShare
 from emdash.actor import Actor
 from emdash.errors import InsufficientPermissions, ValidationError
-from public_site import shares as preview
-from public_site.models import PreviewShare
 from tests.api.helpers import session_client
 from tests.factories import make_user
 from tests.site.conftest import SYSTEM

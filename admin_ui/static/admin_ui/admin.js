@@ -123,7 +123,11 @@
     const store = $("#items_json", editorForm), list = $("[data-menu-list]", editorForm);
     let items = JSON.parse(store.value || "[]");
     const save = () => { store.value = JSON.stringify(items); };
-    const describe = (item) => item.type === "custom" ? item.customUrl : `${item.type}: ${item.referenceCollection || ""} ${item.referenceId || ""}`;
+    const describe = (item) => {
+      if (item.type === "custom") return item.customUrl;
+      if (item.title) return `${item.type}: ${item.title} (${item.referenceCollection})`;  // entries by title, not ID
+      return `${item.type}: ${item.referenceCollection || ""} ${item.referenceId || ""}`;
+    };
     const tool = (label, title, action, disabled) => {
       const b = document.createElement("button");
       b.type = "button"; b.className = "button small ghost"; b.textContent = label;
@@ -162,15 +166,23 @@
       event.preventDefault();
       const data = Object.fromEntries(new FormData(add).entries());
       const item = { label: data.label, type: data.type, depth: 0, target: data.target || "" };
+      const problem = $("[data-menu-add-error]", add);
+      problem.textContent = "";
+      if (data.type === "page" || data.type === "post") {
+        if (!data.pickId) { problem.textContent = "Find and pick the content this item links to."; $("#mi_search").focus(); return; }
+        item.referenceCollection = data.pickCollection; item.referenceId = data.pickId; item.title = data.pickTitle;
+        item.label = data.label || data.pickTitle;
+      } else if (!data.label) { problem.textContent = "Give the item a label."; $("#mi_label").focus(); return; }
       if (data.type === "custom") item.customUrl = data.customUrl;
-      else {
+      else if (data.type === "taxonomy" || data.type === "collection") {
         item.referenceCollection = data.referenceCollection;
         if (data.type !== "collection") item.referenceId = data.referenceId;
       }
       items.push(item);
       render();
-      add.reset(); wireShowFor(add, "type");
-      $("#mi_label").focus();
+      const type = data.type;
+      add.reset(); add.elements.type.value = type; wireShowFor(add, "type");
+      (type === "page" || type === "post" ? $("#mi_search") : $("#mi_label")).focus();
     });
   }
 

@@ -1,7 +1,8 @@
 """Share links: a draft shown to reviewers without an account.
 
 A random secret whose hash is a ``PreviewShare`` row, with an expiry the editor picked and a revocation stamp
-(a row, not a signed token, so one link can be switched off without touching others).
+(a row, not a signed token, so one link can be switched off without touching others). The admin creates and
+lists them, the public site shows them: both doors use this module.
 """
 
 from __future__ import annotations
@@ -15,11 +16,11 @@ from django.utils import timezone
 
 from content import selectors
 from content.entry import Entry
+from content.models import PreviewShare
 from emdash.actor import Actor
 from emdash.errors import EmDashError, NotFound, ValidationError
 from emdash.permissions import Perm, require
 from emdash.tokens import hash_token
-from public_site.models import PreviewShare
 
 SHARE_LIFETIMES: dict[str, tuple[timedelta, str]] = {
     "1h": (timedelta(hours=1), "1 hour"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.core import signing
@@ -26,3 +27,17 @@ def decode(token: Any, query_key: str) -> list[Any]:
     if not isinstance(payload, dict) or payload.get("q") != query_key or not isinstance(payload.get("p"), list):
         raise InvalidCursor("Invalid cursor: it belongs to a different query (filters or order changed)")
     return payload["p"]
+
+
+@dataclass
+class Page:
+    """One page of a listing and the cursor to the next (none on the last page)."""
+
+    items: list[dict[str, Any]]
+    next_cursor: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"items": self.items}
+        if self.next_cursor:
+            body["nextCursor"] = self.next_cursor
+        return body

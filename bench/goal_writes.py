@@ -1,0 +1,235 @@
+"""Goal 5 (issue 15): ``tools/call content_create`` from 8 concurrent clients, several server processes, per database.
+
+``make bench`` calls :func:`rows`; on its own (prints the results as JSON):
+
+    .venv/bin/python bench/goal_writes.py [--backend sqlite,postgres --workers 4 --threads 2 --duration 10]
+
+For each backend: a throw-away database (a temporary SQLite file, or the ``bench_writes`` PostgreSQL database on
+127.0.0.1, dropped afterwards) is migrated and seeded with the demo site; an admin token is issued; our app runs
+under gunicorn (``--workers`` processes x ``--threads`` gthreads, as production would) and ``bench/load.py`` keeps
+``--connections`` clients creating posts (a draft, then a published one: publishing also indexes it for search)
+with a title unique per request. Every answer must be HTTP 200 with ``"isError":false``; afterwards the posts in the
+table must number the successful calls, and the server log must hold no "database is locked" and no traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+try:  # the goal registry's harness (bench/harness.py) when present, else the single-goal bench/run.py
+    from bench.harness import ADMIN_EMAIL, Server, call_body, free_port, headers
+except ImportError:
+    from bench.run import ADMIN_EMAIL, Server, call_body, free_port, headers  # type: ignore[no-redef]
+
+PG_DATABASE = "bench_writes"
+TARGETS = {"sqlite": 150.0, "postgres": 300.0}  # req/s with 8 clients
+GOAL = "Goal 5: content_create over MCP, 8 clients, several processes"
+SERIAL = "@@SERIAL@@"
+COUNT_POSTS = """
+import django, json; django.setup()
+from content import schema
+print(json.dumps(schema.get_collection("posts").model.objects.filter(slug__startswith="bench-write-").count()))
+"""
+
+
+def base_env(var_dir: Path) -> dict[str, str]:
+    """A production-like environment on a scratch directory (the rate limiter runs but never trips)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "DEBUG", "ALLOWED_HOSTS")}
+    env.update(EMDASH_VAR_DIR=str(var_dir), DJANGO_SETTINGS_MODULE="emdash.settings", PYTHONUNBUFFERED="1")
+    env.update(EMDASH_LOG_LEVEL="WARNING", EMDASH_RATE_LIMITS="mcp=100000000/m,rest=100000000/m")
+    return env
+
+
+def run_py(env: dict[str, str], *args: str) -> str:
+    done = subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(args)} failed (exit {done.returncode}):\n{done.stdout}{done.stderr}")
+    return done.stdout
+
+
+def wait_ready(server: Server, token: str) -> None:
+    if hasattr(server, "wait_ready"):
+        server.wait_ready(token)
+    else:
+        from bench.run import wait_ready as ready
+
+        ready(server, token)
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--backend", default="sqlite,postgres")
+    parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--connections", type=int, default=8)
+    parser.add_argument("--duration", type=float, default=6)
+    parser.add_argument("--warmup", type=float, default=1)
+    parser.add_argument("--pg-url", default="postgres://postgres@127.0.0.1:5432/postgres", help="maintenance DB")
+    return parser.parse_args(argv)
+
+
+def _pg(url: str, statement: str) -> None:
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(statement)
+
+
+def create_body(status: str) -> bytes:
+    text = "A post written by the write benchmark, long enough to look like a real summary."
+    block = {
+        "_type": "block",
+        "_key": "b0",
+        "style": "normal",
+        "markDefs": [],
+        "children": [{"_type": "span", "_key": "s0", "text": text, "marks": []}],
+    }
+    data = {"title": f"Bench write {status} {SERIAL}", "excerpt": text, "body": [block]}
+    return call_body("content_create", {"collection": "posts", "status": status, "data": data})
+
+
+def group_cpu(pgid: int) -> float:
+    """CPU seconds used so far by every process of a process group (a server started in its own session): a
+    figure the other work on a shared machine hardly moves, unlike req/s."""
+    tick, total = os.sysconf("SC_CLK_TCK"), 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # exited meanwhile
+        if int(fields[2]) == pgid:
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / tick
+
+
+def load(url: str, token: str, body: bytes, args: argparse.Namespace, work: Path, env: dict[str, str]) -> Any:
+    return _load(url, token, body, args.connections, args.duration, work, env)
+
+
+def _load(url: str, token: str, body: bytes, clients: int, seconds: float, work: Path, env: dict[str, str]) -> Any:
+    body_file = work / "request.json"
+    body_file.write_bytes(body)
+    cmd = [sys.executable, str(HERE / "load.py"), "--url", url, "--body-file", str(body_file)]
+    cmd += ["--connections", str(clients), "--duration", str(seconds), "--warmup", "0"]
+    cmd += ["--vary", SERIAL, "--require", '"isError":false']
+    for name, value in headers(token).items():
+        cmd += ["--header", f"{name}: {value}"]
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=seconds + 120)
+    if done.returncode != 0:
+        raise SystemExit(f"load.py failed: {done.stderr}")
+    return json.loads(done.stdout)
+
+
+def measured(server: Server, token: str, body: bytes, args: argparse.Namespace, work: Path, env: dict[str, str]) -> Any:
+    """A warm-up run, then the measured one with the server's CPU time per request (all its processes)."""
+    assert server.proc is not None
+    if args.warmup > 0:
+        _load(server.url, token, body, args.connections, args.warmup, work, env)
+    before = group_cpu(server.proc.pid)
+    result = _load(server.url, token, body, args.connections, args.duration, work, env)
+    used = group_cpu(server.proc.pid) - before
+    result["server_cpu_ms"] = used * 1000 / max(1, result["requests"])
+    return result
+
+
+def measure(backend: str, args: argparse.Namespace) -> dict[str, Any]:
+    work = Path(tempfile.mkdtemp(prefix="emdash-bench-writes-"))
+    env = base_env(work)
+    if backend == "postgres":
+        _pg(args.pg_url, f"DROP DATABASE IF EXISTS {PG_DATABASE}")
+        _pg(args.pg_url, f"CREATE DATABASE {PG_DATABASE}")
+        env["DATABASE_URL"] = f"{args.pg_url.rsplit('/', 1)[0]}/{PG_DATABASE}"
+    server = None
+    try:
+        run_py(env, "manage.py", "migrate", "--no-input", "-v", "0")
+        run_py(env, "manage.py", "emdash_seed_demo")
+        token = run_py(
+            env, "manage.py", "emdash_token", "create", "--email", ADMIN_EMAIL, "--scopes", "admin", "--name", "bench"
+        ).strip()
+        port = free_port()
+        cmd = [str(Path(sys.executable).parent / "gunicorn"), "emdash.wsgi:application", "--bind", f"127.0.0.1:{port}"]
+        cmd += ["--workers", str(args.workers), "--worker-class", "gthread", "--threads", str(args.threads)]
+        cmd += ["--keep-alive", "30", "--log-level", "warning"]
+        server = Server(f"gunicorn-{backend}", cmd, port, env, work / "server.log")
+        server.start()
+        wait_ready(server, token)
+        runs = {
+            status: measured(server, token, create_body(status), args, work, env) for status in ("draft", "published")
+        }
+        server.stop()
+        log = (work / "server.log").read_text(errors="replace")
+        stored = json.loads(run_py(env, "-c", COUNT_POSTS))
+        ok = sum(r["requests"] - r["errors"] for r in runs.values())
+        # Warm-up requests also create posts: the table may hold more than the measured successes, never fewer.
+        return {
+            "backend": backend,
+            "runs": runs,
+            "stored": stored,
+            "stored_ok": stored >= ok,
+            "locked": log.count("database is locked"),
+            "tracebacks": log.count("Traceback"),
+        }
+    finally:
+        if server is not None:
+            server.stop()
+        if backend == "postgres":
+            _pg(args.pg_url, f"DROP DATABASE IF EXISTS {PG_DATABASE} WITH (FORCE)")
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def rows(extra: list[str] | None = None) -> list[dict[str, Any]]:
+    """Goal 5's rows (one per backend and kind of create), in the shape of the registry's ``Row``."""
+    args = parse_args(extra or [])
+    out = []
+    for backend in args.backend.split(","):
+        result = measure(backend, args)
+        clean = result["locked"] == 0 and result["tracebacks"] == 0 and result["stored_ok"]
+        for status, run in result["runs"].items():
+            target = TARGETS[backend]
+            fine = clean and run["errors"] == 0 and run["server_errors"] == 0
+            out.append(
+                {
+                    "goal": GOAL,
+                    "measure": f"content_create ({status}), {backend}, {args.connections} clients, "
+                    f"gunicorn {args.workers}x{args.threads}",
+                    "ours": run["rps"],
+                    "unit": "req/s",
+                    "peer": target,
+                    "peer_name": "target",
+                    "ratio": run["rps"] / target,
+                    "target": f">= {target:g}/s, no 5xx, not locked",
+                    "met": fine and run["rps"] >= target,
+                    "note": f"p50 {run['p50_ms']:.0f} ms, server CPU {run['server_cpu_ms']:.1f} ms/call, "
+                    f"{run['server_errors']} 5xx, {run['errors']} failed, {result['locked']} locked",
+                }
+            )
+    return out
+
+
+def run(bench: Any) -> list[Any]:
+    """The goal registry's entry point (bench/run.py's GOALS)."""
+    from bench.harness import Row
+
+    return [Row(**row) for row in rows()]
+
+
+def main() -> None:
+    args = parse_args()
+    print(json.dumps([measure(backend, args) for backend in args.backend.split(",")], indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,208 @@
+// Arguments for every EmDash tool, keyed by tool name, for the SDK client run (sdk-clients.mjs).
+//
+// Each builder gets a Fixtures object and returns the tool's arguments. Tools that change or delete something
+// get an item of their own (made through other tools just before), so every call, direct or as a task, succeeds
+// whatever ran before it. The tool set comes from tools/list: a listed tool without a builder here fails the run.
+// Keep in step with tests/mcp_e2e/tool_args.py (the same table for the Python SDK client).
+
+import { crc32 } from "node:zlib";
+
+// A 4x3 PNG; uniquePng adds a tEXt chunk so each upload has its own bytes (media_upload deduplicates by hash).
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAQAAAADCAIAAAA7ljmRAAAAFElEQVR4nGPkqjjBAANMDEgAhQMAL5ABUDM+basAAAAASUVORK5CYII=",
+  "base64",
+);
+
+function uniquePng(text) {
+  const body = Buffer.concat([Buffer.from("tEXt"), Buffer.from(`Comment\0${text}`, "latin1")]);
+  const chunk = Buffer.alloc(body.length + 8);
+  chunk.writeUInt32BE(body.length - 4, 0);
+  body.copy(chunk, 4);
+  chunk.writeUInt32BE(crc32(body), body.length + 4);
+  const iend = PNG.length - 12; // the IEND chunk closes the file
+  return Buffer.concat([PNG.subarray(0, iend), chunk, PNG.subarray(iend)]).toString("base64");
+}
+
+function future(days = 3) {
+  return new Date(Date.now() + days * 86400000).toISOString();
+}
+
+// Fixtures for one client session. `call(name, args)` is a direct tool call that must succeed (it is checked
+// and validated like any other call) and returns the payload. `tag` keeps names unique across sessions.
+export class Fixtures {
+  constructor(call, tag, storageKeys) {
+    this.call = call;
+    this.tag = tag;
+    this.storageKeys = storageKeys;
+    this.count = 0;
+  }
+
+  uniq(prefix) {
+    this.count += 1;
+    return `${prefix}${this.tag}n${this.count}`;
+  }
+
+  // The session's collection, an item, a media item and a menu that read-only builders point at.
+  async setup() {
+    this.collection = this.uniq("sdk");
+    await this.call("schema_create_collection", {
+      slug: this.collection,
+      label: `SDK ${this.tag}`,
+      supports: ["drafts", "revisions", "scheduling", "search"],
+    });
+    await this.call("schema_create_field", {
+      collection: this.collection,
+      slug: "title",
+      label: "Title",
+      type: "string",
+      required: true,
+      searchable: true,
+    });
+    await this.call("schema_create_field", { collection: this.collection, slug: "body", label: "Body", type: "text" });
+    this.itemId = await this.item("published");
+    this.mediaId = await this.media();
+    this.menu = await this.newMenu();
+  }
+
+  // An item of the session's collection in the given state; returns its id.
+  async item(state = "draft") {
+    const made = await this.call("content_create", {
+      collection: this.collection,
+      data: { title: `Searchable sdk item ${this.uniq("t")}`, body: "Written by an SDK client." },
+    });
+    const target = { collection: this.collection, id: made.item.id };
+    if (state === "published" || state === "changed") await this.call("content_publish", target);
+    if (state === "changed") await this.call("content_update", { ...target, data: { title: "Draft edit" } });
+    if (state === "scheduled") await this.call("content_schedule", { ...target, scheduledAt: future() });
+    if (state === "trashed") await this.call("content_delete", target);
+    return made.item.id;
+  }
+
+  async target(state) {
+    return { collection: this.collection, id: await this.item(state) };
+  }
+
+  async media() {
+    const name = this.uniq("m");
+    return (await this.call("media_upload", { filename: `${name}.png`, data: uniquePng(name), alt: "SDK" })).item.id;
+  }
+
+  storageKey() {
+    const key = this.storageKeys.shift();
+    if (!key) throw new Error("media_create: no placed file left (EMDASH_SDK_STORAGE_KEYS holds too few keys)");
+    return key;
+  }
+
+  async term() {
+    const slug = this.uniq("term");
+    await this.call("taxonomy_create_term", { taxonomy: "tag", slug, label: `Term ${slug}` });
+    return slug;
+  }
+
+  async newMenu() {
+    const name = this.uniq("menu");
+    await this.call("menu_create", { name, label: `Menu ${name}` });
+    return name;
+  }
+
+  async redirect() {
+    const made = await this.call("redirect_create", { source: `/old/${this.uniq("r")}/`, target: "/" });
+    return made.id;
+  }
+
+  async field() {
+    const slug = this.uniq("f");
+    await this.call("schema_create_field", { collection: this.collection, slug, label: "Scratch", type: "string" });
+    return slug;
+  }
+
+  async newCollection() {
+    const slug = this.uniq("c");
+    await this.call("schema_create_collection", { slug, label: `Scratch ${slug}` });
+    return slug;
+  }
+
+  async revision() {
+    const { collection, id } = await this.target("draft");
+    await this.call("content_update", { collection, id, data: { title: "Second version" } });
+    const history = await this.call("revision_list", { collection, id });
+    return history.items[history.items.length - 1].id;
+  }
+}
+
+export const BUILDERS = {
+  // schema
+  schema_list_collections: async () => ({}),
+  schema_get_collection: async (fx) => ({ slug: fx.collection }),
+  schema_create_collection: async (fx) => ({ slug: fx.uniq("c"), label: "Made by an SDK client" }),
+  schema_update_collection: async (fx) => ({ slug: fx.collection, description: `Updated ${fx.uniq("d")}` }),
+  schema_delete_collection: async (fx) => ({ slug: await fx.newCollection(), force: true }),
+  schema_create_field: async (fx) => ({ collection: fx.collection, slug: fx.uniq("f"), label: "New", type: "integer" }),
+  schema_update_field: async (fx) => ({ collection: fx.collection, fieldSlug: "body", label: `Body ${fx.uniq("l")}` }),
+  schema_delete_field: async (fx) => ({ collection: fx.collection, fieldSlug: await fx.field() }),
+  // content
+  content_list: async (fx) => ({ collection: fx.collection, limit: 3 }),
+  content_get: async (fx) => ({ collection: fx.collection, id: fx.itemId }),
+  content_compare: async (fx) => ({ collection: fx.collection, id: fx.itemId }),
+  content_list_trashed: async (fx) => ({ collection: fx.collection }),
+  content_translations: async (fx) => ({ collection: fx.collection, id: fx.itemId }),
+  content_create: async (fx) => ({ collection: fx.collection, data: { title: `Created ${fx.uniq("t")}` } }),
+  content_update: async (fx) => ({ ...(await fx.target("draft")), data: { title: "Updated by an SDK client" } }),
+  content_delete: async (fx) => fx.target("draft"),
+  content_permanent_delete: async (fx) => fx.target("trashed"),
+  content_publish: async (fx) => fx.target("draft"),
+  content_unpublish: async (fx) => fx.target("published"),
+  content_schedule: async (fx) => ({ ...(await fx.target("draft")), scheduledAt: future() }),
+  content_unschedule: async (fx) => fx.target("scheduled"),
+  content_discard_draft: async (fx) => fx.target("changed"),
+  content_restore: async (fx) => fx.target("trashed"),
+  content_duplicate: async (fx) => ({ collection: fx.collection, id: fx.itemId }),
+  revision_list: async (fx) => ({ collection: fx.collection, id: fx.itemId }),
+  revision_restore: async (fx) => ({ revisionId: await fx.revision() }),
+  search: async (fx) => ({ query: "searchable", collections: [fx.collection], limit: 5 }),
+  // media
+  media_list: async () => ({ mimeType: "image/", limit: 5 }),
+  media_get: async (fx) => ({ id: fx.mediaId }),
+  media_create: async (fx) => ({ filename: "placed.png", mimeType: "image/png", storageKey: fx.storageKey() }),
+  media_upload: async (fx) => {
+    const name = fx.uniq("u");
+    return { filename: `${name}.png`, data: uniquePng(name), caption: "Uploaded" };
+  },
+  media_update: async (fx) => ({ id: fx.mediaId, caption: `Caption ${fx.uniq("c")}` }),
+  media_delete: async (fx) => ({ id: await fx.media() }),
+  // settings
+  settings_get: async () => ({}),
+  settings_update: async (fx) => ({ tagline: `Tagline ${fx.uniq("s")}` }),
+  // taxonomies
+  taxonomy_list: async () => ({}),
+  taxonomy_list_terms: async () => ({ taxonomy: "tag", limit: 5 }),
+  taxonomy_create_term: async (fx) => ({ taxonomy: "tag", slug: fx.uniq("term"), label: "New term" }),
+  taxonomy_update_term: async (fx) => ({ taxonomy: "tag", termSlug: await fx.term(), label: "Renamed term" }),
+  taxonomy_delete_term: async (fx) => ({ taxonomy: "tag", termSlug: await fx.term() }),
+  // menus
+  menu_list: async () => ({}),
+  menu_get: async (fx) => ({ name: fx.menu }),
+  menu_create: async (fx) => ({ name: fx.uniq("menu"), label: "New menu" }),
+  menu_update: async (fx) => ({ name: fx.menu, label: `Menu ${fx.uniq("l")}` }),
+  menu_delete: async (fx) => ({ name: await fx.newMenu() }),
+  menu_set_items: async (fx) => ({
+    name: fx.menu,
+    items: [
+      { label: "Home", type: "custom", customUrl: "/" },
+      { label: "Item", type: "post", referenceCollection: fx.collection, referenceId: fx.itemId, parentIndex: 0 },
+    ],
+  }),
+  // redirects
+  redirect_list: async () => ({}),
+  redirect_create: async (fx) => ({ source: `/old/${fx.uniq("r")}/`, target: "/" }),
+  redirect_delete: async (fx) => ({ redirectId: await fx.redirect() }),
+};
+
+// The listed tools that have no builder, and the builders for tools that are not listed (stale entries).
+export function coverage(listed) {
+  const names = new Set(listed);
+  return {
+    missing: listed.filter((name) => !(name in BUILDERS)),
+    stale: Object.keys(BUILDERS).filter((name) => !names.has(name)),
+  };
+}

@@ -1,0 +1,77 @@
+"""Querysets compiled to SQL once per process, then run with fresh parameter values.
+
+Django compiles a queryset on every evaluation; for the read path's hot lookups (an entry by id, its terms)
+the compiler cost more than SQLite's own work. A :class:`Prepared` keeps the SQL, the column converters and
+the model's attribute list of one queryset shape and runs it through the thread's connection (so query
+counting, connection health checks and the debug cursor behave as for any ORM query).
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import connections
+from django.db.models import Model, QuerySet
+
+
+class Prepared:
+    """``qs`` compiled once. ``rows(params)`` runs it with ``params`` in place of the values it was built
+    with (same count, same order) and returns converted tuples; ``objects(params)`` model instances."""
+
+    def __init__(self, qs: QuerySet[Any]) -> None:
+        compiler = qs.query.get_compiler(qs.db)
+        self.sql, built_with = compiler.as_sql()
+        self.params = tuple(built_with)  # the values it was built with, for a query reused as it is
+        self.arity = len(built_with)
+        self.db = qs.db
+        self.model: type[Model] = qs.model
+        columns = [column for column, _, _ in compiler.select]
+        self.converters = [(i, convs, expr) for i, (convs, expr) in compiler.get_converters(columns).items()]
+        info = compiler.klass_info
+        self.attnames: list[str] = []
+        if info is not None and not info.get("related_klass_infos"):
+            first, last = info["select_fields"][0], info["select_fields"][-1] + 1
+            self.attnames = [column.target.attname for column, _, _ in compiler.select[first:last]]
+        self.record: Any = namedtuple("Record", self.attnames) if self.attnames else None  # type: ignore[misc]
+        self.annotations = list(compiler.annotation_col_map.items())  # set on objects() as attributes
+
+    def rows(self, params: Sequence[Any]) -> list[Sequence[Any]]:
+        if len(params) != self.arity:
+            raise ValueError(f"expected {self.arity} parameters, got {len(params)}")
+        connection = connections[self.db]
+        with connection.cursor() as cursor:
+            cursor.execute(self.sql, params)
+            found: list[Sequence[Any]] = cursor.fetchall()
+        if not self.converters or not found:
+            return found
+        converted: list[Sequence[Any]] = []
+        for row in found:
+            values = list(row)
+            for i, convs, expression in self.converters:
+                value = values[i]
+                for convert in convs:
+                    value = convert(value, expression, connection)
+                values[i] = value
+            converted.append(values)
+        return converted
+
+    def records(self, params: Sequence[Any]) -> list[Any]:
+        """Rows as read-only records with the model's attribute names: for presenting, where a model
+        instance (several times dearer to build) is not needed."""
+        if self.record is None:
+            raise TypeError("records() needs a queryset of one model without select_related")
+        make = self.record._make
+        return [make(row) for row in self.rows(params)]
+
+    def objects(self, params: Sequence[Any]) -> list[Any]:
+        if not self.attnames:
+            raise TypeError("objects() needs a queryset of one model without select_related")
+        found = []
+        for row in self.rows(params):
+            instance = self.model.from_db(self.db, self.attnames, row[: len(self.attnames)])
+            for name, index in self.annotations:
+                setattr(instance, name, row[index])
+            found.append(instance)
+        return found

@@ -1,0 +1,57 @@
+"""The MCP endpoint's own, shorter middleware chain (issue 15: a read call's overhead).
+
+``McpPathMiddleware`` sits right after the trace and body-limit middleware. A request for exactly the MCP path
+goes through ``settings.MCP_MIDDLEWARE`` straight to the view; every other request continues down
+``settings.MIDDLEWARE`` as before. The MCP chain keeps everything that guards or labels the endpoint (security
+headers, session and user for the browser fallback, CORS, the rate limiter, clickjacking and CSP headers, the
+NUL guard) and leaves out what a JSON-RPC POST never uses: static files (WhiteNoise), slash/www redirects
+(CommonMiddleware: the path is exact), CSRF (the view is ``csrf_exempt``), flash messages and the site's time
+zone for templates. Together they cost about as much as the floor's whole request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.core.handlers.exception import convert_exception_to_response
+from django.http import HttpRequest, HttpResponse
+from django.utils.module_loading import import_string
+
+from emdash.limits import MCP_PATH
+from mcp_endpoint.views import mcp
+
+Handler = Callable[[HttpRequest], Any]
+
+
+def chain(paths: list[str], view: Handler) -> Handler:
+    """``view`` wrapped in the middleware ``paths`` (first = outermost), as Django's handler builds its own,
+    including the ``process_view`` hooks (the NUL guard refuses there), called outermost first."""
+    hooks: list[Callable[..., Any]] = []
+
+    def viewing(request: HttpRequest) -> Any:
+        for hook in hooks:
+            response = hook(request, view, (), {})
+            if response is not None:
+                return response
+        return view(request)
+
+    handler: Handler = convert_exception_to_response(viewing)
+    for path in reversed(paths):
+        middleware = import_string(path)(handler)
+        if hasattr(middleware, "process_view"):
+            hooks.insert(0, middleware.process_view)
+        handler = convert_exception_to_response(middleware)
+    return handler
+
+
+class McpPathMiddleware:
+    def __init__(self, get_response: Handler) -> None:
+        self.get_response = get_response
+        self.mcp = chain(list(settings.MCP_MIDDLEWARE), mcp)
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.path_info == MCP_PATH:
+            return self.mcp(request)
+        return self.get_response(request)

@@ -1,0 +1,104 @@
+"""What tools/list costs a client and a model: byte budgets per protocol version, described inputs, shapes once.
+
+The figures (before/after) are in docs/mcp-wire-notes.md ("Size of tools/list"). The model-facing part is
+what a model reads of each tool: name, description and inputSchema, as compact JSON.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import orjson
+import pytest
+
+from emdash.operations import shapes
+from emdash.operations.record import TABLE, load
+from mcp_endpoint import dispatch, versions
+
+# Ceilings a little above today's sizes: a change that makes the list grow has to raise them on purpose.
+WHOLE_MAX = {"2024-11-05": 50_000, "2025-03-26": 50_000, "2025-06-18": 65_500, "2025-11-25": 67_500}
+WHOLE_MAX[versions.MODERN] = WHOLE_MAX["2025-11-25"]
+MODEL_MAX = 37_500
+
+
+def model_facing(tools: list[dict[str, Any]]) -> int:
+    return len(orjson.dumps([{k: tool[k] for k in ("name", "description", "inputSchema")} for tool in tools]))
+
+
+@pytest.mark.parametrize("version", versions.SUPPORTED)
+def test_the_list_stays_within_its_byte_budget(version: str) -> None:
+    tools = dispatch.tool_definitions(version)
+    assert len(orjson.dumps(tools)) <= WHOLE_MAX[version]
+    assert model_facing(tools) <= MODEL_MAX
+    assert len(tools) == len([op for op in load().values() if op.mcp])
+
+
+def _properties(schema: dict[str, Any], path: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every property of an input schema, nested objects and array items included."""
+    for name, sub in schema.get("properties", {}).items():
+        yield f"{path}.{name}", sub
+        yield from _properties(sub, f"{path}.{name}")
+        items = sub.get("items")
+        if isinstance(items, dict):
+            yield from _properties(items, f"{path}.{name}[]")
+
+
+def test_every_input_property_has_a_description() -> None:
+    missing = [
+        where
+        for tool in dispatch.tool_definitions(versions.NEWEST_HANDSHAKE)
+        for where, prop in _properties(tool["inputSchema"], tool["name"])
+        if not (isinstance(prop.get("description"), str) and prop["description"].strip())
+    ]
+    assert missing == []
+
+
+def test_every_description_names_what_the_call_needs() -> None:
+    for tool in dispatch.tool_definitions(versions.NEWEST_HANDSHAKE):
+        scope = tool["_meta"]["emdash/scope"]
+        assert f"Needs {scope} ({tool['_meta']['emdash/minRole']}" in tool["description"], tool["name"]
+
+
+def _described_shapes(schema: Any) -> Iterator[dict[str, Any]]:
+    if isinstance(schema, dict):
+        if "properties" in schema:
+            yield schema
+        for value in schema.values():
+            yield from _described_shapes(value)
+    elif isinstance(schema, list):
+        for item in schema:
+            yield from _described_shapes(item)
+
+
+def test_a_shared_output_shape_is_listed_in_full_once_and_pointed_to_elsewhere() -> None:
+    tools = {t["name"]: t for t in dispatch.tool_definitions(versions.NEWEST_HANDSHAKE)}
+    # The content item: its translationGroup property is listed by content_get only.
+    holders = [
+        name
+        for name, tool in tools.items()
+        if any("translationGroup" in s["properties"] for s in _described_shapes(tool.get("outputSchema")))
+        and name != "content_translations"  # its own (smaller) shape has a translationGroup too
+    ]
+    assert holders == ["content_get"]
+    pointer = tools["content_publish"]["outputSchema"]["properties"]["item"]
+    assert pointer == {"type": "object", "description": "Shape of content_get's item"}
+    listing = tools["content_list"]["outputSchema"]["properties"]["items"]["items"]
+    assert listing["description"].startswith("Shape of content_get's item, data without")
+    # OpenAPI and validation keep every shape in full, without the marker.
+    assert "translationGroup" in TABLE["content_publish"].output_schema["properties"]["item"]["properties"]
+    assert shapes.HOME not in orjson.dumps(TABLE["content_publish"].output_schema).decode()
+
+
+def test_a_pointer_to_a_tool_that_does_not_list_the_shape_is_refused() -> None:
+    from emdash.operations import record
+
+    load()
+    saved = dict(record._HOMES)
+    try:
+        record._HOMES["content_publish"] = {"no_such_tool"}
+        with pytest.raises(ValueError, match="no_such_tool"):
+            record._check_homes()
+    finally:
+        record._HOMES.clear()
+        record._HOMES.update(saved)
