@@ -50,6 +50,8 @@ def end_autosave_session(spec: CollectionSpec, entry_id: str) -> None:
 def prune(spec: CollectionSpec, row: EntryBase) -> None:
     """Drop revisions beyond the newest N; the live and draft revisions always stay."""
     keep = int(emdash_settings.REVISIONS_KEEP)
+    if row.version * 2 <= keep:  # a write adds at most two revisions (create + publish): none to drop yet
+        return
     surplus = list(
         Revision.objects.filter(collection=spec.slug, entry_id=row.id)
         .order_by("-created_at", "-id")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import logging
+import threading
 from datetime import datetime, timedelta
 
 import httpx
@@ -36,13 +37,26 @@ def sign(secret: str, body: bytes) -> str:
     return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
 
 
-def _matching(event: str) -> list[Webhook]:
+_active_in_batch = threading.local()  # the active webhooks as read for the commit being handled in this thread
+
+
+def _matching(event: str, batch: object = None) -> list[Webhook]:
     # Few webhooks exist; filtering in Python works the same on every database's JSON support.
-    return [hook for hook in Webhook.objects.filter(active=True) if event in (hook.events or [])]
+    return [hook for hook in _active(batch) if event in (hook.events or [])]
 
 
-def subscribed(event: str) -> bool:
-    return bool(_matching(event))
+def _active(batch: object) -> list[Webhook]:
+    """The active webhooks; read once for all the events of one committed transaction (``batch``)."""
+    if batch is None:
+        return list(Webhook.objects.filter(active=True))
+    if getattr(_active_in_batch, "batch", None) is not batch:
+        _active_in_batch.hooks = list(Webhook.objects.filter(active=True))
+        _active_in_batch.batch = batch
+    return list(_active_in_batch.hooks)
+
+
+def subscribed(event: str, batch: object = None) -> bool:
+    return bool(_matching(event, batch))
 
 
 def record(event: str, body: str) -> list[int]:

@@ -91,11 +91,13 @@ def _safely(receiver: Callable[..., None]) -> Callable[..., None]:
 
 
 @_safely
-def on_entry_changed(*, collection: str, entry_id: str, action: str, actor: Any, **_: Any) -> None:
+def on_entry_changed(
+    *, collection: str, entry_id: str, action: str, actor: Any, batch: object = None, **_: Any
+) -> None:
     from webhooks import delivery
 
     event = CONTENT_EVENTS.get(action)
-    if event and delivery.subscribed(event):
+    if event and delivery.subscribed(event, batch):
         item = _item(collection, entry_id, action)
         delivery.record(event, body(event, actor, collection=collection, item=item))
 

@@ -165,13 +165,14 @@ def _indexed_rows(spec: CollectionSpec) -> Any:
     return rows.live_rows(spec).filter(status="published")
 
 
-def reindex_entry(collection: str, entry_id: str) -> None:
+def reindex_entry(collection: str, entry_id: str, *, compare: bool = True) -> None:
     """Bring one entry's document in line with its row: written when published and searchable, else removed.
 
     The row is read and the document written in one transaction holding the row (PostgreSQL) or the database
     write lock (SQLite), so a write committed meanwhile is indexed after this by its own call, never before.
+    ``compare`` first checks, without a write transaction, whether the stored document already matches.
     """
-    if _up_to_date(collection, entry_id):
+    if compare and _up_to_date(collection, entry_id):
         return
     with transaction.atomic():
         spec = schema.current().collections.get(collection)
@@ -181,10 +182,18 @@ def reindex_entry(collection: str, entry_id: str) -> None:
             if connection.features.has_select_for_update:
                 qs = qs.select_for_update()
             row = qs.first()
-        document = document_for(spec, row) if spec is not None and row is not None else None
-        SearchDocument.objects.filter(collection=collection, entry_id=entry_id).delete()
-        if document is not None:
-            document.save(force_insert=True)
+        if spec is None or row is None:
+            remove_entry(collection, entry_id)
+        else:
+            write_document(spec, row)
+
+
+def write_document(spec: CollectionSpec, row: EntryBase) -> None:
+    """Replace the entry's document with the one ``row`` gives (none when it must not be indexed); the caller's
+    transaction holds the row."""
+    SearchDocument.objects.filter(collection=spec.slug, entry_id=row.id).delete()
+    if (document := document_for(spec, row)) is not None:
+        document.save(force_insert=True)
 
 
 _DOCUMENT_FIELDS = ("locale", "slug", "title", "config", "head", "body")

@@ -60,9 +60,9 @@ def _claim_slug(
         if spec.model.objects.filter(locale=locale, slug=slug).exists():
             raise SlugConflict(f"Slug '{slug}' is already used in '{spec.slug}' ({locale})")
         return slug
-    base = slugs.slugify(_slug_source(spec, values, hint))
-    _serialise_slug_claims(spec, base, locale)
-    return slugs.next_free(base, _taken_slugs(spec, base, locale))
+    # The title's own slug first, with no lookup: it is usually free, and _insert falls back to a queued
+    # claim of the next free one when it is not.
+    return slugs.next_free(slugs.slugify(_slug_source(spec, values, hint)), set())
 
 
 def _serialise_slug_claims(spec: CollectionSpec, base: str, locale: str) -> None:
@@ -78,7 +78,8 @@ def _serialise_slug_claims(spec: CollectionSpec, base: str, locale: str) -> None
 def _insert(
     spec: CollectionSpec, row: EntryBase, *, explicit_slug: bool, values: dict[str, Any], hint: str | None = None
 ) -> None:
-    """Insert, retrying generated slugs that a concurrent writer took between our check and insert."""
+    """Insert; a generated slug found taken (by an older item or a concurrent writer) becomes the next free one,
+    claimed in the queue of _serialise_slug_claims."""
     for _ in range(5):
         try:
             with transaction.atomic():
@@ -88,6 +89,7 @@ def _insert(
             if explicit_slug or not spec.model.objects.filter(locale=row.locale, slug=row.slug).exists():
                 raise SlugConflict(f"Slug '{row.slug}' is already used in '{spec.slug}' ({row.locale})") from None
             base = slugs.slugify(_slug_source(spec, values, hint))
+            _serialise_slug_claims(spec, base, row.locale)
             row.slug = slugs.next_free(base, _taken_slugs(spec, base, row.locale))
     raise Conflict("Could not find a free slug; pass one explicitly")
 
@@ -136,8 +138,10 @@ def entry_create(
             **rows.column_changes(spec, values),
         )
         _insert(spec, row, explicit_slug=slug is not None, values=values, hint=slug_hint)
+        live_seo = {} if seo is None else requested_seo(spec, row, seo) or {}
         if seo is not None:
-            seo_store(spec.slug, row.id, requested_seo(spec, row, seo) or {})
+            seo_store(spec.slug, row.id, live_seo)
+        row.seo_live = live_seo  # what Entry.load would read back: a new item's SEO is what it was given
         if terms is not None:
             _set_terms(spec, row.id, terms)
         if spec.supports_feature("revisions"):

@@ -18,7 +18,7 @@ from content.schema import CollectionSpec
 from content.schema_retry import schema_retry
 from content.services import drafts
 from content.services.ownership import owned_row as _owned_row
-from content.signals import send_entry_changed
+from content.signals import entry_publishing, send_entry_changed
 from content.validation import check_publishable
 from emdash.actor import Actor
 from emdash.dates import parse_iso
@@ -60,6 +60,7 @@ def publish_row(spec: CollectionSpec, row: EntryBase, actor: Actor, published_at
             )
     except IntegrityError:  # a concurrent writer took the slug between the check and the update
         raise SlugConflict(f"Slug '{new_slug}' is already used in '{spec.slug}' ({row.locale})") from None
+    entry_publishing.send(sender=None, spec=spec, row=row)
     if DRAFT_SEO in meta:
         seo.store(spec.slug, row.id, meta[DRAFT_SEO])
     if "slug" in changes and public:

@@ -123,9 +123,30 @@ def test_index_failures_never_fail_the_write(articles, monkeypatch, caplog):
     def broken(*args: Any) -> None:
         raise RuntimeError("index down")
 
+    monkeypatch.setattr(indexing, "write_document", broken)
     monkeypatch.setattr(indexing, "reindex_entry", broken)
-    entry_id = create(title="Goji", publish=True)  # committed, the receiver failed: logged, not raised
-    assert "could not reindex" in caplog.text
+    entry_id = create(title="Goji", publish=True)  # committed; both index passes failed: logged, not raised
+    assert "could not index articles/" in caplog.text and "could not reindex" in caplog.text
     monkeypatch.undo()
     indexing.reindex_entry("articles", entry_id)
     assert found_ids("goji") == [entry_id]
+
+
+def test_a_publish_indexes_in_its_own_transaction_and_a_failure_there_is_retried_after_commit(articles, monkeypatch):
+    calls: list[str] = []
+    real = indexing.write_document
+    failures = [RuntimeError("index down")]
+
+    def once_broken(spec: Any, row: Any) -> None:
+        calls.append(row.id)
+        if failures:
+            raise failures.pop()
+        real(spec, row)
+
+    monkeypatch.setattr(indexing, "write_document", once_broken)
+    entry_id = create(title="Quince", publish=True)
+    assert calls == [entry_id, entry_id]  # in the publish's transaction (failed), then after the commit
+    assert found_ids("quince") == [entry_id]
+    calls.clear()
+    create(title="Medlar", publish=True)
+    assert len(calls) == 1  # indexed with the publish: the after-commit pass has nothing left to do
