@@ -21,11 +21,15 @@ class Entry:
     seo: dict[str, Any] = field(default_factory=dict)  # the live SEO
 
     @classmethod
-    def load(cls, spec: CollectionSpec, row: EntryBase, *, show_draft: bool = True) -> Entry:
+    def load(
+        cls, spec: CollectionSpec, row: EntryBase, *, show_draft: bool = True, live_seo: dict[str, Any] | None = None
+    ) -> Entry:
+        """``live_seo``: the caller knows it already (a create), so it is not read again."""
         raw = draft_raw(row) if show_draft else None
         draft = None if raw is None else known_values(spec, raw)
         # rows.find(with_seo=True) brought the live SEO along with the row (one query less per read).
-        live_seo = row.seo_live if hasattr(row, "seo_live") else seo.live(spec.slug, row.id)
+        if live_seo is None:
+            live_seo = row.seo_live if hasattr(row, "seo_live") else seo.live(spec.slug, row.id)
         return cls(spec, row, draft, show_draft, draft_meta(raw), live_seo or {})
 
     @property

@@ -2,10 +2,12 @@
 
 ``entry_changed`` is sent after the transaction commits, with ``collection`` (slug), ``entry_id`` and
 ``action`` (created, updated, published, unpublished, scheduled, unscheduled, draft_discarded, trashed,
-restored, deleted), and ``batch``: one token for all the changes one transaction committed, so a receiver that
-acts on the committed state (the search index) can do it once per entry however many changes there were. ``entry_deleting`` is sent inside the transaction of a permanent delete so dependent
-rows go with it. ``entry_publishing`` is sent inside a publish's transaction once the row holds its live values
-(``spec``, ``row``), so data derived from them (the search document) commits with the publish. ``schema_changed`` is sent after any collection or field change commits.
+restored, deleted), and ``batch``: one token for all the changes one transaction committed, so a receiver
+that acts on the committed state (the search index) can do it once per entry however many changes there
+were. ``entry_deleting`` is sent inside the transaction of a permanent delete so dependent rows go with it.
+``entry_publishing`` is sent inside a publish's transaction once the row holds its live values (``spec``,
+``row``), so data derived from them (the search document) commits with the publish. ``schema_changed`` is
+sent after any collection or field change commits.
 """
 
 from __future__ import annotations

@@ -10,11 +10,10 @@ import logging
 import threading
 from typing import Any
 
+from django.db import transaction
 from django.db.models.signals import post_migrate
 
 from content.search import indexing
-from django.db import transaction
-
 from content.signals import current_batch, entry_changed, entry_deleting, entry_publishing, schema_changed
 
 log = logging.getLogger("emdash.search")

@@ -141,7 +141,6 @@ def entry_create(
         live_seo = {} if seo is None else requested_seo(spec, row, seo) or {}
         if seo is not None:
             seo_store(spec.slug, row.id, live_seo)
-        row.seo_live = live_seo  # what Entry.load would read back: a new item's SEO is what it was given
         if terms is not None:
             _set_terms(spec, row.id, terms)
         if spec.supports_feature("revisions"):
@@ -149,7 +148,7 @@ def entry_create(
         send_entry_changed(spec.slug, row.id, "created", actor)
         if status == "published":
             publish_row(spec, row, actor)
-    return Entry.load(spec, row)
+    return Entry.load(spec, row, live_seo=live_seo)  # a new item's SEO is what it was given
 
 
 def _translation_source(actor: Actor, spec: CollectionSpec, ident: Any, locale: str) -> EntryBase:
