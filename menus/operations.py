@@ -72,7 +72,11 @@ MENUS_OUT = {
     "properties": {
         "items": {
             "type": "array",
-            "items": {"type": "object", "properties": MENU_PROPERTIES, "required": ["name", "label", "itemCount"]},
+            "items": shared(
+                {"type": "object", "properties": MENU_PROPERTIES, "required": ["name", "label", "itemCount"]},
+                "menu_get",
+                note="without items",
+            ),
         }
     },
     "required": ["items"],

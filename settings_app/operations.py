@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from emdash.operations import NULLABLE, WHOLE, Input, NoInput, Route, family
-from emdash.operations.shapes import shared
+from emdash.operations.shapes import copy, shared
 from emdash.permissions import Perm
 from settings_app import selectors, services, validation
 
@@ -95,8 +95,8 @@ OUTPUT = shared(
         "properties": {
             "title": STRING,
             "tagline": STRING,
-            "logo": _resolved("Site logo"),
-            "favicon": _resolved("Favicon"),
+            "logo": shared(_resolved("Site logo"), "settings_get", "logo"),
+            "favicon": copy(_resolved("Favicon"), "settings_get", "logo", "Favicon"),
             "url": STRING,
             "postsPerPage": {"type": "integer"},
             "dateFormat": STRING,
@@ -106,7 +106,9 @@ OUTPUT = shared(
                 "type": "object",
                 "properties": {
                     "titleSeparator": STRING,
-                    "defaultOgImage": _resolved("Default Open Graph image"),
+                    "defaultOgImage": copy(
+                        _resolved("Default Open Graph image"), "settings_get", "logo", "Default Open Graph image"
+                    ),
                     "robotsTxt": STRING,
                     "googleVerification": STRING,
                     "bingVerification": STRING,
