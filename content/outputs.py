@@ -34,8 +34,7 @@ DATETIME = {"type": ["string", "null"]}
 
 ITEM_SHAPE = {
     "type": "object",
-    "description": "A content item: metadata, field values in data, liveData when a draft is pending; dates in "
-    "ISO 8601 UTC",
+    "description": "A content item; dates in ISO 8601 UTC",
     "properties": {
         "id": {"type": "string"},
         "collection": {"type": "string"},

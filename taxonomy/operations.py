@@ -41,7 +41,7 @@ class CreateTermInput(Input):
     taxonomy: Taxonomy
     slug: Slug
     label: Label
-    parent_id: Annotated[str, reference("Parent term id (hierarchical taxonomies)", 200)] | None = None
+    parent_id: Annotated[str, reference("Parent term id", 200)] | None = None
     description: Description | None = None
 
 
