@@ -128,9 +128,10 @@ class UpdateInput(Target):
     data: Data | None = None
     slug: Slug | None = None
     status: Literal["draft", "published"] | None = Field(None, description="New status")
-    rev: Annotated[str, reference("_rev from content_get: refuses the write if the item changed since", 100)] | None = (
-        Field(None, alias="_rev")
-    )
+    rev: (
+        Annotated[str, reference("_rev of the last read or write: refuses the write if the item changed since", 100)]
+        | None
+    ) = Field(None, alias="_rev")
     terms: Terms | None = None
     autosave: bool | None = Field(
         None,

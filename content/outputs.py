@@ -82,7 +82,8 @@ def page_of(item: dict[str, Any]) -> dict[str, Any]:
 
 ITEM_WITH_REV = {
     "type": "object",
-    "properties": {"item": ITEM, "_rev": {"type": "string", "description": "Pass back to content_update"}},
+    # _rev's use is said once, by content_update's input.
+    "properties": {"item": ITEM, "_rev": {"type": "string"}},
     "required": ["item", "_rev"],
 }
 ITEM_ONLY = {"type": "object", "properties": {"item": ITEM}, "required": ["item"]}

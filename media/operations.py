@@ -59,8 +59,8 @@ TICKET = {
 MediaId = Annotated[str, reference("Media item id", 26)]
 Filename = Annotated[str, Field(description="Original file name, e.g. photo.jpg", min_length=1, max_length=255)]
 MimeType = Annotated[str, Field(description="MIME type, e.g. image/jpeg", min_length=3, max_length=127)]
-Alt = Annotated[str | None, NULLABLE, Field(description="Alt text", max_length=1000)]
-Caption = Annotated[str | None, NULLABLE, Field(description="Caption", max_length=5000)]
+Alt = Annotated[str | None, NULLABLE, Field(description="Text for screen readers", max_length=1000)]
+Caption = Annotated[str | None, NULLABLE, Field(description="Shown with the media", max_length=5000)]
 Pixels = Annotated[int, Field(ge=1, le=1_000_000), WHOLE]
 Dimension = Annotated[Pixels | None, NULLABLE]
 

@@ -59,14 +59,14 @@ class UpdateInput(Input):
     title: Text = _text("title", "Site title")
     tagline: Text = _text("tagline", "Short description shown under the title")
     logo: Ref = _ref("Site logo")
-    favicon: Ref = _ref("Favicon")
+    favicon: Ref = _ref("Browser tab icon")
     url: Annotated[str | None, NULLABLE] = Field(
         None,
         description="Public site URL (http or https)",
         max_length=validation.URL_MAX_LENGTH,
     )
     posts_per_page: Annotated[Annotated[int, Field(ge=1, le=100), WHOLE] | None, NULLABLE] = Field(
-        None, description="Posts per page"
+        None, description="Items per listing page"
     )
     date_format: Text = _text("dateFormat", "Date format, e.g. MMMM d, yyyy")
     timezone: Annotated[str | None, NULLABLE] = Field(
