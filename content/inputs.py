@@ -24,8 +24,8 @@ Terms = Annotated[
     ),
 ]
 # Both spellings are accepted; only camelCase (the wire's) is advertised, so the enum does not list each twice.
-OrderBy = Annotated[
-    Literal[tuple(sorted(selectors.ORDER_FIELDS))],  # type: ignore[valid-type]
+OrderBy = Annotated[  # type: ignore[valid-type]
+    Literal[tuple(sorted(selectors.ORDER_FIELDS))],
     WithJsonSchema({"type": "string", "enum": sorted(k for k in selectors.ORDER_FIELDS if "_" not in k)}),
 ]
 

@@ -144,8 +144,7 @@ item_terms = family(category="content", output_schema=outputs.ENTRY_TERMS, idemp
 read(
     "taxonomy_list",
     title="List taxonomies",
-    description="List the taxonomies (e.g. category, tag), whether their terms nest and the collections they "
-    "apply to.",
+    description="List the taxonomies (e.g. category, tag), whether their terms nest and the collections they apply to.",
     input=NoInput,
     service=selectors.taxonomy_list,
     present=lambda rows, args: {"taxonomies": rows},
