@@ -19,12 +19,15 @@ TermSlugs = list[Annotated[str, Field(min_length=1, max_length=200)]]
 Terms = Annotated[
     dict[str, Annotated[TermSlugs, Field(max_length=100)]],
     Field(
-        description='Term slugs by taxonomy name, e.g. {"tag": ["news"]}; replaces the item\'s terms of each '
-        "taxonomy named",
+        description='Term slugs by taxonomy, e.g. {"tag": ["news"]}; replaces the item\'s terms in each taxonomy given',
         max_length=20,
     ),
 ]
-OrderBy = Literal[tuple(sorted(selectors.ORDER_FIELDS))]  # type: ignore[valid-type]
+# Both spellings are accepted; only camelCase (the wire's) is advertised, so the enum does not list each twice.
+OrderBy = Annotated[  # type: ignore[valid-type]
+    Literal[tuple(sorted(selectors.ORDER_FIELDS))],
+    WithJsonSchema({"type": "string", "enum": sorted(k for k in selectors.ORDER_FIELDS if "_" not in k)}),
+]
 
 
 class Target(Input):
@@ -82,9 +85,7 @@ class ListInput(Input):
     order: Literal["asc", "desc"] | None = Field(None, description="Sort direction (default desc)")
     locale: Locale | None = None
     markdown: bool | None = Field(None, description="true: add the rich-text fields, as Markdown")
-    filter: ListFilter | None = Field(
-        None, description="*After/*Before: ISO date or date-time, inclusive. Unknown names are refused."
-    )
+    filter: ListFilter | None = Field(None, description="*After/*Before: ISO date or date-time, inclusive")
 
 
 class GetInput(Target):
@@ -93,8 +94,8 @@ class GetInput(Target):
 
 
 class MediaRef(Input):
-    id: str = Field(description="Media item ID (media_list / media_upload)", min_length=1, max_length=64)
-    alt: str | None = Field(None, description="Alternative text", max_length=500)
+    id: Annotated[str, reference("Media item id (media_upload, media_list)", 64)]
+    alt: str | None = Field(None, description="Alt text", max_length=500)
 
 
 class SeoInput(Input):
@@ -109,7 +110,7 @@ class SeoInput(Input):
     noindex: bool | None = Field(None, description="true: ask search engines not to index; left out of the sitemap")
 
 
-SEO = Field(None, description="SEO: title, description, image, canonical, noindex")
+SEO = Field(None, description="Per-item SEO; on update only the keys sent change, null clears one")
 
 
 class CreateInput(Input):
@@ -127,14 +128,15 @@ class UpdateInput(Target):
     data: Data | None = None
     slug: Slug | None = None
     status: Literal["draft", "published"] | None = Field(None, description="New status")
-    rev: Annotated[str, reference("_rev from content_get: refuses the write if the item changed since", 100)] | None = (
-        Field(None, alias="_rev")
-    )
+    rev: (
+        Annotated[str, reference("_rev of the last read or write: refuses the write if the item changed since", 100)]
+        | None
+    ) = Field(None, alias="_rev")
     terms: Terms | None = None
     autosave: bool | None = Field(
         None,
-        description="true: a background save while editing; consecutive autosaves by the same user update one "
-        "revision instead of adding one each",
+        description="true: a background save; consecutive autosaves by one user update one revision instead of "
+        "adding more",
     )
     seo: SeoInput | None = SEO
 

@@ -117,9 +117,8 @@ _content(
     perm=Perm.CONTENT_READ,
     read_only=True,
     idempotent=True,
-    description="List a collection's items, newest first unless orderBy says otherwise, with optional filters, "
-    "as summaries without long text and rich-text fields (markdown: true adds them). content_get returns one full "
-    "item; search finds items by words.",
+    description="List a collection's items, newest first by default, as summaries without long text and "
+    "rich-text fields (markdown: true adds them). content_get gives one in full; search finds items by words.",
     input=ListInput,
     service=_list,
     present=_as_dict,
@@ -132,8 +131,8 @@ _content(
     perm=Perm.CONTENT_READ,
     read_only=True,
     idempotent=True,
-    description="Get one item with every field value, its metadata, liveData when a draft is pending, and _rev "
-    "(pass it to content_update to detect conflicting edits).",
+    description="Get one item in full: every field value, metadata, liveData when a draft is pending, and _rev "
+    "for content_update.",
     input=GetInput,
     service=_get,
     present=_present_get,
@@ -186,9 +185,9 @@ _content(
     "content_create",
     title="Create content item",
     perm=Perm.CONTENT_CREATE,
-    description="Create an item, a draft unless status is published. data keys are the collection's field slugs "
-    "(schema_get_collection); rich-text fields accept Markdown; images must be this site's media (media_upload "
-    "first). slug defaults to one made from the title.",
+    description="Create an item. data keys are the collection's field slugs (schema_get_collection); rich-text "
+    "fields accept Markdown; images must be this site's media (media_upload first). slug defaults to one made "
+    "from the title.",
     input=CreateInput,
     service=services.entry_create,
     present=item_and_rev,

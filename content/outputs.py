@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from emdash.operations.shapes import shared
+from emdash.operations.shapes import copy, shared
 
 
 def field_values(description: str, *, nullable: bool = False) -> dict[str, Any]:
@@ -34,8 +34,7 @@ DATETIME = {"type": ["string", "null"]}
 
 ITEM_SHAPE = {
     "type": "object",
-    "description": "A content item: metadata, field values in data, liveData when a draft is pending; dates in "
-    "ISO 8601 UTC",
+    "description": "A content item; dates in ISO 8601 UTC",
     "properties": {
         "id": {"type": "string"},
         "collection": {"type": "string"},
@@ -53,8 +52,8 @@ ITEM_SHAPE = {
         "data": field_values("Field values keyed by field slug (the draft's, when one is pending and may be read)"),
         "liveData": field_values("The published values, when a draft is pending"),
         "draftSlug": {"type": "string", "description": "A new slug waiting for publish (slug is the live one)"},
-        "seo": SEO,
-        "liveSeo": {**SEO, "description": "The live SEO, when the draft changes it"},
+        "seo": shared(SEO, "content_get", "item.seo"),
+        "liveSeo": copy(SEO, "content_get", "item.seo", "The live SEO, when the draft changes it"),
         "terms": {
             "type": "object",
             "description": "Taxonomy terms by taxonomy name (content_get)",
@@ -83,7 +82,8 @@ def page_of(item: dict[str, Any]) -> dict[str, Any]:
 
 ITEM_WITH_REV = {
     "type": "object",
-    "properties": {"item": ITEM, "_rev": {"type": "string", "description": "Pass back to content_update"}},
+    # _rev's use is said once, by content_update's input.
+    "properties": {"item": ITEM, "_rev": {"type": "string"}},
     "required": ["item", "_rev"],
 }
 ITEM_ONLY = {"type": "object", "properties": {"item": ITEM}, "required": ["item"]}
@@ -102,8 +102,10 @@ COMPARE = {
         "draft": field_values("The draft's values"),
         "liveSlug": {"type": ["string", "null"]},
         "draftSlug": {"type": "string"},
-        "liveSeo": {**SEO, "type": ["object", "null"], "description": "The live SEO; null if never published"},
-        "draftSeo": {**SEO, "description": "The draft's SEO"},
+        "liveSeo": copy(
+            {**SEO, "type": ["object", "null"]}, "content_get", "item.seo", "The live SEO; null if never published"
+        ),
+        "draftSeo": copy(SEO, "content_get", "item.seo", "The draft's SEO"),
     },
     "required": ["hasChanges", "live", "draft"],
 }

@@ -8,22 +8,28 @@ from pydantic import Field
 
 from content import redirects
 from emdash.operations import Cursor, Input, Route, WholeNumber, family, limit, reference
+from emdash.operations.shapes import shared
 from emdash.permissions import Perm
 
 PATH = "_emdash/api/redirects"
-REDIRECT = {
-    "type": "object",
-    "properties": {
-        "id": {"type": "string"},
-        "source": {"type": "string"},
-        "target": {"type": "string"},
-        "kind": {"type": "string", "enum": ["auto", "manual"]},
-        "collection": {"type": ["string", "null"]},
-        "entryId": {"type": ["string", "null"]},
-        "createdAt": {"type": ["string", "null"]},
+# Listed in full by redirect_list (its items), pointed to by redirect_create.
+REDIRECT = shared(
+    {
+        "type": "object",
+        "properties": {
+            "id": {"type": "string"},
+            "source": {"type": "string"},
+            "target": {"type": "string"},
+            "kind": {"type": "string", "enum": ["auto", "manual"]},
+            "collection": {"type": ["string", "null"]},
+            "entryId": {"type": ["string", "null"]},
+            "createdAt": {"type": ["string", "null"]},
+        },
+        "required": ["id", "source", "target", "kind"],
     },
-    "required": ["id", "source", "target", "kind"],
-}
+    "redirect_list",
+    "items[]",
+)
 
 
 class ListInput(Input):

@@ -118,7 +118,7 @@ Supports = Annotated[
 ]
 Description = Annotated[str, Field(description="What the collection holds", max_length=2000)]
 Icon = Annotated[str, Field(description="Admin icon name", max_length=100)]
-Searchable = Field(None, description="Index the field for search (collections supporting search)")
+Searchable = Field(None, description="Index for search (collections supporting search)")
 Translatable = Field(None, description="Values differ per locale (multilingual sites)")
 
 
@@ -147,20 +147,20 @@ Position = Annotated[
 
 
 class Validation(Input):
-    """Value rules; which apply depends on the field type (an error names the ones that do not)."""
+    """Value rules that fit the field's type (others are refused)."""
 
     min: Number | None = Field(None, description="Lowest number")
     max: Number | None = Field(None, description="Highest number")
     min_length: Length | None = Field(None, description="Shortest text")
     max_length: Length | None = Field(None, description="Longest text")
     pattern: str | None = Field(None, description="Regular expression text must match", max_length=500)
-    options: list[str] | None = Field(None, description="Allowed values of select and multiSelect fields")
+    options: list[str] | None = Field(None, description="Allowed values (select, multiSelect)")
 
 
 class Options(Input):
     """Type-specific settings."""
 
-    collection: str | None = Field(None, description="Target collection of a reference field")
+    collection: str | None = Field(None, description="Target collection (reference)")
     rows: Rows | None = None
 
 
@@ -221,9 +221,9 @@ class FieldUpdateInput(FieldSettings):
     collection: Slug
     field_slug: FieldSlug
     label: Label | None = Field(None, description="Display name")
-    type: str | None = Field(None, description="The field's current type (a type cannot change)", max_length=50)
-    required: bool | None = Field(None, description="Every item must have a value (refused while some lack one)")
-    unique: bool | None = Field(None, description="No two items may share a value (refused while some do)")
+    type: str | None = Field(None, description="The current type (it cannot change)", max_length=50)
+    required: bool | None = Field(None, description="Every item must have a value")
+    unique: bool | None = Field(None, description="No two items may share a value")
     default_value: DefaultValue = Field(None, description="Default for new items; null removes it")
     position: Position | None = None
 
@@ -274,8 +274,7 @@ field_write = family(**WRITE, present=_spec, output_schema=FIELD, target=_field_
 read(
     "schema_list_collections",
     title="List collections",
-    description="List every collection (slug, labels, supports, timestamps; no fields), by slug. "
-    "schema_get_collection gives one with its fields.",
+    description="List every collection by slug, without fields (schema_get_collection has them).",
     input=NoInput,
     service=_collection_list,
     output_schema=COLLECTION_LIST,
@@ -284,8 +283,7 @@ read(
 read(
     "schema_get_collection",
     title="Get collection schema",
-    description="Get a collection with its field definitions (slug, type, required, validation...): the data "
-    "keys and values content_create and content_update accept.",
+    description="Get a collection and its fields: the data keys and values content_create and content_update accept.",
     input=SlugInput,
     service=schema_services.collection_get,
     present=_spec,
@@ -323,8 +321,8 @@ collection_write(
 field_write(
     "schema_create_field",
     title="Create field",
-    description="Add a field (a column) to a collection. select/multiSelect take their values in "
-    "validation.options; a reference field its target in options.collection.",
+    description="Add a field (a column) to a collection. select/multiSelect need validation.options, reference "
+    "needs options.collection.",
     input=FieldCreateInput,
     service=_field_create,
     routes=(Route("POST", FIELDS, args="body", status=201, name="api-schema-fields"),),
@@ -333,8 +331,8 @@ field_write(
     "schema_update_field",
     title="Update field",
     idempotent=True,
-    description="Change a field's settings or position; only what is sent changes. Its type cannot change. "
-    "Turning required or unique on is refused while items break the rule (the error lists them).",
+    description="Change a field's settings or position; only what is sent changes. Turning on required or unique "
+    "fails while items break it (the error lists them).",
     input=FieldUpdateInput,
     service=_field_update,
     routes=(Route("PATCH", ONE_FIELD, args="body", name="api-schema-field"),),

@@ -59,8 +59,8 @@ TICKET = {
 MediaId = Annotated[str, reference("Media item id", 26)]
 Filename = Annotated[str, Field(description="Original file name, e.g. photo.jpg", min_length=1, max_length=255)]
 MimeType = Annotated[str, Field(description="MIME type, e.g. image/jpeg", min_length=3, max_length=127)]
-Alt = Annotated[str | None, NULLABLE, Field(description="Alt text for screen readers", max_length=1000)]
-Caption = Annotated[str | None, NULLABLE, Field(description="Caption shown with the media", max_length=5000)]
+Alt = Annotated[str | None, NULLABLE, Field(description="Text for screen readers", max_length=1000)]
+Caption = Annotated[str | None, NULLABLE, Field(description="Shown with the media", max_length=5000)]
 Pixels = Annotated[int, Field(ge=1, le=1_000_000), WHOLE]
 Dimension = Annotated[Pixels | None, NULLABLE]
 
@@ -85,11 +85,9 @@ class CreateInput(Input):
         min_length=1,
         max_length=512,
     )
-    size: Annotated[int, Field(ge=0), WHOLE] | None = Field(
-        None, description="Size in bytes (checked against the file)"
-    )
-    width: Dimension = Field(None, description="Width in pixels (measured for images)")
-    height: Dimension = Field(None, description="Height in pixels (measured for images)")
+    size: Annotated[int, Field(ge=0), WHOLE] | None = Field(None, description="Size in bytes")
+    width: Dimension = Field(None, description="Width in pixels")
+    height: Dimension = Field(None, description="Height in pixels")
     content_hash: str | None = Field(None, description="Hash of the file's bytes", min_length=1, max_length=128)
     blurhash: str | None = Field(None, description="BlurHash placeholder", min_length=6, max_length=128)
     dominant_color: str | None = Field(None, description="Dominant colour as #rrggbb", pattern="^#[0-9a-fA-F]{6}$")
@@ -108,7 +106,7 @@ class UploadInput(Input):
     filename: Filename
     data: str | None = Field(
         None,
-        description="The file's bytes, base64 (large files: use url; the request size limit applies)",
+        description="The file's bytes, base64 (large files: use url)",
         min_length=1,
     )
     url: str | None = Field(

@@ -8,7 +8,7 @@ from pydantic import Field
 
 from content.outputs import DELETED
 from emdash.actor import Actor
-from emdash.operations import NULLABLE, Input, NoInput, Route, WholeNumber, family, reference
+from emdash.operations import NULLABLE, WHOLE, Input, NoInput, Route, family, reference
 from emdash.operations.shapes import shared
 from emdash.permissions import Perm
 from menus import selectors, services
@@ -72,7 +72,11 @@ MENUS_OUT = {
     "properties": {
         "items": {
             "type": "array",
-            "items": {"type": "object", "properties": MENU_PROPERTIES, "required": ["name", "label", "itemCount"]},
+            "items": shared(
+                {"type": "object", "properties": MENU_PROPERTIES, "required": ["name", "label", "itemCount"]},
+                "menu_get",
+                note="without items",
+            ),
         }
     },
     "required": ["items"],
@@ -98,8 +102,9 @@ class MenuItemInput(Input):
     title_attr: str | None = Field(None, description="HTML title attribute", max_length=200)
     target: Literal[tuple(MenuItem.TARGETS)] | None = Field(None, description="Link target")  # type: ignore[valid-type]
     css_classes: str | None = Field(None, description="CSS class names separated by spaces", max_length=200)
-    parent_index: Annotated[WholeNumber | None, NULLABLE] = Field(
-        None, ge=0, description="Index of the parent item, an earlier one in this list"
+    # The bound inside the union, so the schema says "minimum" (on the field pydantic would print "ge").
+    parent_index: Annotated[Annotated[int, Field(ge=0), WHOLE] | None, NULLABLE] = Field(
+        None, description="Index of the parent item, an earlier one in this list"
     )
 
 

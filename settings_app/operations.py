@@ -6,8 +6,8 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from emdash.operations import NULLABLE, WHOLE, Input, NoInput, Route, family
-from emdash.operations.shapes import shared
+from emdash.operations import NULLABLE, WHOLE, Input, NoInput, Route, family, reference
+from emdash.operations.shapes import copy, shared
 from emdash.permissions import Perm
 from settings_app import selectors, services, validation
 
@@ -23,7 +23,7 @@ def _text(path: str, description: str) -> Any:
 
 
 class MediaRef(Input):
-    media_id: str = Field(description="Media item id", min_length=26, max_length=26)
+    media_id: Annotated[str, reference("Media item id", 26, min_length=26)]
     alt: Annotated[str | None, NULLABLE] = Field(None, description="Alt text", max_length=validation.ALT_MAX_LENGTH)
 
 
@@ -35,7 +35,7 @@ def _ref(description: str) -> Any:
 
 
 def _handle(key: str) -> Any:
-    return _text(f"social.{key}", "Handle or http(s) URL")
+    return _text(f"social.{key}", "Handle or URL")
 
 
 class Social(Input):
@@ -59,20 +59,22 @@ class UpdateInput(Input):
     title: Text = _text("title", "Site title")
     tagline: Text = _text("tagline", "Short description shown under the title")
     logo: Ref = _ref("Site logo")
-    favicon: Ref = _ref("Favicon")
+    favicon: Ref = _ref("Browser tab icon")
     url: Annotated[str | None, NULLABLE] = Field(
         None,
         description="Public site URL (http or https)",
         max_length=validation.URL_MAX_LENGTH,
     )
     posts_per_page: Annotated[Annotated[int, Field(ge=1, le=100), WHOLE] | None, NULLABLE] = Field(
-        None, description="Posts per page"
+        None, description="Items per listing page"
     )
     date_format: Text = _text("dateFormat", "Date format, e.g. MMMM d, yyyy")
     timezone: Annotated[str | None, NULLABLE] = Field(
         None, description="IANA time zone, e.g. Europe/Paris", max_length=64
     )
-    social: Annotated[Social | None, NULLABLE] = Field(None, description="Social profiles, merged key by key")
+    social: Annotated[Social | None, NULLABLE] = Field(
+        None, description="Social profiles (handle or http(s) URL), merged key by key"
+    )
     seo: Annotated[Seo | None, NULLABLE] = Field(None, description="SEO defaults, merged key by key")
 
 
@@ -95,8 +97,8 @@ OUTPUT = shared(
         "properties": {
             "title": STRING,
             "tagline": STRING,
-            "logo": _resolved("Site logo"),
-            "favicon": _resolved("Favicon"),
+            "logo": shared(_resolved("Site logo"), "settings_get", "logo"),
+            "favicon": copy(_resolved("Favicon"), "settings_get", "logo", "Favicon"),
             "url": STRING,
             "postsPerPage": {"type": "integer"},
             "dateFormat": STRING,
@@ -106,7 +108,9 @@ OUTPUT = shared(
                 "type": "object",
                 "properties": {
                     "titleSeparator": STRING,
-                    "defaultOgImage": _resolved("Default Open Graph image"),
+                    "defaultOgImage": copy(
+                        _resolved("Default Open Graph image"), "settings_get", "logo", "Default Open Graph image"
+                    ),
                     "robotsTxt": STRING,
                     "googleVerification": STRING,
                     "bingVerification": STRING,
@@ -127,8 +131,7 @@ settings(
     perm=Perm.SETTINGS_READ,
     read_only=True,
     idempotent=True,
-    description="Get the site settings (title, tagline, logo, url, social, seo...); keys not set are left out, "
-    "media references come with their url.",
+    description="Get the site settings; keys not set are left out, media references come with their url.",
     input=NoInput,
     service=selectors.settings_get,
     routes=(Route("GET", PATH, name="api-settings"),),

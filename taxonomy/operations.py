@@ -41,7 +41,7 @@ class CreateTermInput(Input):
     taxonomy: Taxonomy
     slug: Slug
     label: Label
-    parent_id: Annotated[str, reference("Parent term id (hierarchical taxonomies)", 200)] | None = None
+    parent_id: Annotated[str, reference("Parent term id", 200)] | None = None
     description: Description | None = None
 
 
@@ -144,8 +144,7 @@ item_terms = family(category="content", output_schema=outputs.ENTRY_TERMS, idemp
 read(
     "taxonomy_list",
     title="List taxonomies",
-    description="List the taxonomies (e.g. category, tag): name, labels, whether terms nest (hierarchical) and "
-    "the collections they apply to.",
+    description="List the taxonomies (e.g. category, tag), whether their terms nest and the collections they apply to.",
     input=NoInput,
     service=selectors.taxonomy_list,
     present=lambda rows, args: {"taxonomies": rows},

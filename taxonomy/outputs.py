@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-TERM: dict[str, Any] = {
+from emdash.operations.shapes import shared
+
+# Listed in full by taxonomy_list_terms (its items), pointed to by the term writes.
+TERM_SHAPE: dict[str, Any] = {
     "type": "object",
     "properties": {
         "id": {"type": "string"},
@@ -16,6 +19,7 @@ TERM: dict[str, Any] = {
     },
     "required": ["id", "slug", "label", "parentId"],
 }
+TERM = shared(TERM_SHAPE, "taxonomy_list_terms", "items[]")
 TERM_ONLY = {"type": "object", "properties": {"term": TERM}, "required": ["term"]}
 TERM_REF = {
     "type": "object",

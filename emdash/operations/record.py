@@ -112,6 +112,7 @@ class Operation:
 
 TABLE: dict[str, Operation] = {}
 _HOMES: dict[str, set[str]] = {}  # operation -> the home tools of the shared shapes its output holds
+_IN_FULL: dict[str, set[str]] = {}  # the same, only the shapes it holds in full (copies left out)
 
 
 def _check(op: Operation) -> None:
@@ -148,6 +149,7 @@ def declare(**fields: Any) -> Operation:
     _check(op)
     TABLE[op.name] = op
     _HOMES[op.name] = shapes.homes(fields.get("output_schema"))
+    _IN_FULL[op.name] = shapes.homes(fields.get("output_schema"), in_full=True)
     return op
 
 
@@ -168,7 +170,7 @@ def _check_homes() -> None:
     """A shared output shape must live in full in an MCP tool, or the pointers to it lead nowhere."""
     for name, pointed in _HOMES.items():
         for home in pointed:
-            if home not in TABLE or not TABLE[home].mcp or home not in _HOMES[home]:
+            if home not in TABLE or not TABLE[home].mcp or home not in _IN_FULL[home]:
                 raise ValueError(f"Operation {name}: shared output shape's home {home!r} does not list it")
 
 

@@ -56,12 +56,13 @@ def _unbounded(schema: dict[str, Any]) -> None:
     schema.pop("maxLength", None)
 
 
-def reference(description: str, max_length: int) -> Any:
+def reference(description: str, max_length: int, min_length: int = 1) -> Any:
     """``Annotated[str, reference(...)]``: a string naming something that exists (a collection, an item, a term)
-    or a token the server issued (a cursor, a _rev). Checked non-empty and at most ``max_length`` long, but
+    or a token the server issued (a cursor, a _rev). Checked non-empty (or ``min_length``) and at most ``max_length``
+    long, but
     published without the bounds, which no existing name or issued token breaks (they would only cost every
     tools/list reader bytes)."""
-    return Field(description=description, min_length=1, max_length=max_length, json_schema_extra=_unbounded)
+    return Field(description=description, min_length=min_length, max_length=max_length, json_schema_extra=_unbounded)
 
 
 Cursor = Annotated[str, reference("nextCursor of the previous page", 2048)]

@@ -1,10 +1,12 @@
-"""Output shapes shared by several operations, listed in full once.
+"""Output shapes shared by several operations, or by several places of one result, listed in full once.
 
 MCP tool schemas must stay inline (no ``$ref``), so a shape such as "a content item" would be repeated in
 every tool that returns one: eleven copies of the same kilobyte in ``tools/list``. Instead a shared shape
-names its *home*, the read tool that returns it (``content_get``); tools/list shows it in full there and,
-everywhere else, as ``{"type": "object", "description": "Shape of content_get's item"}``. Results
-still validate against every listed schema (the reference only loosens it), and OpenAPI keeps full shapes.
+names its *home*, the read tool that returns it (``content_get``) and where in its result it sits; tools/list
+shows it in full there and, everywhere else, as ``{"type": "object", "description": "Shape of content_get's
+item"}``. A second use inside the home's own result (``liveSeo`` next to ``seo``) is a ``copy``: it points
+too, keeping its own description. Results still validate against every listed schema (the reference only
+loosens it), and OpenAPI keeps full shapes.
 """
 
 from __future__ import annotations
@@ -17,7 +19,13 @@ HOME = "x-emdash-home"  # marker key, never published
 def shared(schema: dict[str, Any], home: str, where: str = "result", note: str = "") -> dict[str, Any]:
     """Mark ``schema`` as listed in full only by tool ``home`` (at ``where`` in its result); ``note`` says how
     this use differs from the home's (a summary leaves fields out)."""
-    return {**schema, HOME: (home, where, note)}
+    return {**schema, HOME: (home, where, note, False)}
+
+
+def copy(schema: dict[str, Any], home: str, where: str, description: str) -> dict[str, Any]:
+    """Mark ``schema`` as another use of the shape tool ``home`` lists at ``where``, never listed in full (not
+    even by ``home``): it shows as ``description`` plus the pointer."""
+    return {**schema, "description": description, HOME: (home, where, description, True)}
 
 
 def full(schema: Any) -> Any:
@@ -29,23 +37,30 @@ def full(schema: Any) -> Any:
     return {key: full(value) for key, value in schema.items() if key != HOME}
 
 
+def _pointer(schema: dict[str, Any], tool: str) -> dict[str, Any]:
+    home, where, note, is_copy = schema[HOME]
+    ref = where if home == tool else f"{home}'s {where}"
+    text = f"{note} (shape of {ref})" if is_copy else f"Shape of {ref}" + (f", {note}" if note else "")
+    return {"type": schema["type"], "description": text}
+
+
 def listed(schema: Any, tool: str) -> Any:
-    """``schema`` as tool ``tool`` lists it: shapes homed elsewhere become a pointer to their home."""
+    """``schema`` as tool ``tool`` lists it: shapes homed elsewhere, and copies, become a pointer."""
     if isinstance(schema, list):
         return [listed(item, tool) for item in schema]
     if not isinstance(schema, dict):
         return schema
-    if HOME in schema and schema[HOME][0] != tool:
-        home, where, note = schema[HOME]
-        return {"type": schema["type"], "description": f"Shape of {home}'s {where}" + (f", {note}" if note else "")}
+    if HOME in schema and (schema[HOME][0] != tool or schema[HOME][3]):
+        return _pointer(schema, tool)
     return {key: listed(value, tool) for key, value in schema.items() if key != HOME}
 
 
-def homes(schema: Any) -> set[str]:
-    """The home tools ``schema`` points to (checked against the table at start-up)."""
+def homes(schema: Any, in_full: bool = False) -> set[str]:
+    """The home tools ``schema`` points to (checked against the table at start-up); with ``in_full``, only the
+    homes of the shapes it holds in full (not copies)."""
     if isinstance(schema, list):
-        return set().union(*(homes(item) for item in schema)) if schema else set()
+        return set().union(*(homes(item, in_full) for item in schema)) if schema else set()
     if not isinstance(schema, dict):
         return set()
-    found = {schema[HOME][0]} if HOME in schema else set()
-    return found.union(*(homes(value) for key, value in schema.items() if key != HOME))
+    found = {schema[HOME][0]} if HOME in schema and not (in_full and schema[HOME][3]) else set()
+    return found.union(*(homes(value, in_full) for key, value in schema.items() if key != HOME))

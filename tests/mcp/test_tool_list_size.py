@@ -17,9 +17,9 @@ from emdash.operations.record import TABLE, load
 from mcp_endpoint import dispatch, versions
 
 # Ceilings a little above today's sizes: a change that makes the list grow has to raise them on purpose.
-WHOLE_MAX = {"2024-11-05": 50_000, "2025-03-26": 50_000, "2025-06-18": 65_500, "2025-11-25": 67_500}
-WHOLE_MAX[versions.MODERN] = WHOLE_MAX["2025-11-25"]
-MODEL_MAX = 37_500
+WHOLE_MAX = {"2024-11-05": 49_000, "2025-03-26": 49_000, "2025-06-18": 62_500, "2025-11-25": 64_500}
+WHOLE_MAX[versions.MODERN] = WHOLE_MAX["2025-06-18"]  # lists no execution (SPEC 5.6: the tasks extension)
+MODEL_MAX = 36_500
 
 
 def model_facing(tools: list[dict[str, Any]]) -> int:
@@ -102,3 +102,23 @@ def test_a_pointer_to_a_tool_that_does_not_list_the_shape_is_refused() -> None:
     finally:
         record._HOMES.clear()
         record._HOMES.update(saved)
+
+
+def test_a_second_use_of_a_shape_points_to_it_keeping_its_own_description() -> None:
+    tools = {t["name"]: t for t in dispatch.tool_definitions(versions.NEWEST_HANDSHAKE)}
+    item = tools["content_get"]["outputSchema"]["properties"]["item"]["properties"]
+    assert "properties" in item["seo"]
+    assert item["liveSeo"] == {
+        "type": "object",
+        "description": "The live SEO, when the draft changes it (shape of item.seo)",
+    }
+    compare = tools["content_compare"]["outputSchema"]["properties"]
+    assert compare["liveSeo"]["type"] == ["object", "null"]
+    assert compare["draftSeo"]["description"].endswith("(shape of content_get's item.seo)")
+    # Validation and OpenAPI keep the copies in full.
+    assert "noindex" in TABLE["content_compare"].output_schema["properties"]["draftSeo"]["properties"]
+
+
+def test_an_accepted_alias_is_not_advertised() -> None:
+    tool = next(t for t in dispatch.tool_definitions(versions.NEWEST_HANDSHAKE) if t["name"] == "content_list")
+    assert not [value for value in tool["inputSchema"]["properties"]["orderBy"]["enum"] if "_" in value]
