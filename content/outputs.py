@@ -73,21 +73,12 @@ ITEM_SHAPE = {
 ITEM = shared(ITEM_SHAPE, "content_get", "item")
 
 
-def page_of(item: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "properties": {"items": {"type": "array", "items": item}, "nextCursor": {"type": "string"}},
-        "required": ["items"],
-    }
-
-
 ITEM_WITH_REV = {
     "type": "object",
     "properties": {"item": ITEM, "_rev": {"type": "string", "description": "Pass back to content_update"}},
     "required": ["item", "_rev"],
 }
 ITEM_ONLY = {"type": "object", "properties": {"item": ITEM}, "required": ["item"]}
-DELETED = {"type": "object", "properties": {"deleted": {"type": "boolean"}}, "required": ["deleted"]}
 SUMMARY = shared(ITEM_SHAPE, "content_get", "item", "data without long text and rich-text fields")
 RESTORED = {
     "type": "object",

@@ -15,14 +15,15 @@ from content import schema_services, schema_updates
 from content.field_types import FIELD_TYPES
 from content.schema import SUPPORTS, CollectionSpec, FieldSpec
 from content.schema_checks import LABEL_MAX_LENGTH, SLUG_MAX_LENGTH, SLUG_RE
-from emdash.operations import NULLABLE, Input, NoInput, Route, WholeNumber, family, reference
-from emdash.operations.shapes import shared
+from emdash.operations import NULLABLE, READ, Endpoint, Input, NoInput, WholeNumber, family, reference
+from emdash.operations.shapes import items_of, shared
 from emdash.permissions import Perm
 
-COLLECTIONS = "_emdash/api/schema/collections"
-ONE_COLLECTION = f"{COLLECTIONS}/<str:slug>"
-FIELDS = f"{COLLECTIONS}/<str:collection>/fields"
-ONE_FIELD = f"{FIELDS}/<str:field_slug>"
+API = "_emdash/api/schema/collections"
+COLLECTIONS = Endpoint(API, "api-schema-collections")
+ONE_COLLECTION = Endpoint(f"{API}/<str:slug>", "api-schema-collection")
+FIELDS = Endpoint(f"{API}/<str:collection>/fields", "api-schema-fields")
+ONE_FIELD = Endpoint(f"{API}/<str:collection>/fields/<str:field_slug>", "api-schema-field")
 
 # --- output schemas ---------------------------------------------------------------------------------------
 
@@ -86,11 +87,7 @@ COLLECTION = shared(
     },
     "schema_get_collection",
 )
-COLLECTION_LIST = {
-    "type": "object",
-    "properties": {"items": {"type": "array", "items": COLLECTION}},
-    "required": ["items"],
-}
+COLLECTION_LIST = items_of(COLLECTION)
 DELETED_COLLECTION = {"type": "object", "properties": {"deleted": {"type": "string"}}, "required": ["deleted"]}
 DELETED_FIELD = {
     "type": "object",
@@ -257,6 +254,14 @@ def _spec(result: CollectionSpec | FieldSpec, args: Any) -> dict[str, Any]:
     return result.as_dict()
 
 
+def _deleted_collection(result: None, args: Any) -> dict[str, Any]:
+    return {"deleted": args.slug}
+
+
+def _deleted_field(result: None, args: Any) -> dict[str, Any]:
+    return {"deleted": args.field_slug, "collection": args.collection}
+
+
 def _collection_target(args: Any, payload: Any) -> str:
     return str(args.slug)
 
@@ -265,88 +270,78 @@ def _field_target(args: Any, payload: Any) -> str:
     return f"{args.collection}.{getattr(args, 'field_slug', None) or args.slug}"
 
 
-read = family(category="schema", perm=Perm.SCHEMA_READ, read_only=True, idempotent=True)
-WRITE = {"category": "schema", "perm": Perm.SCHEMA_WRITE, "atomic": False}
+read = family("schema", Perm.SCHEMA_READ, **READ)
 # Writes answer the collection or field as it now is (the same shapes schema_get_collection lists).
-collection_write = family(**WRITE, present=_spec, output_schema=COLLECTION, target=_collection_target)
-field_write = family(**WRITE, present=_spec, output_schema=FIELD, target=_field_target)
+collection_write = family(
+    "schema", Perm.SCHEMA_WRITE, atomic=False, present=_spec, output=COLLECTION, target=_collection_target
+)
+field_write = collection_write.but(output=FIELD, target=_field_target)
 
 read(
     "schema_list_collections",
-    title="List collections",
-    description="List every collection (slug, labels, supports, timestamps; no fields), by slug. "
-    "schema_get_collection gives one with its fields.",
-    input=NoInput,
-    service=_collection_list,
-    output_schema=COLLECTION_LIST,
-    routes=(Route("GET", COLLECTIONS, args="query", name="api-schema-collections"),),
+    "List collections",
+    NoInput,
+    _collection_list,
+    COLLECTIONS.get("query"),
+    output=COLLECTION_LIST,
+).describe(
+    "List every collection (slug, labels, supports, timestamps; no fields), by slug. "
+    "schema_get_collection gives one with its fields."
 )
 read(
     "schema_get_collection",
-    title="Get collection schema",
-    description="Get a collection with its field definitions (slug, type, required, validation...): the data "
-    "keys and values content_create and content_update accept.",
-    input=SlugInput,
-    service=schema_services.collection_get,
+    "Get collection schema",
+    SlugInput,
+    schema_services.collection_get,
+    ONE_COLLECTION.get(),
     present=_spec,
-    output_schema=COLLECTION,
-    routes=(Route("GET", ONE_COLLECTION, name="api-schema-collection"),),
+    output=COLLECTION,
+).describe(
+    "Get a collection with its field definitions (slug, type, required, validation...): the data "
+    "keys and values content_create and content_update accept."
 )
 collection_write(
     "schema_create_collection",
-    title="Create collection",
-    description="Create a collection (and its table); then add fields with schema_create_field.",
-    input=CollectionCreateInput,
-    service=schema_services.collection_create,
-    routes=(Route("POST", COLLECTIONS, args="body", status=201, name="api-schema-collections"),),
-)
+    "Create collection",
+    CollectionCreateInput,
+    schema_services.collection_create,
+    COLLECTIONS.post(status=201),
+).describe("Create a collection (and its table); then add fields with schema_create_field.")
 collection_write(
     "schema_update_collection",
-    title="Update collection",
+    "Update collection",
+    CollectionUpdateInput,
+    schema_updates.collection_update,
+    ONE_COLLECTION.patch(),
     idempotent=True,
-    description="Change a collection's labels, description, icon or supports; only what is sent changes.",
-    input=CollectionUpdateInput,
-    service=schema_updates.collection_update,
-    routes=(Route("PATCH", ONE_COLLECTION, args="body", name="api-schema-collection"),),
-)
+).describe("Change a collection's labels, description, icon or supports; only what is sent changes.")
 collection_write(
     "schema_delete_collection",
-    title="Delete collection",
+    "Delete collection",
+    CollectionDeleteInput,
+    schema_services.collection_delete,
+    ONE_COLLECTION.delete("query"),
     destructive=True,
-    description="Irreversibly delete a collection, its table and items (force: true when it has items).",
-    input=CollectionDeleteInput,
-    service=schema_services.collection_delete,
-    present=lambda result, args: {"deleted": args.slug},
-    output_schema=DELETED_COLLECTION,
-    routes=(Route("DELETE", ONE_COLLECTION, args="query", name="api-schema-collection"),),
+    present=_deleted_collection,
+    output=DELETED_COLLECTION,
+).describe("Irreversibly delete a collection, its table and items (force: true when it has items).")
+field_write("schema_create_field", "Create field", FieldCreateInput, _field_create, FIELDS.post(status=201)).describe(
+    "Add a field (a column) to a collection. select/multiSelect take their values in "
+    "validation.options; a reference field its target in options.collection."
 )
 field_write(
-    "schema_create_field",
-    title="Create field",
-    description="Add a field (a column) to a collection. select/multiSelect take their values in "
-    "validation.options; a reference field its target in options.collection.",
-    input=FieldCreateInput,
-    service=_field_create,
-    routes=(Route("POST", FIELDS, args="body", status=201, name="api-schema-fields"),),
-)
-field_write(
-    "schema_update_field",
-    title="Update field",
-    idempotent=True,
-    description="Change a field's settings or position; only what is sent changes. Its type cannot change. "
-    "Turning required or unique on is refused while items break the rule (the error lists them).",
-    input=FieldUpdateInput,
-    service=_field_update,
-    routes=(Route("PATCH", ONE_FIELD, args="body", name="api-schema-field"),),
+    "schema_update_field", "Update field", FieldUpdateInput, _field_update, ONE_FIELD.patch(), idempotent=True
+).describe(
+    "Change a field's settings or position; only what is sent changes. Its type cannot change. "
+    "Turning required or unique on is refused while items break the rule (the error lists them)."
 )
 field_write(
     "schema_delete_field",
-    title="Delete field",
+    "Delete field",
+    FieldDeleteInput,
+    schema_services.field_delete,
+    ONE_FIELD.delete(),
     destructive=True,
-    description="Irreversibly remove a field from a collection, with its column and values.",
-    input=FieldDeleteInput,
-    service=schema_services.field_delete,
-    present=lambda result, args: {"deleted": args.field_slug, "collection": args.collection},
-    output_schema=DELETED_FIELD,
-    routes=(Route("DELETE", ONE_FIELD, name="api-schema-field"),),
-)
+    present=_deleted_field,
+    output=DELETED_FIELD,
+).describe("Irreversibly remove a field from a collection, with its column and values.")

@@ -7,7 +7,8 @@ from typing import Literal
 from pydantic import Field
 
 from emdash.audit_log import SOURCES, audit_page
-from emdash.operations import Input, Route, WholeNumber, declare
+from emdash.operations import READ, Endpoint, Input, WholeNumber, family
+from emdash.operations.shapes import page_of
 from emdash.permissions import Perm
 
 
@@ -50,22 +51,10 @@ ROW = {
 }
 
 
-declare(
-    name="audit_list",
-    title="Audit log",
-    category="audit",
-    perm=Perm.AUDIT_READ,
-    read_only=True,
-    idempotent=True,
-    mcp=False,
-    description="Every write from every door (mcp, rest, admin, worker) and every MCP call, newest first. "
-    "Filter by actor, source, action, target and time range; cursor pagination.",
-    input=AuditInput,
-    service=audit_page,
-    output_schema={
-        "type": "object",
-        "properties": {"items": {"type": "array", "items": ROW}, "nextCursor": {"type": "string"}},
-        "required": ["items"],
-    },
-    routes=(Route("GET", "_emdash/api/audit", args="query", name="api-audit"),),
+AUDIT = Endpoint("_emdash/api/audit", "api-audit")
+family("audit", Perm.AUDIT_READ, mcp=False, **READ)(
+    "audit_list", "Audit log", AuditInput, audit_page, AUDIT.get("query"), output=page_of(ROW)
+).describe(
+    "Every write from every door (mcp, rest, admin, worker) and every MCP call, newest first. "
+    "Filter by actor, source, action, target and time range; cursor pagination."
 )

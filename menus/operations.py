@@ -6,10 +6,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from content.outputs import DELETED
 from emdash.actor import Actor
-from emdash.operations import NULLABLE, Input, NoInput, Route, WholeNumber, family, reference
-from emdash.operations.shapes import shared
+from emdash.operations import NULLABLE, READ, Endpoint, Input, NoInput, WholeNumber, family, reference, under
+from emdash.operations.shapes import items_of, shared
 from emdash.permissions import Perm
 from menus import selectors, services
 from menus.models import MenuItem
@@ -67,16 +66,7 @@ MENU_OUT = shared(
     },
     "menu_get",
 )
-MENUS_OUT = {
-    "type": "object",
-    "properties": {
-        "items": {
-            "type": "array",
-            "items": {"type": "object", "properties": MENU_PROPERTIES, "required": ["name", "label", "itemCount"]},
-        }
-    },
-    "required": ["items"],
-}
+MENUS_OUT = items_of({"type": "object", "properties": MENU_PROPERTIES, "required": ["name", "label", "itemCount"]})
 COUNT_OUT = {
     "type": "object",
     "properties": {"name": {"type": "string"}, "itemCount": {"type": "integer"}},
@@ -134,68 +124,33 @@ def _target(args: Any, payload: Any) -> str:
     return f"menus/{args.name}"
 
 
-ONE = f"{API}/<str:name>"
-read = family(perm=Perm.MENU_READ, category="menu", read_only=True, idempotent=True)
-manage = family(perm=Perm.MENU_MANAGE, category="menu", target=_target)
+MENUS = Endpoint(API, "api-menus")
+ONE = Endpoint(f"{API}/<str:name>", "api-menu")
+ITEMS = Endpoint(f"{API}/<str:name>/items", "api-menu-items")
+read = family("menu", Perm.MENU_READ, **READ)
+manage = family("menu", Perm.MENU_MANAGE, target=_target)
 # menu_create and menu_update answer the whole menu, as menu_get does.
-change = family(perm=Perm.MENU_MANAGE, category="menu", target=_target, present=_detail, output_schema=MENU_OUT)
+change = family("menu", Perm.MENU_MANAGE, target=_target, present=_detail, output=MENU_OUT)
 
 read(
-    "menu_list",
-    title="List menus",
-    description="List the navigation menus by name, with labels and item counts.",
-    input=NoInput,
-    service=selectors.menu_list,
-    present=lambda rows, args: {"items": rows},
-    output_schema=MENUS_OUT,
-    routes=(Route("GET", API, name="api-menus"),),
+    "menu_list", "List menus", NoInput, selectors.menu_list, MENUS.get(), present=under("items"), output=MENUS_OUT
+).describe("List the navigation menus by name, with labels and item counts.")
+read("menu_get", "Get menu", NameInput, selectors.menu_get, ONE.get(), output=MENU_OUT).describe(
+    "Get a menu with its items in order (parents first), each with its resolved url and the keys "
+    "menu_set_items accepts, so the list can be edited and sent back."
 )
-read(
-    "menu_get",
-    title="Get menu",
-    description="Get a menu with its items in order (parents first), each with its resolved url and the keys "
-    "menu_set_items accepts, so the list can be edited and sent back.",
-    input=NameInput,
-    service=selectors.menu_get,
-    output_schema=MENU_OUT,
-    routes=(Route("GET", ONE, name="api-menu"),),
+change("menu_create", "Create menu", CreateInput, services.menu_create, MENUS.post(status=201)).describe(
+    "Create an empty menu; add items with menu_set_items."
 )
-change(
-    "menu_create",
-    title="Create menu",
-    description="Create an empty menu; add items with menu_set_items.",
-    input=CreateInput,
-    service=services.menu_create,
-    routes=(Route("POST", API, args="body", status=201, name="api-menus"),),
+change("menu_update", "Update menu", LabelInput, services.menu_update, ONE.put(), idempotent=True).describe(
+    "Change a menu's label (its name cannot change)."
 )
-change(
-    "menu_update",
-    title="Update menu",
-    description="Change a menu's label (its name cannot change).",
-    input=LabelInput,
-    service=services.menu_update,
-    idempotent=True,
-    routes=(Route("PUT", ONE, args="body", name="api-menu"),),
+manage.gone("menu_delete", "Delete menu", NameInput, services.menu_delete, ONE.delete()).describe(
+    "Delete a menu and its items."
 )
 manage(
-    "menu_delete",
-    title="Delete menu",
-    description="Delete a menu and its items.",
-    input=NameInput,
-    service=services.menu_delete,
-    present=lambda result, args: {"deleted": True},
-    output_schema=DELETED,
-    destructive=True,
-    routes=(Route("DELETE", ONE, name="api-menu"),),
-)
-manage(
-    "menu_set_items",
-    title="Replace menu items",
-    description="Replace all of a menu's items with this ordered list, all or nothing (every problem is "
-    "reported). Referenced items and terms must exist. Returns {name, itemCount}.",
-    input=SetItemsInput,
-    service=set_items,
-    output_schema=COUNT_OUT,
-    idempotent=True,
-    routes=(Route("PUT", f"{ONE}/items", args="body", name="api-menu-items"),),
+    "menu_set_items", "Replace menu items", SetItemsInput, set_items, ITEMS.put(), output=COUNT_OUT, idempotent=True
+).describe(
+    "Replace all of a menu's items with this ordered list, all or nothing (every problem is "
+    "reported). Referenced items and terms must exist. Returns {name, itemCount}."
 )

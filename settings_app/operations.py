@@ -6,13 +6,12 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from emdash.operations import NULLABLE, WHOLE, Input, NoInput, Route, family
+from emdash.operations import NULLABLE, READ, WHOLE, Endpoint, Input, NoInput, family
 from emdash.operations.shapes import shared
 from emdash.permissions import Perm
 from settings_app import selectors, services, validation
 
 LIMITS = validation.TEXT_LIMITS
-PATH = "_emdash/api/settings"
 
 
 Text = Annotated[str | None, NULLABLE]
@@ -79,6 +78,10 @@ class UpdateInput(Input):
 STRING = {"type": "string"}
 
 
+def _target(args: Any, payload: Any) -> str:
+    return "settings"
+
+
 def _resolved(description: str) -> dict[str, Any]:
     return {
         "type": "object",
@@ -118,30 +121,33 @@ OUTPUT = shared(
 )
 
 
+SETTINGS = Endpoint("_emdash/api/settings", "api-settings")
+
 # Both answer every setting (the shape settings_get lists).
-settings = family(category="settings", output_schema=OUTPUT)
+settings = family("settings", output=OUTPUT)
 
 settings(
     "settings_get",
-    title="Get site settings",
+    "Get site settings",
+    NoInput,
+    selectors.settings_get,
+    SETTINGS.get(),
     perm=Perm.SETTINGS_READ,
-    read_only=True,
-    idempotent=True,
-    description="Get the site settings (title, tagline, logo, url, social, seo...); keys not set are left out, "
-    "media references come with their url.",
-    input=NoInput,
-    service=selectors.settings_get,
-    routes=(Route("GET", PATH, name="api-settings"),),
+    **READ,
+).describe(
+    "Get the site settings (title, tagline, logo, url, social, seo...); keys not set are left out, "
+    "media references come with their url."
 )
 settings(
     "settings_update",
-    title="Update site settings",
+    "Update site settings",
+    UpdateInput,
+    services.settings_set,
+    SETTINGS.put(),
     perm=Perm.SETTINGS_MANAGE,
     idempotent=True,
-    description='Change some site settings: keys left out keep their values, null (or "" for text) clears one. '
-    "Media references name existing media items. Returns every setting.",
-    input=UpdateInput,
-    service=services.settings_set,
-    target=lambda args, payload: "settings",
-    routes=(Route("PUT", PATH, args="body", name="api-settings"),),
+    target=_target,
+).describe(
+    'Change some site settings: keys left out keep their values, null (or "" for text) clears one. '
+    "Media references name existing media items. Returns every setting."
 )

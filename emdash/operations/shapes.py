@@ -49,3 +49,17 @@ def homes(schema: Any) -> set[str]:
         return set()
     found = {schema[HOME][0]} if HOME in schema else set()
     return found.union(*(homes(value) for key, value in schema.items() if key != HOME))
+
+
+def items_of(item: dict[str, Any]) -> dict[str, Any]:
+    """``{items: [item, ...]}``: a whole list."""
+    return {"type": "object", "properties": {"items": {"type": "array", "items": item}}, "required": ["items"]}
+
+
+def page_of(item: dict[str, Any]) -> dict[str, Any]:
+    """``{items: [item, ...], nextCursor}``: one page of a list, the cursor absent on the last."""
+    return {
+        "type": "object",
+        "properties": {"items": {"type": "array", "items": item}, "nextCursor": {"type": "string"}},
+        "required": ["items"],
+    }
