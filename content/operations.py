@@ -19,7 +19,7 @@ from content.inputs import (
     TrashListInput,
     UpdateInput,
 )
-from emdash.operations import READ, Endpoint, Route, family
+from emdash.operations import READ, Endpoint, Route, audit_as, family
 from emdash.operations.shapes import page_of
 from emdash.permissions import Perm
 
@@ -69,10 +69,6 @@ def _item_target(args: Any, payload: dict[str, Any]) -> str:
     return f"{item.get('collection', getattr(args, 'collection', ''))}/{item.get('id', getattr(args, 'id', ''))}"
 
 
-def _args_target(args: Any, payload: dict[str, Any]) -> str:
-    return f"{args.collection}/{args.id}"
-
-
 def _restored(entry: Entry, args: Any) -> dict[str, Any]:
     return {"restored": True, "item": entry.to_dict()}
 
@@ -99,7 +95,7 @@ read = family("content", Perm.CONTENT_READ, **READ)
 unpublished = read.but(perm=Perm.CONTENT_READ_UNPUBLISHED)
 edit = family("content", Perm.CONTENT_EDIT_OWN, present=item_and_rev, output=outputs.ITEM_WITH_REV, target=_item_target)
 # Actions on one item (collection + id) answer {item}.
-act = edit.but(present=_item_only, output=outputs.ITEM_ONLY, target=_args_target)
+act = edit.but(present=_item_only, output=outputs.ITEM_ONLY, target=audit_as("{collection}/{id}"))
 
 # --- reads ----------------------------------------------------------------------------------------------------
 

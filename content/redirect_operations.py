@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import Field
 
 from content import redirects
-from emdash.operations import READ, Cursor, Endpoint, Input, WholeNumber, family, limit, reference
+from emdash.operations import READ, Cursor, Endpoint, Input, WholeNumber, audit_as, family, limit, reference
 from emdash.operations.shapes import page_of
 from emdash.permissions import Perm
 
@@ -41,14 +41,6 @@ class IdInput(Input):
     redirect_id: Annotated[str, reference("Redirect ID (redirect_list)", 26)]
 
 
-def _new_target(args: Any, payload: dict[str, Any]) -> str:
-    return f"redirects/{payload.get('id', '')}"
-
-
-def _target(args: Any, payload: dict[str, Any]) -> str:
-    return f"redirects/{args.redirect_id}"
-
-
 REDIRECTS = Endpoint(PATH, "api-redirects")
 ONE = Endpoint(f"{PATH}/<str:redirect_id>", "api-redirect")
 manage = family("content", Perm.REDIRECTS_MANAGE)
@@ -68,8 +60,13 @@ manage(
     redirects.redirect_create,
     REDIRECTS.post(status=201),
     output=REDIRECT,
-    target=_new_target,
+    target=audit_as("redirects/{payload[id]}"),
 ).describe("Redirect an old local path to another local path (301).")
 manage.gone(
-    "redirect_delete", "Delete redirect", IdInput, redirects.redirect_delete, ONE.delete(), target=_target
+    "redirect_delete",
+    "Delete redirect",
+    IdInput,
+    redirects.redirect_delete,
+    ONE.delete(),
+    target=audit_as("redirects/{redirect_id}"),
 ).describe("Delete a redirect; its old path answers 404 again.")

@@ -15,7 +15,7 @@ from content import schema_services, schema_updates
 from content.field_types import FIELD_TYPES
 from content.schema import SUPPORTS, CollectionSpec, FieldSpec
 from content.schema_checks import LABEL_MAX_LENGTH, SLUG_MAX_LENGTH, SLUG_RE
-from emdash.operations import NULLABLE, READ, Endpoint, Input, NoInput, WholeNumber, family, reference
+from emdash.operations import NULLABLE, READ, Endpoint, Input, NoInput, WholeNumber, audit_as, family, reference
 from emdash.operations.shapes import items_of, shared
 from emdash.permissions import Perm
 
@@ -262,10 +262,6 @@ def _deleted_field(result: None, args: Any) -> dict[str, Any]:
     return {"deleted": args.field_slug, "collection": args.collection}
 
 
-def _collection_target(args: Any, payload: Any) -> str:
-    return str(args.slug)
-
-
 def _field_target(args: Any, payload: Any) -> str:
     return f"{args.collection}.{getattr(args, 'field_slug', None) or args.slug}"
 
@@ -273,7 +269,7 @@ def _field_target(args: Any, payload: Any) -> str:
 read = family("schema", Perm.SCHEMA_READ, **READ)
 # Writes answer the collection or field as it now is (the same shapes schema_get_collection lists).
 collection_write = family(
-    "schema", Perm.SCHEMA_WRITE, atomic=False, present=_spec, output=COLLECTION, target=_collection_target
+    "schema", Perm.SCHEMA_WRITE, atomic=False, present=_spec, output=COLLECTION, target=audit_as("{slug}")
 )
 field_write = collection_write.but(output=FIELD, target=_field_target)
 

@@ -13,7 +13,7 @@ from pydantic import Field
 from emdash import tokens
 from emdash.dates import iso
 from emdash.models import PersonalAccessToken
-from emdash.operations import READ, Endpoint, Input, NoInput, WholeNumber, family
+from emdash.operations import READ, Endpoint, Input, NoInput, WholeNumber, audit_as, family
 from emdash.operations.shapes import items_of
 from emdash.permissions import Perm
 
@@ -84,14 +84,6 @@ def _revoked(result: Any, args: Any) -> dict[str, Any]:
     return {"revoked": True}
 
 
-def _new_target(args: Any, payload: dict[str, Any]) -> str:
-    return f"tokens/{payload['token']['id']}"
-
-
-def _target(args: Any, payload: dict[str, Any]) -> str:
-    return f"tokens/{args.token_id}"
-
-
 tokens_op = family("account", Perm.TOKENS_MANAGE, mcp=False)
 
 tokens_op(
@@ -112,7 +104,7 @@ tokens_op(
     TOKENS.post(status=201),
     present=_issued,
     output=CREATED,
-    target=_new_target,
+    target=audit_as("tokens/{payload[token][id]}"),
 ).describe("Issue a personal access token; the secret is in this answer only.")
 tokens_op(
     "token_revoke",
@@ -122,6 +114,6 @@ tokens_op(
     ONE.delete(),
     present=_revoked,
     output=REVOKED,
-    target=_target,
+    target=audit_as("tokens/{token_id}"),
     idempotent=True,
 ).describe("Revoke one of your personal access tokens.")

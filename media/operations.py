@@ -7,7 +7,19 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from content.outputs import DATETIME
-from emdash.operations import NULLABLE, READ, WHOLE, Cursor, Endpoint, Input, WholeNumber, family, limit, reference
+from emdash.operations import (
+    NULLABLE,
+    READ,
+    WHOLE,
+    Cursor,
+    Endpoint,
+    Input,
+    WholeNumber,
+    audit_as,
+    family,
+    limit,
+    reference,
+)
 from emdash.operations.shapes import page_of, shared
 from emdash.permissions import Perm
 from media import ingest, presenters, selectors, services, uploads
@@ -143,10 +155,6 @@ def _target(args: Any, payload: dict[str, Any]) -> str:
     return f"media/{(payload.get('item') or {}).get('id') or getattr(args, 'id', '')}"
 
 
-def _key_target(args: Any, payload: dict[str, Any]) -> str:
-    return f"media/{payload.get('storageKey', '')}"
-
-
 def _ticket(ticket: uploads.Ticket, args: Any) -> dict[str, Any]:
     from django.urls import reverse
 
@@ -197,7 +205,7 @@ signed(
     uploads.upload_ticket,
     present=_ticket,
     output=TICKET,
-    target=_key_target,
+    target=audit_as("media/{payload[storageKey]}"),
 ).describe("Reserve a storage key and get a signed URL to PUT the file to; then POST .../media/confirm.")
 signed("media_confirm", "Register a signed upload", ConfirmInput, uploads.confirm, CONFIRM.post(status=201)).describe(
     "Register a file PUT to a signed upload URL."

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from emdash.actor import Actor
-from emdash.operations import NULLABLE, READ, Endpoint, Input, NoInput, WholeNumber, family, reference, under
+from emdash.operations import NULLABLE, READ, Endpoint, Input, NoInput, WholeNumber, audit_as, family, reference, under
 from emdash.operations.shapes import items_of, shared
 from emdash.permissions import Perm
 from menus import selectors, services
@@ -120,17 +120,13 @@ def _detail(menu: Any, args: Any) -> dict[str, Any]:
     return selectors.menu_detail(menu)
 
 
-def _target(args: Any, payload: Any) -> str:
-    return f"menus/{args.name}"
-
-
 MENUS = Endpoint(API, "api-menus")
 ONE = Endpoint(f"{API}/<str:name>", "api-menu")
 ITEMS = Endpoint(f"{API}/<str:name>/items", "api-menu-items")
 read = family("menu", Perm.MENU_READ, **READ)
-manage = family("menu", Perm.MENU_MANAGE, target=_target)
+manage = family("menu", Perm.MENU_MANAGE, target=audit_as("menus/{name}"))
 # menu_create and menu_update answer the whole menu, as menu_get does.
-change = family("menu", Perm.MENU_MANAGE, target=_target, present=_detail, output=MENU_OUT)
+change = family("menu", Perm.MENU_MANAGE, target=audit_as("menus/{name}"), present=_detail, output=MENU_OUT)
 
 read(
     "menu_list", "List menus", NoInput, selectors.menu_list, MENUS.get(), present=under("items"), output=MENUS_OUT

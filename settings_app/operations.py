@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from emdash.operations import NULLABLE, READ, WHOLE, Endpoint, Input, NoInput, family
+from emdash.operations import NULLABLE, READ, WHOLE, Endpoint, Input, NoInput, audit_as, family
 from emdash.operations.shapes import shared
 from emdash.permissions import Perm
 from settings_app import selectors, services, validation
@@ -78,10 +78,6 @@ class UpdateInput(Input):
 STRING = {"type": "string"}
 
 
-def _target(args: Any, payload: Any) -> str:
-    return "settings"
-
-
 def _resolved(description: str) -> dict[str, Any]:
     return {
         "type": "object",
@@ -146,7 +142,7 @@ settings(
     SETTINGS.put(),
     perm=Perm.SETTINGS_MANAGE,
     idempotent=True,
-    target=_target,
+    target=audit_as("settings"),
 ).describe(
     'Change some site settings: keys left out keep their values, null (or "" for text) clears one. '
     "Media references name existing media items. Returns every setting."

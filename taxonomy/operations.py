@@ -20,6 +20,7 @@ from emdash.operations import (
     Input,
     NoInput,
     WholeNumber,
+    audit_as,
     family,
     limit,
     reference,
@@ -131,20 +132,13 @@ def _set_entry_terms(*, actor: Any, collection: str, id: str, taxonomy: str, ter
     return _entry_terms(actor=actor, collection=collection, id=id, taxonomy=taxonomy)
 
 
-def _definition_target(args: Any, payload: dict[str, Any]) -> str:
-    return f"taxonomies/{args.name}"
-
-
-def _item_target(args: Any, payload: dict[str, Any]) -> str:
-    return f"{args.collection}/{args.id}"
-
-
 TAXONOMIES = Endpoint(API, "api-taxonomies")
 ONE_TAXONOMY = Endpoint(f"{API}/<str:name>", "api-taxonomy")
 TERMS = Endpoint(f"{API}/<str:taxonomy>/terms", "api-terms")
 ONE_TERM = Endpoint(f"{API}/<str:taxonomy>/terms/<str:term>", "api-term")
 ITEM_TERMS = Endpoint("_emdash/api/content/<str:collection>/<str:id>/terms/<str:taxonomy>", "api-content-terms")
 read = family("taxonomy", Perm.TAXONOMY_READ, **READ)
+rest_read = read.but(mcp=False)  # REST and admin only
 term_write = family("taxonomy", Perm.TAXONOMY_MANAGE, present=_term, output=outputs.TERM_ONLY, target=_term_target)
 # Defining taxonomies is REST and admin only (see the module docstring).
 definition_write = family(
@@ -152,7 +146,7 @@ definition_write = family(
     Perm.TAXONOMY_MANAGE,
     present=_definition,
     output=outputs.DEFINITION_ONLY,
-    target=_definition_target,
+    target=audit_as("taxonomies/{name}"),
     mcp=False,
 )
 item_terms = family("content", output=outputs.ENTRY_TERMS, idempotent=True, mcp=False)
@@ -194,7 +188,7 @@ term_write.gone(
 
 # --- REST and admin only -----------------------------------------------------------------------------------------
 
-read(
+rest_read(
     "taxonomy_get_term",
     "Get taxonomy term",
     TermTarget,
@@ -202,9 +196,8 @@ read(
     ONE_TERM.get(),
     present=under("term"),
     output=outputs.TERM_ONLY,
-    mcp=False,
 ).describe("One term of a taxonomy, by slug or ID.")
-read(
+rest_read(
     "taxonomy_get",
     "Get taxonomy",
     NameInput,
@@ -212,7 +205,6 @@ read(
     ONE_TAXONOMY.get(),
     present=under("taxonomy"),
     output=outputs.DEFINITION_ONLY,
-    mcp=False,
 ).describe("One taxonomy definition.")
 definition_write(
     "taxonomy_create",
@@ -249,5 +241,5 @@ item_terms(
     _set_entry_terms,
     ITEM_TERMS.put(),
     perm=Perm.CONTENT_EDIT_OWN,
-    target=_item_target,
+    target=audit_as("{collection}/{id}"),
 ).describe("Replace an item's terms in one taxonomy ({terms: [slug or ID, ...]}).")

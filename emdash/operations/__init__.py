@@ -3,7 +3,7 @@
 See docs/architecture.md ("How to add an operation").
 """
 
-from emdash.operations.forms import DELETED, READ, Draft, Endpoint, Family, deleted, family, under
+from emdash.operations.forms import DELETED, READ, Draft, Endpoint, Family, audit_as, deleted, family, under
 from emdash.operations.pipeline import JSON, Call, Recorder, Shape, Source, run_operation, validate
 from emdash.operations.record import TABLE, Operation, Route, declare, get, load, operations
 from emdash.operations.schema import (
@@ -38,6 +38,7 @@ __all__ = [
     "Shape",
     "Source",
     "WholeNumber",
+    "audit_as",
     "declare",
     "deleted",
     "family",

@@ -41,6 +41,16 @@ def under(key: str) -> Any:
     return present
 
 
+def audit_as(template: str) -> Any:
+    """An audit target made from the input's attributes and the answer: ``audit_as("menus/{name}")``,
+    ``audit_as("tokens/{payload[token][id]}")``."""
+
+    def target(args: Any, payload: Any) -> str:
+        return template.format(payload=payload, **{name: getattr(args, name) for name in type(args).model_fields})
+
+    return target
+
+
 @dataclass(frozen=True)
 class Endpoint:
     """One REST path and its URL name; its methods make the operations' routes on it."""
