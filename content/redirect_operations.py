@@ -8,23 +8,22 @@ from pydantic import Field
 
 from content import redirects
 from emdash.operations import READ, Cursor, Endpoint, Input, WholeNumber, audit_as, family, limit, reference
-from emdash.operations.shapes import page_of
+from emdash.operations.shapes import NULLABLE_STRING, STRING, obj, page_of
 from emdash.permissions import Perm
 
 PATH = "_emdash/api/redirects"
-REDIRECT = {
-    "type": "object",
-    "properties": {
-        "id": {"type": "string"},
-        "source": {"type": "string"},
-        "target": {"type": "string"},
+REDIRECT = obj(
+    {
+        "id": STRING,
+        "source": STRING,
+        "target": STRING,
         "kind": {"type": "string", "enum": ["auto", "manual"]},
-        "collection": {"type": ["string", "null"]},
-        "entryId": {"type": ["string", "null"]},
-        "createdAt": {"type": ["string", "null"]},
+        "collection": NULLABLE_STRING,
+        "entryId": NULLABLE_STRING,
+        "createdAt": NULLABLE_STRING,
     },
-    "required": ["id", "source", "target", "kind"],
-}
+    ["id", "source", "target", "kind"],
+)
 
 
 class ListInput(Input):

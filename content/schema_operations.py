@@ -16,7 +16,7 @@ from content.field_types import FIELD_TYPES
 from content.schema import SUPPORTS, CollectionSpec, FieldSpec
 from content.schema_checks import LABEL_MAX_LENGTH, SLUG_MAX_LENGTH, SLUG_RE
 from emdash.operations import NULLABLE, READ, Endpoint, Input, NoInput, WholeNumber, audit_as, family, reference
-from emdash.operations.shapes import items_of, shared
+from emdash.operations.shapes import BOOLEAN, NULLABLE_STRING, NUMBER, STRING, array, items_of, obj, shared
 from emdash.permissions import Perm
 
 API = "_emdash/api/schema/collections"
@@ -27,73 +27,64 @@ ONE_FIELD = Endpoint(f"{API}/<str:collection>/fields/<str:field_slug>", "api-sch
 
 # --- output schemas ---------------------------------------------------------------------------------------
 
-VALIDATION = {
-    "type": "object",
-    "description": "The field's rules (only those that apply to its type)",
-    "properties": {
-        "min": {"type": "number"},
-        "max": {"type": "number"},
-        "minLength": {"type": "integer", "minimum": 0},
-        "maxLength": {"type": "integer", "minimum": 0},
+LENGTH = {"type": "integer", "minimum": 0}
+VALIDATION = obj(
+    {
+        "min": NUMBER,
+        "max": NUMBER,
+        "minLength": LENGTH,
+        "maxLength": LENGTH,
         "pattern": {"type": "string", "description": "Regular expression the whole value must match"},
-        "options": {"type": "array", "items": {"type": "string"}, "description": "Allowed values (select fields)"},
+        "options": {**array(STRING), "description": "Allowed values (select fields)"},
     },
-}
-OPTIONS = {
-    "type": "object",
-    "description": "Type-specific settings",
-    "properties": {
+    description="The field's rules (only those that apply to its type)",
+)
+OPTIONS = obj(
+    {
         "collection": {"type": "string", "description": "Target collection (reference fields)"},
         "rows": {"type": "integer", "minimum": 1, "maximum": 100, "description": "Editor height in rows"},
     },
-}
+    description="Type-specific settings",
+)
+FLAGS = ("required", "unique", "searchable", "translatable")
 FIELD = shared(
-    {
-        "type": "object",
-        "description": "A field definition",
-        "properties": {
-            "slug": {"type": "string"},
-            "label": {"type": "string"},
+    obj(
+        {
+            "slug": STRING,
+            "label": STRING,
             "type": {"type": "string", "enum": list(FIELD_TYPES)},
-            "required": {"type": "boolean"},
-            "unique": {"type": "boolean"},
-            "searchable": {"type": "boolean"},
-            "translatable": {"type": "boolean"},
+            **{flag: BOOLEAN for flag in FLAGS},
             "defaultValue": {"description": "Default for new items: a value of the field's type"},
             "validation": VALIDATION,
             "options": OPTIONS,
         },
-        "required": ["slug", "label", "type", "required", "unique", "searchable", "translatable"],
-    },
+        ["slug", "label", "type", *FLAGS],
+        "A field definition",
+    ),
     "schema_get_collection",
     "fields[]",
 )
 COLLECTION = shared(
-    {
-        "type": "object",
-        "description": "A collection with its field definitions",
-        "properties": {
-            "slug": {"type": "string"},
-            "label": {"type": "string"},
-            "labelSingular": {"type": "string"},
-            "description": {"type": "string"},
-            "icon": {"type": "string"},
-            "supports": {"type": "array", "items": {"type": "string", "enum": list(SUPPORTS)}},
-            "createdAt": {"type": ["string", "null"]},
-            "updatedAt": {"type": ["string", "null"]},
-            "fields": {"type": "array", "items": FIELD},
+    obj(
+        {
+            "slug": STRING,
+            "label": STRING,
+            "labelSingular": STRING,
+            "description": STRING,
+            "icon": STRING,
+            "supports": array({"type": "string", "enum": list(SUPPORTS)}),
+            "createdAt": NULLABLE_STRING,
+            "updatedAt": NULLABLE_STRING,
+            "fields": array(FIELD),
         },
-        "required": ["slug", "label", "labelSingular", "description", "icon", "supports"],
-    },
+        ["slug", "label", "labelSingular", "description", "icon", "supports"],
+        "A collection with its field definitions",
+    ),
     "schema_get_collection",
 )
 COLLECTION_LIST = items_of(COLLECTION)
-DELETED_COLLECTION = {"type": "object", "properties": {"deleted": {"type": "string"}}, "required": ["deleted"]}
-DELETED_FIELD = {
-    "type": "object",
-    "properties": {"deleted": {"type": "string"}, "collection": {"type": "string"}},
-    "required": ["deleted", "collection"],
-}
+DELETED_COLLECTION = obj({"deleted": STRING}, ["deleted"])
+DELETED_FIELD = obj({"deleted": STRING, "collection": STRING}, ["deleted", "collection"])
 
 # --- inputs -----------------------------------------------------------------------------------------------
 

@@ -8,7 +8,7 @@ from pydantic import Field
 
 from emdash.audit_log import SOURCES, audit_page
 from emdash.operations import READ, Endpoint, Input, WholeNumber, family
-from emdash.operations.shapes import page_of
+from emdash.operations.shapes import INTEGER, NUMBER, STRING, obj, page_of
 from emdash.permissions import Perm
 
 
@@ -27,28 +27,26 @@ class AuditInput(Input):
     )
 
 
-ROW = {
-    "type": "object",
-    "properties": {
-        "id": {"type": "integer"},
-        "createdAt": {"type": "string"},
-        "actor": {
-            "type": ["object", "null"],
-            "description": "Who acted; null for the system (worker, commands)",
-            "properties": {"id": {"type": "integer"}, "email": {"type": "string"}},
-            "required": ["id", "email"],
-        },
-        "tokenRef": {"type": "string"},
-        "client": {"type": "string"},
-        "source": {"type": "string", "enum": list(SOURCES)},
-        "action": {"type": "string"},
-        "target": {"type": "string"},
-        "outcome": {"type": "string"},
-        "durationMs": {"type": "number"},
-        "traceId": {"type": "string"},
-    },
-    "required": ["id", "createdAt", "source", "action", "outcome", "traceId"],
+ACTOR = {
+    **obj({"id": INTEGER, "email": STRING}, ["id", "email"], "Who acted; null for the system (worker, commands)"),
+    "type": ["object", "null"],
 }
+ROW = obj(
+    {
+        "id": INTEGER,
+        "createdAt": STRING,
+        "actor": ACTOR,
+        "tokenRef": STRING,
+        "client": STRING,
+        "source": {"type": "string", "enum": list(SOURCES)},
+        "action": STRING,
+        "target": STRING,
+        "outcome": STRING,
+        "durationMs": NUMBER,
+        "traceId": STRING,
+    },
+    ["id", "createdAt", "source", "action", "outcome", "traceId"],
+)
 
 
 AUDIT = Endpoint("_emdash/api/audit", "api-audit")

@@ -14,25 +14,23 @@ from emdash import tokens
 from emdash.dates import iso
 from emdash.models import PersonalAccessToken
 from emdash.operations import READ, Endpoint, Input, NoInput, WholeNumber, audit_as, family
-from emdash.operations.shapes import items_of
+from emdash.operations.shapes import BOOLEAN, INTEGER, NULLABLE_STRING, STRING, array, items_of, obj
 from emdash.permissions import Perm
 
 API = "_emdash/api/tokens"
-DATETIME = {"type": ["string", "null"]}
-TOKEN = {
-    "type": "object",
-    "properties": {
-        "id": {"type": "integer"},
-        "name": {"type": "string"},
+TOKEN = obj(
+    {
+        "id": INTEGER,
+        "name": STRING,
         "prefix": {"type": "string", "description": "The first characters of the secret, to recognise it"},
-        "scopes": {"type": "array", "items": {"type": "string"}},
-        "createdAt": DATETIME,
-        "expiresAt": DATETIME,
-        "lastUsedAt": DATETIME,
-        "revoked": {"type": "boolean"},
+        "scopes": array(STRING),
+        "createdAt": NULLABLE_STRING,
+        "expiresAt": NULLABLE_STRING,
+        "lastUsedAt": NULLABLE_STRING,
+        "revoked": BOOLEAN,
     },
-    "required": ["id", "name", "prefix", "scopes", "createdAt", "expiresAt", "lastUsedAt", "revoked"],
-}
+    ["id", "name", "prefix", "scopes", "createdAt", "expiresAt", "lastUsedAt", "revoked"],
+)
 
 
 class CreateInput(Input):
@@ -64,12 +62,10 @@ def present(row: PersonalAccessToken) -> dict[str, Any]:
 
 TOKENS = Endpoint(API, "api-tokens")
 ONE = Endpoint(f"{API}/<str:token_id>", "api-token")
-CREATED = {
-    "type": "object",
-    "properties": {"token": TOKEN, "secret": {"type": "string", "description": "Shown once, never stored"}},
-    "required": ["token", "secret"],
-}
-REVOKED = {"type": "object", "properties": {"revoked": {"type": "boolean"}}, "required": ["revoked"]}
+CREATED = obj(
+    {"token": TOKEN, "secret": {"type": "string", "description": "Shown once, never stored"}}, ["token", "secret"]
+)
+REVOKED = obj({"revoked": BOOLEAN}, ["revoked"])
 
 
 def _listed(rows: Any, args: Any) -> dict[str, Any]:

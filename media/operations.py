@@ -20,51 +20,48 @@ from emdash.operations import (
     limit,
     reference,
 )
-from emdash.operations.shapes import page_of, shared
+from emdash.operations.shapes import INTEGER, NULLABLE_INTEGER, NULLABLE_STRING, STRING, obj, page_of, shared
 from emdash.permissions import Perm
 from media import ingest, presenters, selectors, services, uploads
 
 MEDIA = "_emdash/api/media"
 UPLOAD = Endpoint(f"{MEDIA}/upload", "media-upload-json")
 CONFIRM = Endpoint(f"{MEDIA}/confirm", "media-confirm")
-NULLABLE_INT = {"type": ["integer", "null"]}
-MEDIA_ITEM = {
-    "type": "object",
-    "description": "A media item with its public url",
-    "properties": {
-        "id": {"type": "string"},
-        "filename": {"type": "string"},
-        "mimeType": {"type": "string"},
-        "size": NULLABLE_INT,
-        "width": NULLABLE_INT,
-        "height": NULLABLE_INT,
-        "alt": {"type": "string"},
-        "caption": {"type": "string"},
-        "url": {"type": "string"},
-        "storageKey": {"type": "string"},
-        "contentHash": {"type": ["string", "null"]},
-        "blurhash": {"type": ["string", "null"]},
-        "dominantColor": {"type": ["string", "null"]},
-        "authorId": NULLABLE_INT,
+MEDIA_ITEM = obj(
+    {
+        "id": STRING,
+        "filename": STRING,
+        "mimeType": STRING,
+        "size": NULLABLE_INTEGER,
+        "width": NULLABLE_INTEGER,
+        "height": NULLABLE_INTEGER,
+        "alt": STRING,
+        "caption": STRING,
+        "url": STRING,
+        "storageKey": STRING,
+        "contentHash": NULLABLE_STRING,
+        "blurhash": NULLABLE_STRING,
+        "dominantColor": NULLABLE_STRING,
+        "authorId": NULLABLE_INTEGER,
         "createdAt": DATETIME,
         "updatedAt": DATETIME,
     },
-    "required": ["id", "filename", "mimeType", "url", "storageKey"],
-}
+    ["id", "filename", "mimeType", "url", "storageKey"],
+    "A media item with its public url",
+)
 SHARED_ITEM = shared(MEDIA_ITEM, "media_get", "item")
-ITEM = {"type": "object", "properties": {"item": SHARED_ITEM}, "required": ["item"]}
+ITEM = obj({"item": SHARED_ITEM}, ["item"])
 PAGE = page_of(SHARED_ITEM)
-TICKET = {
-    "type": "object",
-    "properties": {
+TICKET = obj(
+    {
         "uploadUrl": {"type": "string", "description": "Absolute URL to PUT the bytes to"},
         "method": {"type": "string", "enum": ["PUT"]},
-        "storageKey": {"type": "string"},
-        "expiresAt": {"type": "string"},
-        "maxSize": {"type": "integer"},
+        "storageKey": STRING,
+        "expiresAt": STRING,
+        "maxSize": INTEGER,
     },
-    "required": ["uploadUrl", "method", "storageKey", "expiresAt", "maxSize"],
-}
+    ["uploadUrl", "method", "storageKey", "expiresAt", "maxSize"],
+)
 
 MediaId = Annotated[str, reference("Media item id", 26)]
 Filename = Annotated[str, Field(description="Original file name, e.g. photo.jpg", min_length=1, max_length=255)]

@@ -8,7 +8,7 @@ from pydantic import Field
 
 from emdash.actor import Actor
 from emdash.operations import NULLABLE, READ, Endpoint, Input, NoInput, WholeNumber, audit_as, family, reference, under
-from emdash.operations.shapes import items_of, shared
+from emdash.operations.shapes import INTEGER, NULLABLE_INTEGER, NULLABLE_STRING, STRING, array, items_of, obj, shared
 from emdash.permissions import Perm
 from menus import selectors, services
 from menus.models import MenuItem
@@ -25,53 +25,43 @@ NewName = Annotated[
     ),
 ]
 Label = Annotated[str, Field(description="Display name", min_length=1, max_length=services.LABEL_MAX_LENGTH)]
-NULLABLE_STRING = {"type": ["string", "null"]}
 
-ITEM_OUT = {
-    "type": "object",
-    "properties": {
-        "id": {"type": "string"},
-        "label": {"type": "string"},
+ITEM_OUT = obj(
+    {
+        "id": STRING,
+        "label": STRING,
         "type": {"type": "string", "enum": list(MenuItem.TYPES)},
         "url": {**NULLABLE_STRING, "description": "Resolved link; null while the target is unpublished or gone"},
         "customUrl": NULLABLE_STRING,
         "referenceCollection": NULLABLE_STRING,
         "referenceId": NULLABLE_STRING,
-        "reference": {
-            "type": ["object", "null"],
-            "properties": {"collection": {"type": "string"}, "id": NULLABLE_STRING},
-        },
+        "reference": {**obj({"collection": STRING, "id": NULLABLE_STRING}), "type": ["object", "null"]},
         "titleAttr": NULLABLE_STRING,
         "target": NULLABLE_STRING,
         "cssClasses": NULLABLE_STRING,
         "parentId": NULLABLE_STRING,
-        "parentIndex": {"type": ["integer", "null"]},
-        "position": {"type": "integer"},
+        "parentIndex": NULLABLE_INTEGER,
+        "position": INTEGER,
     },
-    "required": ["id", "label", "type", "url", "parentId", "position"],
-}
+    ["id", "label", "type", "url", "parentId", "position"],
+)
 MENU_PROPERTIES: dict[str, Any] = {
-    "name": {"type": "string"},
-    "label": {"type": "string"},
-    "itemCount": {"type": "integer"},
+    "name": STRING,
+    "label": STRING,
+    "itemCount": INTEGER,
     "createdAt": NULLABLE_STRING,
     "updatedAt": NULLABLE_STRING,
 }
 MENU_OUT = shared(
-    {
-        "type": "object",
-        "description": "A menu with its items in order",
-        "properties": {**MENU_PROPERTIES, "items": {"type": "array", "items": ITEM_OUT}},
-        "required": ["name", "label", "itemCount", "items"],
-    },
+    obj(
+        {**MENU_PROPERTIES, "items": array(ITEM_OUT)},
+        ["name", "label", "itemCount", "items"],
+        "A menu with its items in order",
+    ),
     "menu_get",
 )
-MENUS_OUT = items_of({"type": "object", "properties": MENU_PROPERTIES, "required": ["name", "label", "itemCount"]})
-COUNT_OUT = {
-    "type": "object",
-    "properties": {"name": {"type": "string"}, "itemCount": {"type": "integer"}},
-    "required": ["name", "itemCount"],
-}
+MENUS_OUT = items_of(obj(MENU_PROPERTIES, ["name", "label", "itemCount"]))
+COUNT_OUT = obj({"name": STRING, "itemCount": INTEGER}, ["name", "itemCount"])
 
 
 class MenuItemInput(Input):

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from emdash.operations import NULLABLE, READ, WHOLE, Endpoint, Input, NoInput, audit_as, family
-from emdash.operations.shapes import shared
+from emdash.operations.shapes import INTEGER, STRING, obj, shared
 from emdash.permissions import Perm
 from settings_app import selectors, services, validation
 
@@ -75,44 +75,36 @@ class UpdateInput(Input):
     seo: Annotated[Seo | None, NULLABLE] = Field(None, description="SEO defaults, merged key by key")
 
 
-STRING = {"type": "string"}
-
-
 def _resolved(description: str) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "description": f"{description}, with the media item's url",
-        "properties": {"mediaId": STRING, "alt": STRING, "url": STRING},
-        "required": ["mediaId"],
-    }
+    return obj(
+        {"mediaId": STRING, "alt": STRING, "url": STRING}, ["mediaId"], f"{description}, with the media item's url"
+    )
 
 
 OUTPUT = shared(
-    {
-        "type": "object",
-        "description": "Site settings; keys that are not set are omitted",
-        "properties": {
+    obj(
+        {
             "title": STRING,
             "tagline": STRING,
             "logo": _resolved("Site logo"),
             "favicon": _resolved("Favicon"),
             "url": STRING,
-            "postsPerPage": {"type": "integer"},
+            "postsPerPage": INTEGER,
             "dateFormat": STRING,
             "timezone": STRING,
-            "social": {"type": "object", "properties": {key: STRING for key in validation.SOCIAL_KEYS}},
-            "seo": {
-                "type": "object",
-                "properties": {
+            "social": obj({key: STRING for key in validation.SOCIAL_KEYS}),
+            "seo": obj(
+                {
                     "titleSeparator": STRING,
                     "defaultOgImage": _resolved("Default Open Graph image"),
                     "robotsTxt": STRING,
                     "googleVerification": STRING,
                     "bingVerification": STRING,
-                },
-            },
+                }
+            ),
         },
-    },
+        description="Site settings; keys that are not set are omitted",
+    ),
     "settings_get",
 )
 

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from emdash.operations import READ, Endpoint, Input, NoInput, WholeNumber, family
-from emdash.operations.shapes import items_of
+from emdash.operations.shapes import BOOLEAN, INTEGER, NULLABLE_INTEGER, NULLABLE_STRING, STRING, array, items_of, obj
 from emdash.permissions import Perm
 from webhooks import services
 from webhooks.events import EVENTS
@@ -23,34 +23,32 @@ Secret = Annotated[
 ]
 Ident = Annotated[str, Field(description="Webhook id", min_length=1, max_length=26)]
 
-HOOK = {
-    "type": "object",
-    "properties": {
-        "id": {"type": "string"},
-        "url": {"type": "string"},
-        "events": {"type": "array", "items": {"type": "string", "enum": list(EVENTS)}},
-        "active": {"type": "boolean"},
+HOOK = obj(
+    {
+        "id": STRING,
+        "url": STRING,
+        "events": array({"type": "string", "enum": list(EVENTS)}),
+        "active": BOOLEAN,
         "secret": {"type": "string", "description": "Only in the answer that set it"},
-        "createdAt": {"type": "string"},
-        "updatedAt": {"type": "string"},
+        "createdAt": STRING,
+        "updatedAt": STRING,
     },
-    "required": ["id", "url", "events", "active"],
-}
-DELIVERY = {
-    "type": "object",
-    "properties": {
-        "id": {"type": "integer"},
-        "event": {"type": "string"},
+    ["id", "url", "events", "active"],
+)
+DELIVERY = obj(
+    {
+        "id": INTEGER,
+        "event": STRING,
         "status": {"type": "string", "enum": ["pending", "delivered", "failed"]},
-        "attempts": {"type": "integer"},
-        "responseCode": {"type": ["integer", "null"]},
-        "responseBody": {"type": "string"},
-        "lastError": {"type": "string"},
-        "nextAttemptAt": {"type": ["string", "null"]},
-        "createdAt": {"type": "string"},
+        "attempts": INTEGER,
+        "responseCode": NULLABLE_INTEGER,
+        "responseBody": STRING,
+        "lastError": STRING,
+        "nextAttemptAt": NULLABLE_STRING,
+        "createdAt": STRING,
     },
-    "required": ["id", "event", "status", "attempts"],
-}
+    ["id", "event", "status", "attempts"],
+)
 
 
 class CreateInput(Input):

@@ -10,22 +10,21 @@ from pydantic_core import PydanticCustomError
 from content.schema_checks import SLUG_MAX_LENGTH
 from content.search import selectors
 from emdash.operations import READ, Input, WholeNumber, family, limit, reference
-from emdash.operations.shapes import items_of
+from emdash.operations.shapes import STRING, items_of, obj
 from emdash.permissions import Perm
 
-RESULT = {
-    "type": "object",
-    "properties": {
-        "collection": {"type": "string"},
-        "id": {"type": "string"},
-        "slug": {"type": "string"},
-        "locale": {"type": "string"},
+RESULT = obj(
+    {
+        "collection": STRING,
+        "id": STRING,
+        "slug": STRING,
+        "locale": STRING,
         "title": {"type": "string", "description": "Plain text (not HTML)"},
         "snippet": {"type": "string", "description": "HTML: escaped text with the matches in <mark>"},
         "score": {"type": "number", "description": "Relevance; higher is better (only comparable within a call)"},
     },
-    "required": ["collection", "id", "slug", "locale", "title", "snippet", "score"],
-}
+    ["collection", "id", "slug", "locale", "title", "snippet", "score"],
+)
 OUTPUT = items_of(RESULT)
 Collection = Annotated[str, reference("Collection slug", SLUG_MAX_LENGTH)]
 

@@ -9,9 +9,31 @@ still validate against every listed schema (the reference only loosens it), and 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 HOME = "x-emdash-home"  # marker key, never published
+
+# The JSON Schema vocabulary output shapes are written in.
+STRING = {"type": "string"}
+INTEGER = {"type": "integer"}
+NUMBER = {"type": "number"}
+BOOLEAN = {"type": "boolean"}
+NULLABLE_STRING = {"type": ["string", "null"]}
+NULLABLE_INTEGER = {"type": ["integer", "null"]}
+
+
+def obj(properties: dict[str, Any], required: Sequence[str] = (), description: str = "") -> dict[str, Any]:
+    """An object schema: ``properties``, the ``required`` ones, and a ``description`` if given."""
+    schema: dict[str, Any] = {"type": "object", **({"description": description} if description else {})}
+    schema["properties"] = properties
+    if required:
+        schema["required"] = list(required)
+    return schema
+
+
+def array(items: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "array", "items": items}
 
 
 def shared(schema: dict[str, Any], home: str, where: str = "result", note: str = "") -> dict[str, Any]:
@@ -53,13 +75,9 @@ def homes(schema: Any) -> set[str]:
 
 def items_of(item: dict[str, Any]) -> dict[str, Any]:
     """``{items: [item, ...]}``: a whole list."""
-    return {"type": "object", "properties": {"items": {"type": "array", "items": item}}, "required": ["items"]}
+    return obj({"items": array(item)}, ["items"])
 
 
 def page_of(item: dict[str, Any]) -> dict[str, Any]:
     """``{items: [item, ...], nextCursor}``: one page of a list, the cursor absent on the last."""
-    return {
-        "type": "object",
-        "properties": {"items": {"type": "array", "items": item}, "nextCursor": {"type": "string"}},
-        "required": ["items"],
-    }
+    return obj({"items": array(item), "nextCursor": STRING}, ["items"])
