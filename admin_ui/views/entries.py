@@ -8,7 +8,6 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_http_methods
 
 from admin_ui import autosave, list_filters, plain, seo_form, widgets
 from admin_ui import terms as entry_terms
@@ -139,8 +138,7 @@ def _form_context(
     }
 
 
-@admin_page(Perm.CONTENT_CREATE)
-@require_http_methods(["GET", "POST"])
+@admin_page(Perm.CONTENT_CREATE, "GET", "POST")
 def entry_new(request: HttpRequest, collection: str) -> HttpResponse:
     spec = collection_or_404(collection)
     actor = actor_for(request)
@@ -206,8 +204,7 @@ def _given(request: HttpRequest, **names: str) -> dict[str, str]:
     return {key: request.POST[field] for key, field in names.items() if request.POST.get(field)}
 
 
-@admin_page(Perm.CONTENT_READ_UNPUBLISHED)
-@require_http_methods(["GET", "POST"])
+@admin_page(Perm.CONTENT_READ_UNPUBLISHED, "GET", "POST")
 def entry_edit(request: HttpRequest, collection: str, id: str) -> HttpResponse:
     spec = collection_or_404(collection)
     actor = actor_for(request)

@@ -8,7 +8,6 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch
-from django.views.decorators.http import require_POST
 
 from admin_ui import plain
 from admin_ui.base import actor_for, admin_page, run
@@ -69,8 +68,7 @@ def _translation(actor: Actor, spec: CollectionSpec, id: str, locale: str | None
     return {**raw, "locale": locale} if locale else raw
 
 
-@admin_page(Perm.CONTENT_EDIT_OWN)
-@require_POST
+@admin_page(Perm.CONTENT_EDIT_OWN, "POST")
 def entry_action(request: HttpRequest, collection: str, id: str, action: str) -> HttpResponse:
     spec = collection_or_404(collection)
     if action not in ACTIONS:
@@ -152,8 +150,7 @@ def revisions(request: HttpRequest, collection: str, id: str) -> HttpResponse:
     return render(request, "admin_ui/entries/revisions.html", context)
 
 
-@admin_page(Perm.CONTENT_EDIT_OWN)
-@require_POST
+@admin_page(Perm.CONTENT_EDIT_OWN, "POST")
 def revision_restore(request: HttpRequest, revision_id: str) -> HttpResponse:
     outcome = run(
         request,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_POST
 
 from admin_ui.base import actor_for, admin_page, attempt
 from admin_ui.views.entries import collection_or_404, load_entry, title_of
@@ -27,8 +26,7 @@ def entry_preview(request: HttpRequest, collection: str, id: str) -> HttpRespons
     return redirect(outcome.result.path)
 
 
-@admin_page(Perm.CONTENT_EDIT_OWN)
-@require_POST
+@admin_page(Perm.CONTENT_EDIT_OWN, "POST")
 def share_create(request: HttpRequest, collection: str, id: str) -> HttpResponse:
     """Create a share link and show it once (only its hash is stored)."""
     spec = collection_or_404(collection)
@@ -55,8 +53,7 @@ def share_create(request: HttpRequest, collection: str, id: str) -> HttpResponse
     return render(request, "admin_ui/entries/share_created.html", context)
 
 
-@admin_page(Perm.CONTENT_EDIT_OWN)
-@require_POST
+@admin_page(Perm.CONTENT_EDIT_OWN, "POST")
 def share_revoke(request: HttpRequest, collection: str, id: str, share_id: str) -> HttpResponse:
     spec = collection_or_404(collection)
     actor = actor_for(request)
