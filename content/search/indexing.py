@@ -28,6 +28,7 @@ from content.models import EntryBase
 from content.schema import CollectionSpec, FieldSpec
 from content.search.backends import get_backend
 from content.search.models import SearchDocument, SearchIndexState
+from emdash.locking import locked
 
 log = logging.getLogger("emdash.search")
 
@@ -177,10 +178,7 @@ def reindex_entry(collection: str, entry_id: str) -> None:
         spec = schema.current().collections.get(collection)
         row = None
         if spec is not None and indexable(spec):
-            qs = spec.model.objects.filter(pk=entry_id)
-            if connection.features.has_select_for_update:
-                qs = qs.select_for_update()
-            row = qs.first()
+            row = locked(spec.model.objects.filter(pk=entry_id)).first()
         document = document_for(spec, row) if spec is not None and row is not None else None
         SearchDocument.objects.filter(collection=collection, entry_id=entry_id).delete()
         if document is not None:
