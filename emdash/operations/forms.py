@@ -6,7 +6,7 @@ name, title, input model, service, then its REST routes — gives a ``Draft``, a
 declares it::
 
     read = family("menu", Perm.MENU_READ, **READ)
-    read("menu_get", "Get menu", NameInput, selectors.menu_get, ONE.get(), output_schema=MENU).describe(
+    read("menu_get", "Get menu", NameInput, selectors.menu_get, ONE.get(), output=MENU).describe(
         "Get a menu with its items in order ..."
     )
 
@@ -19,20 +19,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from emdash.operations.record import PENDING, Operation, Route, Service, declare
+from emdash.operations.record import PENDING, Operation, Presenter, Route, Service, Target, declare
 from emdash.operations.schema import Input
+from emdash.operations.shapes import BOOLEAN, obj
 from emdash.permissions import Perm
 
 # Flag presets: a read changes nothing and may be repeated; a delete cannot be undone.
 READ: dict[str, Any] = {"read_only": True, "idempotent": True}
-DELETED = {"type": "object", "properties": {"deleted": {"type": "boolean"}}, "required": ["deleted"]}
+DELETED = obj({"deleted": BOOLEAN}, ["deleted"])
 
 
 def deleted(result: Any, args: Any) -> dict[str, Any]:
     return {"deleted": True}
 
 
-def under(key: str) -> Any:
+def under(key: str) -> Presenter:
     """A presenter answering ``{key: result}`` (``under("items")`` for a list)."""
 
     def present(result: Any, args: Any) -> dict[str, Any]:
@@ -41,7 +42,7 @@ def under(key: str) -> Any:
     return present
 
 
-def audit_as(template: str) -> Any:
+def audit_as(template: str) -> Target:
     """An audit target made from the input's attributes and the answer: ``audit_as("menus/{name}")``,
     ``audit_as("tokens/{payload[token][id]}")``."""
 
@@ -84,11 +85,11 @@ class Draft:
     fields: dict[str, Any]
 
     def __post_init__(self) -> None:
-        PENDING.add(id(self))
+        PENDING.add(self)
 
     def describe(self, description: str) -> Operation:
         """Declare the operation; ``description`` is what MCP clients and the OpenAPI document show."""
-        PENDING.discard(id(self))
+        PENDING.discard(self)
         return declare(description=description, **self.fields)
 
 
@@ -102,11 +103,8 @@ class Family:
         self, name: str, title: str, input: type[Input], service: Service, *routes: Route, **own: Any
     ) -> Draft:
         """A draft of operation ``name``; its own keywords override the family's (``output`` is ``output_schema``)."""
-        if "output" in own:
-            own["output_schema"] = own.pop("output")
-        return Draft(
-            {**self.shared, "name": name, "title": title, "input": input, "service": service, "routes": routes, **own}
-        )
+        facts = {"name": name, "title": title, "input": input, "service": service, "routes": routes}
+        return Draft({**self.shared, **facts, **_named(own)})
 
     def but(self, **fields: Any) -> Family:
         """This family with some keywords changed (``own = write.but(perm=Perm.MEDIA_EDIT_OWN)``)."""

@@ -112,7 +112,7 @@ class Operation:
 
 TABLE: dict[str, Operation] = {}
 # Drafts of the compact form (emdash.operations.forms) not yet described: an unfinished declaration.
-PENDING: set[int] = set()
+PENDING: set[Any] = set()
 _HOMES: dict[str, set[str]] = {}  # operation -> the home tools of the shared shapes its output holds
 
 
