@@ -14,6 +14,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.views.decorators.http import require_http_methods
 
 from admin_ui import audit, plain
 from emdash import operations
@@ -41,10 +42,16 @@ def found_or_404(message: str) -> Iterator[None]:
         raise Http404(message) from None
 
 
-def admin_page(perm: Perm | None = None) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
-    """Log-in required; with ``perm``, users whose role lacks it get a 403 page (services check again)."""
+def admin_page(
+    perm: Perm | None = None, *methods: str
+) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+    """Log-in required; with ``perm``, users whose role lacks it get a 403 page (services check again). With
+    ``methods`` (``"GET", "POST"`` for a form page, ``"POST"`` for an action), other methods get a 405."""
 
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        if methods:
+            view = require_http_methods(list(methods))(view)
+
         @functools.wraps(view)
         def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             if not request.user.is_authenticated or not request.user.is_active:
@@ -147,3 +154,17 @@ def status_for(outcome: Outcome | None, problems: dict[str, str] | None = None) 
     if outcome is not None and not outcome.ok:
         return ERROR_STATUS.get(outcome.code, 500 if outcome.code == "INTERNAL_ERROR" else 400)
     return 400 if problems else 200
+
+
+def posted(
+    request: HttpRequest, name: str, form: Callable[[Any], dict[str, Any]], success: str | None = None
+) -> Outcome | None:
+    """On POST, run operation ``name`` with the input ``form`` makes from the posted form; on GET, None."""
+    return run(request, name, form(request.POST), success) if request.method == "POST" else None
+
+
+def form_page(request: HttpRequest, template: str, nav: str, outcome: Outcome | None, **context: Any) -> HttpResponse:
+    """A page whose form posts back to it: after a failure it shows what was sent and what was wrong with it,
+    under the failure's HTTP status. ``context`` may replace ``form`` or ``problems``."""
+    page = {"problems": outcome.problems if outcome else {}, "form": request.POST, "nav_key": nav, **context}
+    return render(request, template, page, status=status_for(outcome))

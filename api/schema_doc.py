@@ -6,21 +6,11 @@ from typing import Any
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 
-ERROR = {
-    "type": "object",
-    "properties": {
-        "error": {
-            "type": "object",
-            "properties": {
-                "code": {"type": "string"},
-                "message": {"type": "string"},
-                "details": {"type": "object"},
-            },
-            "required": ["code", "message"],
-        }
-    },
-    "required": ["error"],
-}
+from emdash.operations.shapes import STRING, obj
+
+ERROR = obj(
+    {"error": obj({"code": STRING, "message": STRING, "details": {"type": "object"}}, ["code", "message"])}, ["error"]
+)
 ERRORS = {
     status: OpenApiResponse(ERROR, description=text)
     for status, text in [

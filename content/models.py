@@ -9,8 +9,10 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from emdash.models import Timestamped
 
-class Collection(models.Model):
+
+class Collection(Timestamped):
     slug = models.CharField(max_length=63, unique=True)
     label = models.CharField(max_length=200)
     label_singular = models.CharField(max_length=200, blank=True)
@@ -18,8 +20,6 @@ class Collection(models.Model):
     icon = models.CharField(max_length=100, blank=True)
     supports = models.JSONField(default=list)
     table_name = models.CharField(max_length=63, unique=True)
-    created_at = models.DateTimeField(default=timezone.now)
-    updated_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
         ordering = ["slug"]

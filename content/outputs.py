@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from emdash.operations.shapes import copy, shared
+from emdash.operations.shapes import (
+    BOOLEAN,
+    INTEGER,
+    NULLABLE_INTEGER,
+    NULLABLE_STRING,
+    STRING,
+    array,
+    copy,
+    obj,
+    shared,
+)
 
 
 def field_values(description: str, *, nullable: bool = False) -> dict[str, Any]:
@@ -17,38 +27,35 @@ def field_values(description: str, *, nullable: bool = False) -> dict[str, Any]:
     }
 
 
-SEO = {
-    "type": "object",
-    "description": "Per-item SEO (the draft's when one is pending)",
-    "properties": {
-        "title": {"type": "string"},
-        "description": {"type": "string"},
-        "image": {"type": "object", "properties": {"id": {"type": "string"}, "alt": {"type": "string"}}},
-        "canonical": {"type": "string"},
-        "noindex": {"type": "boolean"},
+SEO = obj(
+    {
+        "title": STRING,
+        "description": STRING,
+        "image": obj({"id": STRING, "alt": STRING}),
+        "canonical": STRING,
+        "noindex": BOOLEAN,
     },
-}
+    description="Per-item SEO (the draft's when one is pending)",
+)
 
 # Said once on the item ("dates ... ISO 8601 UTC") rather than on each of its five date properties.
-DATETIME = {"type": ["string", "null"]}
+DATETIME = NULLABLE_STRING
 
-ITEM_SHAPE = {
-    "type": "object",
-    "description": "A content item; dates in ISO 8601 UTC",
-    "properties": {
-        "id": {"type": "string"},
-        "collection": {"type": "string"},
-        "slug": {"type": "string"},
+ITEM_SHAPE = obj(
+    {
+        "id": STRING,
+        "collection": STRING,
+        "slug": STRING,
         "status": {"type": "string", "enum": ["draft", "published", "scheduled"]},
-        "locale": {"type": "string"},
-        "translationGroup": {"type": "string"},
-        "authorId": {"type": ["integer", "null"]},
+        "locale": STRING,
+        "translationGroup": STRING,
+        "authorId": NULLABLE_INTEGER,
         "createdAt": DATETIME,
         "updatedAt": DATETIME,
         "publishedAt": DATETIME,
         "scheduledAt": DATETIME,
         "deletedAt": DATETIME,
-        "hasDraft": {"type": "boolean"},
+        "hasDraft": BOOLEAN,
         "data": field_values("Field values keyed by field slug (the draft's, when one is pending and may be read)"),
         "liveData": field_values("The published values, when a draft is pending"),
         "draftSlug": {"type": "string", "description": "A new slug waiting for publish (slug is the live one)"},
@@ -57,92 +64,51 @@ ITEM_SHAPE = {
         "terms": {
             "type": "object",
             "description": "Taxonomy terms by taxonomy name (content_get)",
-            "additionalProperties": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "properties": {"id": {"type": "string"}, "slug": {"type": "string"}, "label": {"type": "string"}},
-                    "required": ["id", "slug", "label"],
-                },
-            },
+            "additionalProperties": array(
+                obj({"id": STRING, "slug": STRING, "label": STRING}, ["id", "slug", "label"])
+            ),
         },
     },
-    "required": ["id", "collection", "slug", "status", "locale", "data"],
-}
+    ["id", "collection", "slug", "status", "locale", "data"],
+    "A content item; dates in ISO 8601 UTC",
+)
 ITEM = shared(ITEM_SHAPE, "content_get", "item")
-
-
-def page_of(item: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "properties": {"items": {"type": "array", "items": item}, "nextCursor": {"type": "string"}},
-        "required": ["items"],
-    }
-
-
-ITEM_WITH_REV = {
-    "type": "object",
-    # _rev's use is said once, by content_update's input.
-    "properties": {"item": ITEM, "_rev": {"type": "string"}},
-    "required": ["item", "_rev"],
-}
-ITEM_ONLY = {"type": "object", "properties": {"item": ITEM}, "required": ["item"]}
-DELETED = {"type": "object", "properties": {"deleted": {"type": "boolean"}}, "required": ["deleted"]}
+ITEM_WITH_REV = obj(
+    {"item": ITEM, "_rev": STRING},
+    ["item", "_rev"],  # _rev's use is said once, by content_update's input
+)
+ITEM_ONLY = obj({"item": ITEM}, ["item"])
 SUMMARY = shared(ITEM_SHAPE, "content_get", "item", "data without long text and rich-text fields")
-RESTORED = {
-    "type": "object",
-    "properties": {"restored": {"type": "boolean"}, "item": ITEM},
-    "required": ["restored", "item"],
-}
-COMPARE = {
-    "type": "object",
-    "properties": {
-        "hasChanges": {"type": "boolean"},
+RESTORED = obj({"restored": BOOLEAN, "item": ITEM}, ["restored", "item"])
+COMPARE = obj(
+    {
+        "hasChanges": BOOLEAN,
         "live": field_values("The published values; null if the item was never published", nullable=True),
         "draft": field_values("The draft's values"),
-        "liveSlug": {"type": ["string", "null"]},
-        "draftSlug": {"type": "string"},
+        "liveSlug": NULLABLE_STRING,
+        "draftSlug": STRING,
         "liveSeo": copy(
             {**SEO, "type": ["object", "null"]}, "content_get", "item.seo", "The live SEO; null if never published"
         ),
         "draftSeo": copy(SEO, "content_get", "item.seo", "The draft's SEO"),
     },
-    "required": ["hasChanges", "live", "draft"],
-}
-TRANSLATIONS = {
-    "type": "object",
-    "properties": {
-        "translationGroup": {"type": "string"},
-        "translations": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "id": {"type": "string"},
-                    "locale": {"type": "string"},
-                    "slug": {"type": "string"},
-                    "status": {"type": "string"},
-                    "updatedAt": {"type": ["string", "null"]},
-                },
-                "required": ["id", "locale", "slug", "status"],
-            },
-        },
-    },
-    "required": ["translationGroup", "translations"],
-}
-REVISION = {
-    "type": "object",
-    "properties": {
-        "id": {"type": "string"},
-        "kind": {"type": "string"},
-        "createdAt": {"type": "string"},
-        "authorId": {"type": ["integer", "null"]},
+    ["hasChanges", "live", "draft"],
+)
+TRANSLATION = obj(
+    {"id": STRING, "locale": STRING, "slug": STRING, "status": STRING, "updatedAt": NULLABLE_STRING},
+    ["id", "locale", "slug", "status"],
+)
+TRANSLATIONS = obj(
+    {"translationGroup": STRING, "translations": array(TRANSLATION)}, ["translationGroup", "translations"]
+)
+REVISION = obj(
+    {
+        "id": STRING,
+        "kind": STRING,
+        "createdAt": STRING,
+        "authorId": NULLABLE_INTEGER,
         "data": field_values("The field values this revision saved"),
     },
-    "required": ["id", "createdAt", "data"],
-}
-REVISIONS = {
-    "type": "object",
-    "properties": {"items": {"type": "array", "items": REVISION}, "total": {"type": "integer"}},
-    "required": ["items", "total"],
-}
+    ["id", "createdAt", "data"],
+)
+REVISIONS = obj({"items": array(REVISION), "total": INTEGER}, ["items", "total"])

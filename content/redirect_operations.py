@@ -2,31 +2,30 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import Field
 
 from content import redirects
-from emdash.operations import Cursor, Input, Route, WholeNumber, family, limit, reference
-from emdash.operations.shapes import shared
+from emdash.operations import READ, Cursor, Endpoint, Input, WholeNumber, audit_as, family, limit, reference
+from emdash.operations.shapes import NULLABLE_STRING, STRING, obj, page_of, shared
 from emdash.permissions import Perm
 
 PATH = "_emdash/api/redirects"
 # Listed in full by redirect_list (its items), pointed to by redirect_create.
 REDIRECT = shared(
-    {
-        "type": "object",
-        "properties": {
-            "id": {"type": "string"},
-            "source": {"type": "string"},
-            "target": {"type": "string"},
+    obj(
+        {
+            "id": STRING,
+            "source": STRING,
+            "target": STRING,
             "kind": {"type": "string", "enum": ["auto", "manual"]},
-            "collection": {"type": ["string", "null"]},
-            "entryId": {"type": ["string", "null"]},
-            "createdAt": {"type": ["string", "null"]},
+            "collection": NULLABLE_STRING,
+            "entryId": NULLABLE_STRING,
+            "createdAt": NULLABLE_STRING,
         },
-        "required": ["id", "source", "target", "kind"],
-    },
+        ["id", "source", "target", "kind"],
+    ),
     "redirect_list",
     "items[]",
 )
@@ -46,50 +45,32 @@ class IdInput(Input):
     redirect_id: Annotated[str, reference("Redirect ID (redirect_list)", 26)]
 
 
-_redirect = family(category="content")
-_redirect(
-    name="redirect_list",
-    title="List redirects",
-    description="List the site's 301 redirects (old path to new), by source path.",
-    perm=Perm.REDIRECTS_READ,
-    input=ListInput,
-    service=redirects.redirect_list,
-    output_schema={
-        "type": "object",
-        "properties": {"items": {"type": "array", "items": REDIRECT}, "nextCursor": {"type": "string"}},
-        "required": ["items"],
-    },
-    read_only=True,
-    idempotent=True,
-    routes=(Route("GET", PATH, args="query", name="api-redirects"),),
-)
-_redirect(
-    name="redirect_create",
-    title="Create redirect",
-    description="Redirect an old local path to another local path (301).",
-    perm=Perm.REDIRECTS_MANAGE,
-    input=CreateInput,
-    service=redirects.redirect_create,
-    output_schema=REDIRECT,
-    target=lambda args, payload: f"redirects/{payload.get('id', '')}",
-    routes=(Route("POST", PATH, args="body", status=201, name="api-redirects"),),
-)
+REDIRECTS = Endpoint(PATH, "api-redirects")
+ONE = Endpoint(f"{PATH}/<str:redirect_id>", "api-redirect")
+manage = family("content", Perm.REDIRECTS_MANAGE)
 
-
-def _deleted(result: Any, args: Any) -> dict[str, Any]:
-    return {"deleted": True}
-
-
-_redirect(
-    name="redirect_delete",
-    title="Delete redirect",
-    description="Delete a redirect; its old path answers 404 again.",
-    perm=Perm.REDIRECTS_MANAGE,
-    input=IdInput,
-    service=redirects.redirect_delete,
-    present=_deleted,
-    output_schema={"type": "object", "properties": {"deleted": {"type": "boolean"}}, "required": ["deleted"]},
-    target=lambda args, payload: f"redirects/{args.redirect_id}",
-    destructive=True,
-    routes=(Route("DELETE", f"{PATH}/<str:redirect_id>", name="api-redirect"),),
-)
+family("content", Perm.REDIRECTS_READ, **READ)(
+    "redirect_list",
+    "List redirects",
+    ListInput,
+    redirects.redirect_list,
+    REDIRECTS.get("query"),
+    output=page_of(REDIRECT),
+).describe("List the site's 301 redirects (old path to new), by source path.")
+manage(
+    "redirect_create",
+    "Create redirect",
+    CreateInput,
+    redirects.redirect_create,
+    REDIRECTS.post(status=201),
+    output=REDIRECT,
+    target=audit_as("redirects/{payload[id]}"),
+).describe("Redirect an old local path to another local path (301).")
+manage.gone(
+    "redirect_delete",
+    "Delete redirect",
+    IdInput,
+    redirects.redirect_delete,
+    ONE.delete(),
+    target=audit_as("redirects/{redirect_id}"),
+).describe("Delete a redirect; its old path answers 404 again.")

@@ -21,6 +21,7 @@ from emdash.actor import Actor
 from emdash.dates import iso
 from emdash.errors import Conflict, NotFound, ValidationError
 from emdash.permissions import Perm, require
+from emdash.wire import attrs
 
 SOURCE_MAX = 500
 TARGET_MAX = 2048
@@ -53,10 +54,7 @@ def path_problem(value: Any, *, source: bool) -> str | None:
 
 def _present(r: Redirect) -> dict[str, Any]:
     return {
-        "id": r.id,
-        "source": r.source,
-        "target": r.target,
-        "kind": r.kind,
+        **attrs(r, "id", "source", "target", "kind"),
         "collection": r.collection or None,
         "entryId": r.entry_id or None,
         "createdAt": iso(r.created_at),

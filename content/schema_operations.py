@@ -15,88 +15,76 @@ from content import schema_services, schema_updates
 from content.field_types import FIELD_TYPES
 from content.schema import SUPPORTS, CollectionSpec, FieldSpec
 from content.schema_checks import LABEL_MAX_LENGTH, SLUG_MAX_LENGTH, SLUG_RE
-from emdash.operations import NULLABLE, Input, NoInput, Route, WholeNumber, family, reference
-from emdash.operations.shapes import shared
+from emdash.operations import NULLABLE, READ, Endpoint, Input, NoInput, WholeNumber, audit_as, family, reference
+from emdash.operations.shapes import BOOLEAN, NULLABLE_STRING, NUMBER, STRING, array, items_of, obj, shared
 from emdash.permissions import Perm
 
-COLLECTIONS = "_emdash/api/schema/collections"
-ONE_COLLECTION = f"{COLLECTIONS}/<str:slug>"
-FIELDS = f"{COLLECTIONS}/<str:collection>/fields"
-ONE_FIELD = f"{FIELDS}/<str:field_slug>"
+API = "_emdash/api/schema/collections"
+COLLECTIONS = Endpoint(API, "api-schema-collections")
+ONE_COLLECTION = Endpoint(f"{API}/<str:slug>", "api-schema-collection")
+FIELDS = Endpoint(f"{API}/<str:collection>/fields", "api-schema-fields")
+ONE_FIELD = Endpoint(f"{API}/<str:collection>/fields/<str:field_slug>", "api-schema-field")
 
 # --- output schemas ---------------------------------------------------------------------------------------
 
-VALIDATION = {
-    "type": "object",
-    "description": "The field's rules (only those that apply to its type)",
-    "properties": {
-        "min": {"type": "number"},
-        "max": {"type": "number"},
-        "minLength": {"type": "integer", "minimum": 0},
-        "maxLength": {"type": "integer", "minimum": 0},
+LENGTH = {"type": "integer", "minimum": 0}
+VALIDATION = obj(
+    {
+        "min": NUMBER,
+        "max": NUMBER,
+        "minLength": LENGTH,
+        "maxLength": LENGTH,
         "pattern": {"type": "string", "description": "Regular expression the whole value must match"},
-        "options": {"type": "array", "items": {"type": "string"}, "description": "Allowed values (select fields)"},
+        "options": {**array(STRING), "description": "Allowed values (select fields)"},
     },
-}
-OPTIONS = {
-    "type": "object",
-    "description": "Type-specific settings",
-    "properties": {
+    description="The field's rules (only those that apply to its type)",
+)
+OPTIONS = obj(
+    {
         "collection": {"type": "string", "description": "Target collection (reference fields)"},
         "rows": {"type": "integer", "minimum": 1, "maximum": 100, "description": "Editor height in rows"},
     },
-}
+    description="Type-specific settings",
+)
+FLAGS = ("required", "unique", "searchable", "translatable")
 FIELD = shared(
-    {
-        "type": "object",
-        "description": "A field definition",
-        "properties": {
-            "slug": {"type": "string"},
-            "label": {"type": "string"},
+    obj(
+        {
+            "slug": STRING,
+            "label": STRING,
             "type": {"type": "string", "enum": list(FIELD_TYPES)},
-            "required": {"type": "boolean"},
-            "unique": {"type": "boolean"},
-            "searchable": {"type": "boolean"},
-            "translatable": {"type": "boolean"},
+            **{flag: BOOLEAN for flag in FLAGS},
             "defaultValue": {"description": "Default for new items: a value of the field's type"},
             "validation": VALIDATION,
             "options": OPTIONS,
         },
-        "required": ["slug", "label", "type", "required", "unique", "searchable", "translatable"],
-    },
+        ["slug", "label", "type", *FLAGS],
+        "A field definition",
+    ),
     "schema_get_collection",
     "fields[]",
 )
 COLLECTION = shared(
-    {
-        "type": "object",
-        "description": "A collection with its field definitions",
-        "properties": {
-            "slug": {"type": "string"},
-            "label": {"type": "string"},
-            "labelSingular": {"type": "string"},
-            "description": {"type": "string"},
-            "icon": {"type": "string"},
-            "supports": {"type": "array", "items": {"type": "string", "enum": list(SUPPORTS)}},
-            "createdAt": {"type": ["string", "null"]},
-            "updatedAt": {"type": ["string", "null"]},
-            "fields": {"type": "array", "items": FIELD},
+    obj(
+        {
+            "slug": STRING,
+            "label": STRING,
+            "labelSingular": STRING,
+            "description": STRING,
+            "icon": STRING,
+            "supports": array({"type": "string", "enum": list(SUPPORTS)}),
+            "createdAt": NULLABLE_STRING,
+            "updatedAt": NULLABLE_STRING,
+            "fields": array(FIELD),
         },
-        "required": ["slug", "label", "labelSingular", "description", "icon", "supports"],
-    },
+        ["slug", "label", "labelSingular", "description", "icon", "supports"],
+        "A collection with its field definitions",
+    ),
     "schema_get_collection",
 )
-COLLECTION_LIST = {
-    "type": "object",
-    "properties": {"items": {"type": "array", "items": COLLECTION}},
-    "required": ["items"],
-}
-DELETED_COLLECTION = {"type": "object", "properties": {"deleted": {"type": "string"}}, "required": ["deleted"]}
-DELETED_FIELD = {
-    "type": "object",
-    "properties": {"deleted": {"type": "string"}, "collection": {"type": "string"}},
-    "required": ["deleted", "collection"],
-}
+COLLECTION_LIST = items_of(COLLECTION)
+DELETED_COLLECTION = obj({"deleted": STRING}, ["deleted"])
+DELETED_FIELD = obj({"deleted": STRING, "collection": STRING}, ["deleted", "collection"])
 
 # --- inputs -----------------------------------------------------------------------------------------------
 
@@ -257,94 +245,84 @@ def _spec(result: CollectionSpec | FieldSpec, args: Any) -> dict[str, Any]:
     return result.as_dict()
 
 
-def _collection_target(args: Any, payload: Any) -> str:
-    return str(args.slug)
+def _deleted_collection(result: None, args: Any) -> dict[str, Any]:
+    return {"deleted": args.slug}
+
+
+def _deleted_field(result: None, args: Any) -> dict[str, Any]:
+    return {"deleted": args.field_slug, "collection": args.collection}
 
 
 def _field_target(args: Any, payload: Any) -> str:
     return f"{args.collection}.{getattr(args, 'field_slug', None) or args.slug}"
 
 
-read = family(category="schema", perm=Perm.SCHEMA_READ, read_only=True, idempotent=True)
-WRITE = {"category": "schema", "perm": Perm.SCHEMA_WRITE, "atomic": False}
+read = family("schema", Perm.SCHEMA_READ, **READ)
 # Writes answer the collection or field as it now is (the same shapes schema_get_collection lists).
-collection_write = family(**WRITE, present=_spec, output_schema=COLLECTION, target=_collection_target)
-field_write = family(**WRITE, present=_spec, output_schema=FIELD, target=_field_target)
+collection_write = family(
+    "schema", Perm.SCHEMA_WRITE, atomic=False, present=_spec, output=COLLECTION, target=audit_as("{slug}")
+)
+field_write = collection_write.but(output=FIELD, target=_field_target)
 
 read(
     "schema_list_collections",
-    title="List collections",
-    description="List every collection by slug, without fields (schema_get_collection has them).",
-    input=NoInput,
-    service=_collection_list,
-    output_schema=COLLECTION_LIST,
-    routes=(Route("GET", COLLECTIONS, args="query", name="api-schema-collections"),),
-)
+    "List collections",
+    NoInput,
+    _collection_list,
+    COLLECTIONS.get("query"),
+    output=COLLECTION_LIST,
+).describe("List every collection by slug, without fields (schema_get_collection has them).")
 read(
     "schema_get_collection",
-    title="Get collection schema",
-    description="Get a collection and its fields: the data keys and values content_create and content_update accept.",
-    input=SlugInput,
-    service=schema_services.collection_get,
+    "Get collection schema",
+    SlugInput,
+    schema_services.collection_get,
+    ONE_COLLECTION.get(),
     present=_spec,
-    output_schema=COLLECTION,
-    routes=(Route("GET", ONE_COLLECTION, name="api-schema-collection"),),
-)
+    output=COLLECTION,
+).describe("Get a collection and its fields: the data keys and values content_create and content_update accept.")
 collection_write(
     "schema_create_collection",
-    title="Create collection",
-    description="Create a collection (and its table); then add fields with schema_create_field.",
-    input=CollectionCreateInput,
-    service=schema_services.collection_create,
-    routes=(Route("POST", COLLECTIONS, args="body", status=201, name="api-schema-collections"),),
-)
+    "Create collection",
+    CollectionCreateInput,
+    schema_services.collection_create,
+    COLLECTIONS.post(status=201),
+).describe("Create a collection (and its table); then add fields with schema_create_field.")
 collection_write(
     "schema_update_collection",
-    title="Update collection",
+    "Update collection",
+    CollectionUpdateInput,
+    schema_updates.collection_update,
+    ONE_COLLECTION.patch(),
     idempotent=True,
-    description="Change a collection's labels, description, icon or supports; only what is sent changes.",
-    input=CollectionUpdateInput,
-    service=schema_updates.collection_update,
-    routes=(Route("PATCH", ONE_COLLECTION, args="body", name="api-schema-collection"),),
-)
+).describe("Change a collection's labels, description, icon or supports; only what is sent changes.")
 collection_write(
     "schema_delete_collection",
-    title="Delete collection",
+    "Delete collection",
+    CollectionDeleteInput,
+    schema_services.collection_delete,
+    ONE_COLLECTION.delete("query"),
     destructive=True,
-    description="Irreversibly delete a collection, its table and items (force: true when it has items).",
-    input=CollectionDeleteInput,
-    service=schema_services.collection_delete,
-    present=lambda result, args: {"deleted": args.slug},
-    output_schema=DELETED_COLLECTION,
-    routes=(Route("DELETE", ONE_COLLECTION, args="query", name="api-schema-collection"),),
+    present=_deleted_collection,
+    output=DELETED_COLLECTION,
+).describe("Irreversibly delete a collection, its table and items (force: true when it has items).")
+field_write("schema_create_field", "Create field", FieldCreateInput, _field_create, FIELDS.post(status=201)).describe(
+    "Add a field (a column) to a collection. select/multiSelect need validation.options, reference needs "
+    "options.collection."
 )
 field_write(
-    "schema_create_field",
-    title="Create field",
-    description="Add a field (a column) to a collection. select/multiSelect need validation.options, reference "
-    "needs options.collection.",
-    input=FieldCreateInput,
-    service=_field_create,
-    routes=(Route("POST", FIELDS, args="body", status=201, name="api-schema-fields"),),
-)
-field_write(
-    "schema_update_field",
-    title="Update field",
-    idempotent=True,
-    description="Change a field's settings or position; only what is sent changes. Turning on required or unique "
-    "fails while items break it (the error lists them).",
-    input=FieldUpdateInput,
-    service=_field_update,
-    routes=(Route("PATCH", ONE_FIELD, args="body", name="api-schema-field"),),
+    "schema_update_field", "Update field", FieldUpdateInput, _field_update, ONE_FIELD.patch(), idempotent=True
+).describe(
+    "Change a field's settings or position; only what is sent changes. Turning on required or unique fails "
+    "while items break it (the error lists them)."
 )
 field_write(
     "schema_delete_field",
-    title="Delete field",
+    "Delete field",
+    FieldDeleteInput,
+    schema_services.field_delete,
+    ONE_FIELD.delete(),
     destructive=True,
-    description="Irreversibly remove a field from a collection, with its column and values.",
-    input=FieldDeleteInput,
-    service=schema_services.field_delete,
-    present=lambda result, args: {"deleted": args.field_slug, "collection": args.collection},
-    output_schema=DELETED_FIELD,
-    routes=(Route("DELETE", ONE_FIELD, name="api-schema-field"),),
-)
+    present=_deleted_field,
+    output=DELETED_FIELD,
+).describe("Irreversibly remove a field from a collection, with its column and values.")

@@ -7,7 +7,8 @@ from typing import Literal
 from pydantic import Field
 
 from emdash.audit_log import SOURCES, audit_page
-from emdash.operations import Input, Route, WholeNumber, declare
+from emdash.operations import READ, Endpoint, Input, WholeNumber, family
+from emdash.operations.shapes import INTEGER, NUMBER, STRING, obj, page_of
 from emdash.permissions import Perm
 
 
@@ -26,46 +27,32 @@ class AuditInput(Input):
     )
 
 
-ROW = {
-    "type": "object",
-    "properties": {
-        "id": {"type": "integer"},
-        "createdAt": {"type": "string"},
-        "actor": {
-            "type": ["object", "null"],
-            "description": "Who acted; null for the system (worker, commands)",
-            "properties": {"id": {"type": "integer"}, "email": {"type": "string"}},
-            "required": ["id", "email"],
-        },
-        "tokenRef": {"type": "string"},
-        "client": {"type": "string"},
-        "source": {"type": "string", "enum": list(SOURCES)},
-        "action": {"type": "string"},
-        "target": {"type": "string"},
-        "outcome": {"type": "string"},
-        "durationMs": {"type": "number"},
-        "traceId": {"type": "string"},
-    },
-    "required": ["id", "createdAt", "source", "action", "outcome", "traceId"],
+ACTOR = {
+    **obj({"id": INTEGER, "email": STRING}, ["id", "email"], "Who acted; null for the system (worker, commands)"),
+    "type": ["object", "null"],
 }
-
-
-declare(
-    name="audit_list",
-    title="Audit log",
-    category="audit",
-    perm=Perm.AUDIT_READ,
-    read_only=True,
-    idempotent=True,
-    mcp=False,
-    description="Every write from every door (mcp, rest, admin, worker) and every MCP call, newest first. "
-    "Filter by actor, source, action, target and time range; cursor pagination.",
-    input=AuditInput,
-    service=audit_page,
-    output_schema={
-        "type": "object",
-        "properties": {"items": {"type": "array", "items": ROW}, "nextCursor": {"type": "string"}},
-        "required": ["items"],
+ROW = obj(
+    {
+        "id": INTEGER,
+        "createdAt": STRING,
+        "actor": ACTOR,
+        "tokenRef": STRING,
+        "client": STRING,
+        "source": {"type": "string", "enum": list(SOURCES)},
+        "action": STRING,
+        "target": STRING,
+        "outcome": STRING,
+        "durationMs": NUMBER,
+        "traceId": STRING,
     },
-    routes=(Route("GET", "_emdash/api/audit", args="query", name="api-audit"),),
+    ["id", "createdAt", "source", "action", "outcome", "traceId"],
+)
+
+
+AUDIT = Endpoint("_emdash/api/audit", "api-audit")
+family("audit", Perm.AUDIT_READ, mcp=False, **READ)(
+    "audit_list", "Audit log", AuditInput, audit_page, AUDIT.get("query"), output=page_of(ROW)
+).describe(
+    "Every write from every door (mcp, rest, admin, worker) and every MCP call, newest first. "
+    "Filter by actor, source, action, target and time range; cursor pagination."
 )

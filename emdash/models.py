@@ -11,6 +11,17 @@ from django.utils import timezone
 from emdash.roles import Role
 
 
+class Timestamped(models.Model):
+    """When a row was created and last changed; the writing code sets ``updated_at`` (it is not auto_now, so
+    an import can keep the original times)."""
+
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        abstract = True
+
+
 class UserManager(BaseUserManager["User"]):
     use_in_migrations = True
 

@@ -13,25 +13,24 @@ from pydantic import Field
 from emdash import tokens
 from emdash.dates import iso
 from emdash.models import PersonalAccessToken
-from emdash.operations import Input, NoInput, Route, WholeNumber, declare
+from emdash.operations import READ, Endpoint, Input, NoInput, WholeNumber, audit_as, family
+from emdash.operations.shapes import BOOLEAN, INTEGER, NULLABLE_STRING, STRING, array, items_of, obj
 from emdash.permissions import Perm
 
 API = "_emdash/api/tokens"
-DATETIME = {"type": ["string", "null"]}
-TOKEN = {
-    "type": "object",
-    "properties": {
-        "id": {"type": "integer"},
-        "name": {"type": "string"},
+TOKEN = obj(
+    {
+        "id": INTEGER,
+        "name": STRING,
         "prefix": {"type": "string", "description": "The first characters of the secret, to recognise it"},
-        "scopes": {"type": "array", "items": {"type": "string"}},
-        "createdAt": DATETIME,
-        "expiresAt": DATETIME,
-        "lastUsedAt": DATETIME,
-        "revoked": {"type": "boolean"},
+        "scopes": array(STRING),
+        "createdAt": NULLABLE_STRING,
+        "expiresAt": NULLABLE_STRING,
+        "lastUsedAt": NULLABLE_STRING,
+        "revoked": BOOLEAN,
     },
-    "required": ["id", "name", "prefix", "scopes", "createdAt", "expiresAt", "lastUsedAt", "revoked"],
-}
+    ["id", "name", "prefix", "scopes", "createdAt", "expiresAt", "lastUsedAt", "revoked"],
+)
 
 
 class CreateInput(Input):
@@ -61,51 +60,56 @@ def present(row: PersonalAccessToken) -> dict[str, Any]:
     }
 
 
-COMMON: dict[str, Any] = {"category": "account", "perm": Perm.TOKENS_MANAGE, "mcp": False}
+TOKENS = Endpoint(API, "api-tokens")
+ONE = Endpoint(f"{API}/<str:token_id>", "api-token")
+CREATED = obj(
+    {"token": TOKEN, "secret": {"type": "string", "description": "Shown once, never stored"}}, ["token", "secret"]
+)
+REVOKED = obj({"revoked": BOOLEAN}, ["revoked"])
 
-declare(
-    name="token_list",
-    title="List your API tokens",
-    description="Your personal access tokens, newest first (revoked ones included).",
-    input=NoInput,
-    service=tokens.list_own,
-    present=lambda rows, args: {"items": [present(row) for row in rows]},
-    output_schema={
-        "type": "object",
-        "properties": {"items": {"type": "array", "items": TOKEN}},
-        "required": ["items"],
-    },
-    routes=(Route("GET", API, name="api-tokens"),),
-    read_only=True,
+
+def _listed(rows: Any, args: Any) -> dict[str, Any]:
+    return {"items": [present(row) for row in rows]}
+
+
+def _issued(issued: Any, args: Any) -> dict[str, Any]:
+    return {"token": present(issued.token), "secret": issued.raw}
+
+
+def _revoked(result: Any, args: Any) -> dict[str, Any]:
+    return {"revoked": True}
+
+
+tokens_op = family("account", Perm.TOKENS_MANAGE, mcp=False)
+
+tokens_op(
+    "token_list",
+    "List your API tokens",
+    NoInput,
+    tokens.list_own,
+    TOKENS.get(),
+    present=_listed,
+    output=items_of(TOKEN),
+    **READ,
+).describe("Your personal access tokens, newest first (revoked ones included).")
+tokens_op(
+    "token_create",
+    "Create an API token",
+    CreateInput,
+    tokens.create_own,
+    TOKENS.post(status=201),
+    present=_issued,
+    output=CREATED,
+    target=audit_as("tokens/{payload[token][id]}"),
+).describe("Issue a personal access token; the secret is in this answer only.")
+tokens_op(
+    "token_revoke",
+    "Revoke an API token",
+    RevokeInput,
+    tokens.revoke_own,
+    ONE.delete(),
+    present=_revoked,
+    output=REVOKED,
+    target=audit_as("tokens/{token_id}"),
     idempotent=True,
-    **COMMON,
-)
-declare(
-    name="token_create",
-    title="Create an API token",
-    description="Issue a personal access token; the secret is in this answer only.",
-    input=CreateInput,
-    service=tokens.create_own,
-    present=lambda issued, args: {"token": present(issued.token), "secret": issued.raw},
-    output_schema={
-        "type": "object",
-        "properties": {"token": TOKEN, "secret": {"type": "string", "description": "Shown once, never stored"}},
-        "required": ["token", "secret"],
-    },
-    target=lambda args, payload: f"tokens/{payload['token']['id']}",
-    routes=(Route("POST", API, args="body", status=201, name="api-tokens"),),
-    **COMMON,
-)
-declare(
-    name="token_revoke",
-    title="Revoke an API token",
-    description="Revoke one of your personal access tokens.",
-    input=RevokeInput,
-    service=tokens.revoke_own,
-    present=lambda result, args: {"revoked": True},
-    output_schema={"type": "object", "properties": {"revoked": {"type": "boolean"}}, "required": ["revoked"]},
-    target=lambda args, payload: f"tokens/{args.token_id}",
-    routes=(Route("DELETE", f"{API}/<str:token_id>", name="api-token"),),
-    idempotent=True,
-    **COMMON,
-)
+).describe("Revoke one of your personal access tokens.")

@@ -6,8 +6,10 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from emdash.models import Timestamped
 
-class MediaItem(models.Model):
+
+class MediaItem(Timestamped):
     id = models.CharField(max_length=26, primary_key=True)
     filename = models.CharField(max_length=255)
     mime_type = models.CharField(max_length=127)
@@ -25,8 +27,6 @@ class MediaItem(models.Model):
     author = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    created_at = models.DateTimeField(default=timezone.now)
-    updated_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
         indexes = [

@@ -6,55 +6,62 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from content.outputs import DATETIME, DELETED
-from emdash.operations import NULLABLE, WHOLE, Cursor, Input, Route, WholeNumber, family, limit, reference
-from emdash.operations.shapes import shared
+from content.outputs import DATETIME
+from emdash.operations import (
+    NULLABLE,
+    READ,
+    WHOLE,
+    Cursor,
+    Endpoint,
+    Input,
+    WholeNumber,
+    audit_as,
+    family,
+    limit,
+    reference,
+)
+from emdash.operations.shapes import INTEGER, NULLABLE_INTEGER, NULLABLE_STRING, STRING, obj, page_of, shared
 from emdash.permissions import Perm
 from media import ingest, presenters, selectors, services, uploads
 
 MEDIA = "_emdash/api/media"
-NULLABLE_INT = {"type": ["integer", "null"]}
-MEDIA_ITEM = {
-    "type": "object",
-    "description": "A media item with its public url",
-    "properties": {
-        "id": {"type": "string"},
-        "filename": {"type": "string"},
-        "mimeType": {"type": "string"},
-        "size": NULLABLE_INT,
-        "width": NULLABLE_INT,
-        "height": NULLABLE_INT,
-        "alt": {"type": "string"},
-        "caption": {"type": "string"},
-        "url": {"type": "string"},
-        "storageKey": {"type": "string"},
-        "contentHash": {"type": ["string", "null"]},
-        "blurhash": {"type": ["string", "null"]},
-        "dominantColor": {"type": ["string", "null"]},
-        "authorId": NULLABLE_INT,
+UPLOAD = Endpoint(f"{MEDIA}/upload", "media-upload-json")
+CONFIRM = Endpoint(f"{MEDIA}/confirm", "media-confirm")
+MEDIA_ITEM = obj(
+    {
+        "id": STRING,
+        "filename": STRING,
+        "mimeType": STRING,
+        "size": NULLABLE_INTEGER,
+        "width": NULLABLE_INTEGER,
+        "height": NULLABLE_INTEGER,
+        "alt": STRING,
+        "caption": STRING,
+        "url": STRING,
+        "storageKey": STRING,
+        "contentHash": NULLABLE_STRING,
+        "blurhash": NULLABLE_STRING,
+        "dominantColor": NULLABLE_STRING,
+        "authorId": NULLABLE_INTEGER,
         "createdAt": DATETIME,
         "updatedAt": DATETIME,
     },
-    "required": ["id", "filename", "mimeType", "url", "storageKey"],
-}
+    ["id", "filename", "mimeType", "url", "storageKey"],
+    "A media item with its public url",
+)
 SHARED_ITEM = shared(MEDIA_ITEM, "media_get", "item")
-ITEM = {"type": "object", "properties": {"item": SHARED_ITEM}, "required": ["item"]}
-PAGE = {
-    "type": "object",
-    "properties": {"items": {"type": "array", "items": SHARED_ITEM}, "nextCursor": {"type": "string"}},
-    "required": ["items"],
-}
-TICKET = {
-    "type": "object",
-    "properties": {
+ITEM = obj({"item": SHARED_ITEM}, ["item"])
+PAGE = page_of(SHARED_ITEM)
+TICKET = obj(
+    {
         "uploadUrl": {"type": "string", "description": "Absolute URL to PUT the bytes to"},
         "method": {"type": "string", "enum": ["PUT"]},
-        "storageKey": {"type": "string"},
-        "expiresAt": {"type": "string"},
-        "maxSize": {"type": "integer"},
+        "storageKey": STRING,
+        "expiresAt": STRING,
+        "maxSize": INTEGER,
     },
-    "required": ["uploadUrl", "method", "storageKey", "expiresAt", "maxSize"],
-}
+    ["uploadUrl", "method", "storageKey", "expiresAt", "maxSize"],
+)
 
 MediaId = Annotated[str, reference("Media item id", 26)]
 Filename = Annotated[str, Field(description="Original file name, e.g. photo.jpg", min_length=1, max_length=255)]
@@ -139,10 +146,6 @@ def _item(row: Any, args: Any) -> dict[str, Any]:
     return {"item": presenters.item(row)}
 
 
-def _deleted(result: None, args: Any) -> dict[str, Any]:
-    return {"deleted": True}
-
-
 def _target(args: Any, payload: dict[str, Any]) -> str:
     return f"media/{(payload.get('item') or {}).get('id') or getattr(args, 'id', '')}"
 
@@ -161,91 +164,44 @@ def _ticket(ticket: uploads.Ticket, args: Any) -> dict[str, Any]:
     }
 
 
-ONE = f"{MEDIA}/<str:id>"
-read = family(category="media", perm=Perm.MEDIA_READ, read_only=True, idempotent=True)
+ONE = Endpoint(f"{MEDIA}/<str:id>", "media-detail")
+read = family("media", Perm.MEDIA_READ, **READ)
 # Writes answer {item} (the media item with its url) and are audited as media/<id>.
-write = family(category="media", perm=Perm.MEDIA_CREATE, present=_item, output_schema=ITEM, target=_target)
-
-read(
-    "media_list",
-    title="List media",
-    description="List media items, newest first, each with its public url.",
-    input=ListInput,
-    service=selectors.media_list,
-    present=lambda page, args: page.to_dict(),
-    output_schema=PAGE,
-)
-read(
-    "media_get",
-    title="Get media item",
-    description="Get one media item: filename, mimeType, size, dimensions, alt, caption, url...",
-    input=IdInput,
-    service=selectors.media_get,
-    present=_item,
-    output_schema=ITEM,
-    routes=(Route("GET", ONE, name="media-detail"),),
-)
-write(
-    "media_create",
-    title="Register media",
-    description="Register a file already in storage at storageKey (from POST /_emdash/api/media/upload-url); "
-    "size and image measures are read from it, a mimeType it contradicts is refused. From a URL or base64 bytes, "
-    "use media_upload.",
-    input=CreateInput,
-    service=services.media_create,
-)
-write(
-    "media_upload",
-    title="Upload media",
-    description="Add a file to the media library from data (base64) or url (give one). The bytes decide the type "
-    "(HTML and SVG are refused); images are measured; the same bytes again return the existing item.",
-    input=UploadInput,
-    service=ingest.media_upload,
-    routes=(Route("POST", f"{MEDIA}/upload", args="body", status=201, name="media-upload-json"),),
-)
-write(
-    "media_update",
-    title="Update media item",
-    perm=Perm.MEDIA_EDIT_OWN,
-    idempotent=True,
-    description="Change a media item's alt, caption, width or height (null clears).",
-    input=UpdateInput,
-    service=services.media_update,
-    routes=(
-        Route("PUT", ONE, args="body", name="media-detail"),
-        Route("PATCH", ONE, args="body", name="media-detail"),
-    ),
-)
-write(
-    "media_delete",
-    title="Delete media item",
-    perm=Perm.MEDIA_EDIT_OWN,
-    destructive=True,
-    description="Permanently delete a media item and its file; content referring to it keeps a dangling reference.",
-    input=IdInput,
-    service=services.media_delete,
-    present=_deleted,
-    output_schema=DELETED,
-    routes=(Route("DELETE", ONE, name="media-detail"),),
-)
+write = family("media", Perm.MEDIA_CREATE, present=_item, output=ITEM, target=_target)
+own = write.but(perm=Perm.MEDIA_EDIT_OWN)
 # The signed-upload flow (REST only): a ticket to PUT the bytes to, then the confirm that registers them.
-write(
-    "media_upload_url",
-    title="Get a signed upload URL",
-    description="Reserve a storage key and get a signed URL to PUT the file to; then POST .../media/confirm.",
-    input=UploadUrlInput,
-    service=uploads.upload_ticket,
-    present=_ticket,
-    output_schema=TICKET,
-    target=lambda args, payload: f"media/{payload.get('storageKey', '')}",
-    mcp=False,
+signed = write.but(mcp=False)
+
+read("media_list", "List media", ListInput, selectors.media_list, output=PAGE).describe(
+    "List media items, newest first, each with its public url."
 )
-write(
-    "media_confirm",
-    title="Register a signed upload",
-    description="Register a file PUT to a signed upload URL.",
-    input=ConfirmInput,
-    service=uploads.confirm,
-    routes=(Route("POST", f"{MEDIA}/confirm", args="body", status=201, name="media-confirm"),),
-    mcp=False,
+read("media_get", "Get media item", IdInput, selectors.media_get, ONE.get(), present=_item, output=ITEM).describe(
+    "Get one media item: filename, mimeType, size, dimensions, alt, caption, url..."
+)
+write("media_create", "Register media", CreateInput, services.media_create).describe(
+    "Register a file already in storage at storageKey (from POST /_emdash/api/media/upload-url); "
+    "size and image measures are read from it, a mimeType it contradicts is refused. From a URL or base64 bytes, "
+    "use media_upload."
+)
+write("media_upload", "Upload media", UploadInput, ingest.media_upload, UPLOAD.post(status=201)).describe(
+    "Add a file to the media library from data (base64) or url (give one). The bytes decide the type "
+    "(HTML and SVG are refused); images are measured; the same bytes again return the existing item."
+)
+own(
+    "media_update", "Update media item", UpdateInput, services.media_update, ONE.put(), ONE.patch(), idempotent=True
+).describe("Change a media item's alt, caption, width or height (null clears).")
+own.gone("media_delete", "Delete media item", IdInput, services.media_delete, ONE.delete()).describe(
+    "Permanently delete a media item and its file; content referring to it keeps a dangling reference."
+)
+signed(
+    "media_upload_url",
+    "Get a signed upload URL",
+    UploadUrlInput,
+    uploads.upload_ticket,
+    present=_ticket,
+    output=TICKET,
+    target=audit_as("media/{payload[storageKey]}"),
+).describe("Reserve a storage key and get a signed URL to PUT the file to; then POST .../media/confirm.")
+signed("media_confirm", "Register a signed upload", ConfirmInput, uploads.confirm, CONFIRM.post(status=201)).describe(
+    "Register a file PUT to a signed upload URL."
 )

@@ -5,12 +5,12 @@ from __future__ import annotations
 from django.db import models
 from django.utils import timezone
 
+from emdash.models import Timestamped
 
-class Menu(models.Model):
+
+class Menu(Timestamped):
     name = models.CharField(max_length=63, unique=True)  # ^[a-z][a-z0-9_]*$, immutable: templates use it
     label = models.CharField(max_length=200)
-    created_at = models.DateTimeField(default=timezone.now)
-    updated_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
         ordering = ["name"]

@@ -6,10 +6,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from content.outputs import DELETED
 from emdash.actor import Actor
-from emdash.operations import NULLABLE, WHOLE, Input, NoInput, Route, family, reference
-from emdash.operations.shapes import shared
+from emdash.operations import NULLABLE, READ, WHOLE, Endpoint, Input, NoInput, audit_as, family, reference, under
+from emdash.operations.shapes import INTEGER, NULLABLE_INTEGER, NULLABLE_STRING, STRING, array, items_of, obj, shared
 from emdash.permissions import Perm
 from menus import selectors, services
 from menus.models import MenuItem
@@ -26,66 +25,43 @@ NewName = Annotated[
     ),
 ]
 Label = Annotated[str, Field(description="Display name", min_length=1, max_length=services.LABEL_MAX_LENGTH)]
-NULLABLE_STRING = {"type": ["string", "null"]}
 
-ITEM_OUT = {
-    "type": "object",
-    "properties": {
-        "id": {"type": "string"},
-        "label": {"type": "string"},
+ITEM_OUT = obj(
+    {
+        "id": STRING,
+        "label": STRING,
         "type": {"type": "string", "enum": list(MenuItem.TYPES)},
         "url": {**NULLABLE_STRING, "description": "Resolved link; null while the target is unpublished or gone"},
         "customUrl": NULLABLE_STRING,
         "referenceCollection": NULLABLE_STRING,
         "referenceId": NULLABLE_STRING,
-        "reference": {
-            "type": ["object", "null"],
-            "properties": {"collection": {"type": "string"}, "id": NULLABLE_STRING},
-        },
+        "reference": {**obj({"collection": STRING, "id": NULLABLE_STRING}), "type": ["object", "null"]},
         "titleAttr": NULLABLE_STRING,
         "target": NULLABLE_STRING,
         "cssClasses": NULLABLE_STRING,
         "parentId": NULLABLE_STRING,
-        "parentIndex": {"type": ["integer", "null"]},
-        "position": {"type": "integer"},
+        "parentIndex": NULLABLE_INTEGER,
+        "position": INTEGER,
     },
-    "required": ["id", "label", "type", "url", "parentId", "position"],
-}
+    ["id", "label", "type", "url", "parentId", "position"],
+)
 MENU_PROPERTIES: dict[str, Any] = {
-    "name": {"type": "string"},
-    "label": {"type": "string"},
-    "itemCount": {"type": "integer"},
+    "name": STRING,
+    "label": STRING,
+    "itemCount": INTEGER,
     "createdAt": NULLABLE_STRING,
     "updatedAt": NULLABLE_STRING,
 }
 MENU_OUT = shared(
-    {
-        "type": "object",
-        "description": "A menu with its items in order",
-        "properties": {**MENU_PROPERTIES, "items": {"type": "array", "items": ITEM_OUT}},
-        "required": ["name", "label", "itemCount", "items"],
-    },
+    obj(
+        {**MENU_PROPERTIES, "items": array(ITEM_OUT)},
+        ["name", "label", "itemCount", "items"],
+        "A menu with its items in order",
+    ),
     "menu_get",
 )
-MENUS_OUT = {
-    "type": "object",
-    "properties": {
-        "items": {
-            "type": "array",
-            "items": shared(
-                {"type": "object", "properties": MENU_PROPERTIES, "required": ["name", "label", "itemCount"]},
-                "menu_get",
-                note="without items",
-            ),
-        }
-    },
-    "required": ["items"],
-}
-COUNT_OUT = {
-    "type": "object",
-    "properties": {"name": {"type": "string"}, "itemCount": {"type": "integer"}},
-    "required": ["name", "itemCount"],
-}
+MENUS_OUT = items_of(shared(obj(MENU_PROPERTIES, ["name", "label", "itemCount"]), "menu_get", note="without items"))
+COUNT_OUT = obj({"name": STRING, "itemCount": INTEGER}, ["name", "itemCount"])
 
 
 class MenuItemInput(Input):
@@ -135,72 +111,33 @@ def _detail(menu: Any, args: Any) -> dict[str, Any]:
     return selectors.menu_detail(menu)
 
 
-def _target(args: Any, payload: Any) -> str:
-    return f"menus/{args.name}"
-
-
-ONE = f"{API}/<str:name>"
-read = family(perm=Perm.MENU_READ, category="menu", read_only=True, idempotent=True)
-manage = family(perm=Perm.MENU_MANAGE, category="menu", target=_target)
+MENUS = Endpoint(API, "api-menus")
+ONE = Endpoint(f"{API}/<str:name>", "api-menu")
+ITEMS = Endpoint(f"{API}/<str:name>/items", "api-menu-items")
+read = family("menu", Perm.MENU_READ, **READ)
+manage = family("menu", Perm.MENU_MANAGE, target=audit_as("menus/{name}"))
 # menu_create and menu_update answer the whole menu, as menu_get does.
-change = family(perm=Perm.MENU_MANAGE, category="menu", target=_target, present=_detail, output_schema=MENU_OUT)
+change = family("menu", Perm.MENU_MANAGE, target=audit_as("menus/{name}"), present=_detail, output=MENU_OUT)
 
 read(
-    "menu_list",
-    title="List menus",
-    description="List the navigation menus by name, with labels and item counts.",
-    input=NoInput,
-    service=selectors.menu_list,
-    present=lambda rows, args: {"items": rows},
-    output_schema=MENUS_OUT,
-    routes=(Route("GET", API, name="api-menus"),),
+    "menu_list", "List menus", NoInput, selectors.menu_list, MENUS.get(), present=under("items"), output=MENUS_OUT
+).describe("List the navigation menus by name, with labels and item counts.")
+read("menu_get", "Get menu", NameInput, selectors.menu_get, ONE.get(), output=MENU_OUT).describe(
+    "Get a menu with its items in order (parents first), each with its resolved url and the keys "
+    "menu_set_items accepts, so the list can be edited and sent back."
 )
-read(
-    "menu_get",
-    title="Get menu",
-    description="Get a menu with its items in order (parents first), each with its resolved url and the keys "
-    "menu_set_items accepts, so the list can be edited and sent back.",
-    input=NameInput,
-    service=selectors.menu_get,
-    output_schema=MENU_OUT,
-    routes=(Route("GET", ONE, name="api-menu"),),
+change("menu_create", "Create menu", CreateInput, services.menu_create, MENUS.post(status=201)).describe(
+    "Create an empty menu; add items with menu_set_items."
 )
-change(
-    "menu_create",
-    title="Create menu",
-    description="Create an empty menu; add items with menu_set_items.",
-    input=CreateInput,
-    service=services.menu_create,
-    routes=(Route("POST", API, args="body", status=201, name="api-menus"),),
+change("menu_update", "Update menu", LabelInput, services.menu_update, ONE.put(), idempotent=True).describe(
+    "Change a menu's label (its name cannot change)."
 )
-change(
-    "menu_update",
-    title="Update menu",
-    description="Change a menu's label (its name cannot change).",
-    input=LabelInput,
-    service=services.menu_update,
-    idempotent=True,
-    routes=(Route("PUT", ONE, args="body", name="api-menu"),),
+manage.gone("menu_delete", "Delete menu", NameInput, services.menu_delete, ONE.delete()).describe(
+    "Delete a menu and its items."
 )
 manage(
-    "menu_delete",
-    title="Delete menu",
-    description="Delete a menu and its items.",
-    input=NameInput,
-    service=services.menu_delete,
-    present=lambda result, args: {"deleted": True},
-    output_schema=DELETED,
-    destructive=True,
-    routes=(Route("DELETE", ONE, name="api-menu"),),
-)
-manage(
-    "menu_set_items",
-    title="Replace menu items",
-    description="Replace all of a menu's items with this ordered list, all or nothing (every problem is "
-    "reported). Referenced items and terms must exist. Returns {name, itemCount}.",
-    input=SetItemsInput,
-    service=set_items,
-    output_schema=COUNT_OUT,
-    idempotent=True,
-    routes=(Route("PUT", f"{ONE}/items", args="body", name="api-menu-items"),),
+    "menu_set_items", "Replace menu items", SetItemsInput, set_items, ITEMS.put(), output=COUNT_OUT, idempotent=True
+).describe(
+    "Replace all of a menu's items with this ordered list, all or nothing (every problem is "
+    "reported). Referenced items and terms must exist. Returns {name, itemCount}."
 )

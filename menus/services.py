@@ -10,13 +10,14 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from content import rows, schema
 from content.schema import CollectionSpec
 from emdash.actor import Actor
 from emdash.errors import Conflict, NotFound, ValidationError
+from emdash.locking import locked
 from emdash.permissions import Perm, require
 from emdash.safe_urls import url_problem
 from menus.models import Menu, MenuItem
@@ -45,10 +46,7 @@ DEFAULT_COLLECTION = {"page": "pages", "post": "posts"}  # when a page/post item
 def get_menu(name: Any, *, for_update: bool = False) -> Menu:
     if not isinstance(name, str) or not NAME_RE.match(name) or len(name) > NAME_MAX_LENGTH:
         raise NotFound(f"Menu '{name}' not found")
-    qs = Menu.objects.all()
-    if for_update and connection.features.has_select_for_update:
-        qs = qs.select_for_update()
-    menu = qs.filter(name=name).first()
+    menu = locked(Menu.objects.all(), for_update).filter(name=name).first()
     if menu is None:
         raise NotFound(f"Menu '{name}' not found")
     return menu

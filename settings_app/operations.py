@@ -6,13 +6,12 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from emdash.operations import NULLABLE, WHOLE, Input, NoInput, Route, family, reference
-from emdash.operations.shapes import copy, shared
+from emdash.operations import NULLABLE, READ, WHOLE, Endpoint, Input, NoInput, audit_as, family, reference
+from emdash.operations.shapes import INTEGER, STRING, copy, obj, shared
 from emdash.permissions import Perm
 from settings_app import selectors, services, validation
 
 LIMITS = validation.TEXT_LIMITS
-PATH = "_emdash/api/settings"
 
 
 Text = Annotated[str | None, NULLABLE]
@@ -78,35 +77,26 @@ class UpdateInput(Input):
     seo: Annotated[Seo | None, NULLABLE] = Field(None, description="SEO defaults, merged key by key")
 
 
-STRING = {"type": "string"}
-
-
 def _resolved(description: str) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "description": f"{description}, with the media item's url",
-        "properties": {"mediaId": STRING, "alt": STRING, "url": STRING},
-        "required": ["mediaId"],
-    }
+    return obj(
+        {"mediaId": STRING, "alt": STRING, "url": STRING}, ["mediaId"], f"{description}, with the media item's url"
+    )
 
 
 OUTPUT = shared(
-    {
-        "type": "object",
-        "description": "Site settings; keys that are not set are omitted",
-        "properties": {
+    obj(
+        {
             "title": STRING,
             "tagline": STRING,
             "logo": shared(_resolved("Site logo"), "settings_get", "logo"),
             "favicon": copy(_resolved("Favicon"), "settings_get", "logo", "Favicon"),
             "url": STRING,
-            "postsPerPage": {"type": "integer"},
+            "postsPerPage": INTEGER,
             "dateFormat": STRING,
             "timezone": STRING,
-            "social": {"type": "object", "properties": {key: STRING for key in validation.SOCIAL_KEYS}},
-            "seo": {
-                "type": "object",
-                "properties": {
+            "social": obj({key: STRING for key in validation.SOCIAL_KEYS}),
+            "seo": obj(
+                {
                     "titleSeparator": STRING,
                     "defaultOgImage": copy(
                         _resolved("Default Open Graph image"), "settings_get", "logo", "Default Open Graph image"
@@ -114,37 +104,39 @@ OUTPUT = shared(
                     "robotsTxt": STRING,
                     "googleVerification": STRING,
                     "bingVerification": STRING,
-                },
-            },
+                }
+            ),
         },
-    },
+        description="Site settings; keys that are not set are omitted",
+    ),
     "settings_get",
 )
 
+
+SETTINGS = Endpoint("_emdash/api/settings", "api-settings")
 
 # Both answer every setting (the shape settings_get lists).
-settings = family(category="settings", output_schema=OUTPUT)
+settings = family("settings", output=OUTPUT)
 
 settings(
     "settings_get",
-    title="Get site settings",
+    "Get site settings",
+    NoInput,
+    selectors.settings_get,
+    SETTINGS.get(),
     perm=Perm.SETTINGS_READ,
-    read_only=True,
-    idempotent=True,
-    description="Get the site settings; keys not set are left out, media references come with their url.",
-    input=NoInput,
-    service=selectors.settings_get,
-    routes=(Route("GET", PATH, name="api-settings"),),
-)
+    **READ,
+).describe("Get the site settings; keys not set are left out, media references come with their url.")
 settings(
     "settings_update",
-    title="Update site settings",
+    "Update site settings",
+    UpdateInput,
+    services.settings_set,
+    SETTINGS.put(),
     perm=Perm.SETTINGS_MANAGE,
     idempotent=True,
-    description='Change some site settings: keys left out keep their values, null (or "" for text) clears one. '
-    "Media references name existing media items. Returns every setting.",
-    input=UpdateInput,
-    service=services.settings_set,
-    target=lambda args, payload: "settings",
-    routes=(Route("PUT", PATH, args="body", name="api-settings"),),
+    target=audit_as("settings"),
+).describe(
+    'Change some site settings: keys left out keep their values, null (or "" for text) clears one. '
+    "Media references name existing media items. Returns every setting."
 )

@@ -5,15 +5,15 @@ from __future__ import annotations
 from django.db import models
 from django.utils import timezone
 
+from emdash.models import Timestamped
 
-class TaxonomyDefinition(models.Model):
+
+class TaxonomyDefinition(Timestamped):
     name = models.CharField(max_length=63, unique=True)
     label = models.CharField(max_length=200)
     label_singular = models.CharField(max_length=200, blank=True)
     hierarchical = models.BooleanField(default=False)
     collections = models.JSONField(default=list, blank=True)  # collection slugs the taxonomy applies to
-    created_at = models.DateTimeField(default=timezone.now)
-    updated_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
         ordering = ["name"]
@@ -25,7 +25,7 @@ class TaxonomyDefinition(models.Model):
         return collection in (self.collections or [])
 
 
-class Term(models.Model):
+class Term(Timestamped):
     id = models.CharField(max_length=26, primary_key=True)  # ULID
     taxonomy = models.ForeignKey(TaxonomyDefinition, on_delete=models.CASCADE, related_name="terms")
     slug = models.CharField(max_length=200)
@@ -33,8 +33,6 @@ class Term(models.Model):
     description = models.TextField(blank=True)
     # RESTRICT: a term with children cannot be deleted alone, but a whole taxonomy can go at once.
     parent = models.ForeignKey("self", null=True, blank=True, on_delete=models.RESTRICT, related_name="children")
-    created_at = models.DateTimeField(default=timezone.now)
-    updated_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["taxonomy", "slug"], name="taxonomy_term_unique_slug")]

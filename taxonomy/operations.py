@@ -12,8 +12,21 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from content.outputs import DELETED
-from emdash.operations import NULLABLE, Cursor, Input, NoInput, Route, WholeNumber, family, limit, reference
+from emdash.operations import (
+    NULLABLE,
+    READ,
+    Cursor,
+    Endpoint,
+    Input,
+    NoInput,
+    WholeNumber,
+    audit_as,
+    family,
+    limit,
+    reference,
+    under,
+)
+from emdash.operations.shapes import page_of
 from emdash.permissions import Perm
 from taxonomy import definitions, outputs, presenters, selectors, services
 
@@ -104,10 +117,6 @@ def _definition(row: Any, args: Any) -> dict[str, Any]:
     return {"taxonomy": presenters.definition(row, definitions.existing_collections())}
 
 
-def _deleted(result: None, args: Any) -> dict[str, Any]:
-    return {"deleted": True}
-
-
 def _term_target(args: Any, payload: dict[str, Any]) -> str:
     return f"taxonomies/{args.taxonomy}/{payload.get('term', {}).get('slug') or args.term}"
 
@@ -123,150 +132,111 @@ def _set_entry_terms(*, actor: Any, collection: str, id: str, taxonomy: str, ter
     return _entry_terms(actor=actor, collection=collection, id=id, taxonomy=taxonomy)
 
 
-def _definition_target(args: Any, payload: dict[str, Any]) -> str:
-    return f"taxonomies/{args.name}"
-
-
-GONE = {"present": _deleted, "output_schema": DELETED}
-TERMS = f"{API}/<str:taxonomy>/terms"
-ONE_TERM = f"{TERMS}/<str:term>"
-MANAGE = {"category": "taxonomy", "perm": Perm.TAXONOMY_MANAGE}
-read = family(category="taxonomy", perm=Perm.TAXONOMY_READ, read_only=True, idempotent=True)
-term_write = family(**MANAGE, present=_term, output_schema=outputs.TERM_ONLY, target=_term_target)
+TAXONOMIES = Endpoint(API, "api-taxonomies")
+ONE_TAXONOMY = Endpoint(f"{API}/<str:name>", "api-taxonomy")
+TERMS = Endpoint(f"{API}/<str:taxonomy>/terms", "api-terms")
+ONE_TERM = Endpoint(f"{API}/<str:taxonomy>/terms/<str:term>", "api-term")
+ITEM_TERMS = Endpoint("_emdash/api/content/<str:collection>/<str:id>/terms/<str:taxonomy>", "api-content-terms")
+read = family("taxonomy", Perm.TAXONOMY_READ, **READ)
+rest_read = read.but(mcp=False)  # REST and admin only
+term_write = family("taxonomy", Perm.TAXONOMY_MANAGE, present=_term, output=outputs.TERM_ONLY, target=_term_target)
 # Defining taxonomies is REST and admin only (see the module docstring).
 definition_write = family(
-    **MANAGE, present=_definition, output_schema=outputs.DEFINITION_ONLY, target=_definition_target, mcp=False
+    "taxonomy",
+    Perm.TAXONOMY_MANAGE,
+    present=_definition,
+    output=outputs.DEFINITION_ONLY,
+    target=audit_as("taxonomies/{name}"),
+    mcp=False,
 )
-item_terms = family(category="content", output_schema=outputs.ENTRY_TERMS, idempotent=True, mcp=False)
+item_terms = family("content", output=outputs.ENTRY_TERMS, idempotent=True, mcp=False)
 
 # --- the MCP tools -----------------------------------------------------------------------------------------------
 
 read(
     "taxonomy_list",
-    title="List taxonomies",
-    description="List the taxonomies (e.g. category, tag), whether their terms nest and the collections they apply to.",
-    input=NoInput,
-    service=selectors.taxonomy_list,
-    present=lambda rows, args: {"taxonomies": rows},
-    output_schema=outputs.DEFINITIONS,
-    routes=(Route("GET", API, name="api-taxonomies"),),
-)
+    "List taxonomies",
+    NoInput,
+    selectors.taxonomy_list,
+    TAXONOMIES.get(),
+    present=under("taxonomies"),
+    output=outputs.DEFINITIONS,
+).describe("List the taxonomies (e.g. category, tag), whether their terms nest and the collections they apply to.")
 read(
     "taxonomy_list_terms",
-    title="List taxonomy terms",
-    description="List a taxonomy's terms by label; parentId links a term to its parent.",
-    input=ListTermsInput,
-    service=selectors.term_list,
-    present=lambda page, args: page.to_dict(),
-    output_schema={
-        "type": "object",
-        "properties": {"items": {"type": "array", "items": outputs.TERM}, "nextCursor": {"type": "string"}},
-        "required": ["items"],
-    },
-    routes=(Route("GET", TERMS, args="query", name="api-terms"),),
+    "List taxonomy terms",
+    ListTermsInput,
+    selectors.term_list,
+    TERMS.get("query"),
+    output=page_of(outputs.TERM),
+).describe("List a taxonomy's terms by label; parentId links a term to its parent.")
+term_write(
+    "taxonomy_create_term", "Create taxonomy term", CreateTermInput, services.term_create, TERMS.post(status=201)
+).describe(
+    "Create a term in a taxonomy (slugs unique per taxonomy). In a hierarchical one parentId nests it "
+    "under another term (at most 100 ancestors)."
 )
 term_write(
-    "taxonomy_create_term",
-    title="Create taxonomy term",
-    description="Create a term in a taxonomy (slugs unique per taxonomy). In a hierarchical one parentId nests it "
-    "under another term (at most 100 ancestors).",
-    input=CreateTermInput,
-    service=services.term_create,
-    routes=(Route("POST", TERMS, args="body", status=201, name="api-terms"),),
-)
-term_write(
-    "taxonomy_update_term",
-    title="Update taxonomy term",
-    description="Change a term's slug, label, description or parent; a term cannot move under itself or its "
-    "descendants.",
-    input=UpdateTermInput,
-    service=services.term_update,
-    routes=(Route("PUT", ONE_TERM, args="body", name="api-term"),),
-)
-term_write(
-    "taxonomy_delete_term",
-    title="Delete taxonomy term",
-    destructive=True,
-    description="Delete a term and remove it from every item. A term with children is refused: delete or move "
-    "them first.",
-    input=TermTarget,
-    service=services.term_delete,
-    **GONE,
-    routes=(Route("DELETE", ONE_TERM, name="api-term"),),
-)
+    "taxonomy_update_term", "Update taxonomy term", UpdateTermInput, services.term_update, ONE_TERM.put()
+).describe("Change a term's slug, label, description or parent; a term cannot move under itself or its descendants.")
+term_write.gone(
+    "taxonomy_delete_term", "Delete taxonomy term", TermTarget, services.term_delete, ONE_TERM.delete()
+).describe("Delete a term and remove it from every item. A term with children is refused: delete or move them first.")
 
 # --- REST and admin only -----------------------------------------------------------------------------------------
 
-read(
+rest_read(
     "taxonomy_get_term",
-    title="Get taxonomy term",
-    description="One term of a taxonomy, by slug or ID.",
-    input=TermTarget,
-    service=selectors.term_get,
-    present=lambda term, args: {"term": term},
-    output_schema=outputs.TERM_ONLY,
-    routes=(Route("GET", ONE_TERM, name="api-term"),),
-    mcp=False,
-)
-read(
+    "Get taxonomy term",
+    TermTarget,
+    selectors.term_get,
+    ONE_TERM.get(),
+    present=under("term"),
+    output=outputs.TERM_ONLY,
+).describe("One term of a taxonomy, by slug or ID.")
+rest_read(
     "taxonomy_get",
-    mcp=False,
-    title="Get taxonomy",
-    description="One taxonomy definition.",
-    input=NameInput,
-    service=selectors.taxonomy_get,
-    present=lambda row, args: {"taxonomy": row},
-    output_schema=outputs.DEFINITION_ONLY,
-    routes=(Route("GET", f"{API}/<str:name>", name="api-taxonomy"),),
-)
+    "Get taxonomy",
+    NameInput,
+    selectors.taxonomy_get,
+    ONE_TAXONOMY.get(),
+    present=under("taxonomy"),
+    output=outputs.DEFINITION_ONLY,
+).describe("One taxonomy definition.")
 definition_write(
     "taxonomy_create",
-    title="Create taxonomy",
-    description="Define a taxonomy and attach it to collections; its archives appear at /<name>/<term>/.",
-    input=CreateDefinitionInput,
-    service=definitions.taxonomy_create,
-    routes=(Route("POST", API, args="body", status=201, name="api-taxonomies"),),
-)
+    "Create taxonomy",
+    CreateDefinitionInput,
+    definitions.taxonomy_create,
+    TAXONOMIES.post(status=201),
+).describe("Define a taxonomy and attach it to collections; its archives appear at /<name>/<term>/.")
 definition_write(
-    "taxonomy_update",
-    title="Update taxonomy",
-    description="Change a taxonomy's labels, nesting or collections. Detaching a collection removes the "
-    "taxonomy's terms from its items; making a taxonomy flat is refused while terms are nested.",
-    input=UpdateDefinitionInput,
-    service=definitions.taxonomy_update,
-    routes=(Route("PATCH", f"{API}/<str:name>", args="body", name="api-taxonomy"),),
+    "taxonomy_update", "Update taxonomy", UpdateDefinitionInput, definitions.taxonomy_update, ONE_TAXONOMY.patch()
+).describe(
+    "Change a taxonomy's labels, nesting or collections. Detaching a collection removes the "
+    "taxonomy's terms from its items; making a taxonomy flat is refused while terms are nested."
 )
-definition_write(
-    "taxonomy_delete",
-    title="Delete taxonomy",
-    destructive=True,
-    description="Delete a taxonomy with all its terms and their assignments.",
-    input=NameInput,
-    service=definitions.taxonomy_delete,
-    **GONE,
-    routes=(Route("DELETE", f"{API}/<str:name>", name="api-taxonomy"),),
-)
+definition_write.gone(
+    "taxonomy_delete", "Delete taxonomy", NameInput, definitions.taxonomy_delete, ONE_TAXONOMY.delete()
+).describe("Delete a taxonomy with all its terms and their assignments.")
 
 # --- an item's terms of one taxonomy (content routes) ------------------------------------------------------------
 
-ITEM_TERMS = "_emdash/api/content/<str:collection>/<str:id>/terms/<str:taxonomy>"
 item_terms(
     "content_terms_get",
-    title="Get an item's terms",
-    description="An item's terms in one taxonomy.",
+    "Get an item's terms",
+    EntryTermsInput,
+    _entry_terms,
+    ITEM_TERMS.get(),
     perm=Perm.CONTENT_READ,
     read_only=True,
-    input=EntryTermsInput,
-    service=_entry_terms,
-    routes=(Route("GET", ITEM_TERMS, name="api-content-terms"),),
-)
+).describe("An item's terms in one taxonomy.")
 item_terms(
     "content_terms_set",
-    title="Set an item's terms",
-    description="Replace an item's terms in one taxonomy ({terms: [slug or ID, ...]}).",
+    "Set an item's terms",
+    SetEntryTermsInput,
+    _set_entry_terms,
+    ITEM_TERMS.put(),
     perm=Perm.CONTENT_EDIT_OWN,
-    input=SetEntryTermsInput,
-    service=_set_entry_terms,
-    target=lambda args, payload: f"{args.collection}/{args.id}",
-    routes=(Route("PUT", ITEM_TERMS, args="body", name="api-content-terms"),),
-)
+    target=audit_as("{collection}/{id}"),
+).describe("Replace an item's terms in one taxonomy ({terms: [slug or ID, ...]}).")

@@ -2,49 +2,27 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from emdash.operations.shapes import shared
+from emdash.operations.shapes import BOOLEAN, NULLABLE_STRING, STRING, array, obj, shared
 
 # Listed in full by taxonomy_list_terms (its items), pointed to by the term writes.
-TERM_SHAPE: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "id": {"type": "string"},
-        "taxonomy": {"type": "string"},
-        "slug": {"type": "string"},
-        "label": {"type": "string"},
-        "parentId": {"type": ["string", "null"]},
-        "description": {"type": "string"},
+TERM_SHAPE = obj(
+    {
+        "id": STRING,
+        "taxonomy": STRING,
+        "slug": STRING,
+        "label": STRING,
+        "parentId": NULLABLE_STRING,
+        "description": STRING,
     },
-    "required": ["id", "slug", "label", "parentId"],
-}
+    ["id", "slug", "label", "parentId"],
+)
 TERM = shared(TERM_SHAPE, "taxonomy_list_terms", "items[]")
-TERM_ONLY = {"type": "object", "properties": {"term": TERM}, "required": ["term"]}
-TERM_REF = {
-    "type": "object",
-    "properties": {"id": {"type": "string"}, "slug": {"type": "string"}, "label": {"type": "string"}},
-    "required": ["id", "slug", "label"],
-}
-DEFINITION: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "name": {"type": "string"},
-        "label": {"type": "string"},
-        "labelSingular": {"type": "string"},
-        "hierarchical": {"type": "boolean"},
-        "collections": {"type": "array", "items": {"type": "string"}},
-    },
-    "required": ["name", "label", "labelSingular", "hierarchical", "collections"],
-}
-DEFINITIONS = {
-    "type": "object",
-    "properties": {"taxonomies": {"type": "array", "items": DEFINITION}},
-    "required": ["taxonomies"],
-}
-DEFINITION_ONLY = {"type": "object", "properties": {"taxonomy": DEFINITION}, "required": ["taxonomy"]}
-ENTRY_TERMS = {
-    "type": "object",
-    "properties": {"taxonomy": {"type": "string"}, "terms": {"type": "array", "items": TERM_REF}},
-    "required": ["taxonomy", "terms"],
-}
+TERM_ONLY = obj({"term": TERM}, ["term"])
+TERM_REF = obj({"id": STRING, "slug": STRING, "label": STRING}, ["id", "slug", "label"])
+DEFINITION = obj(
+    {"name": STRING, "label": STRING, "labelSingular": STRING, "hierarchical": BOOLEAN, "collections": array(STRING)},
+    ["name", "label", "labelSingular", "hierarchical", "collections"],
+)
+DEFINITIONS = obj({"taxonomies": array(DEFINITION)}, ["taxonomies"])
+DEFINITION_ONLY = obj({"taxonomy": DEFINITION}, ["taxonomy"])
+ENTRY_TERMS = obj({"taxonomy": STRING, "terms": array(TERM_REF)}, ["taxonomy", "terms"])

@@ -16,6 +16,7 @@ from django.utils import timezone
 from content import rows, schema, slugs
 from emdash.actor import Actor
 from emdash.errors import Conflict, NotFound, SlugConflict, ValidationError
+from emdash.locking import locked
 from emdash.permissions import Perm, require, require_owner_or
 from taxonomy.models import TaxonomyDefinition, Term, TermAssignment
 
@@ -32,10 +33,7 @@ UNSET: Any = object()  # "argument not given", as opposed to None ("detach")
 def get_definition(name: Any, *, for_update: bool = False) -> TaxonomyDefinition:
     if not isinstance(name, str) or not name or len(name) > 63:
         raise NotFound(f"Taxonomy '{name}' not found")
-    qs = TaxonomyDefinition.objects.all()
-    if for_update and connection.features.has_select_for_update:
-        qs = qs.select_for_update()
-    definition = qs.filter(name=name).first()
+    definition = locked(TaxonomyDefinition.objects.all(), for_update).filter(name=name).first()
     if definition is None:
         raise NotFound(f"Taxonomy '{name}' not found")
     return definition

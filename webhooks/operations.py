@@ -6,7 +6,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from emdash.operations import Input, Route, WholeNumber, family
+from emdash.operations import READ, Endpoint, Input, NoInput, WholeNumber, family
+from emdash.operations.shapes import BOOLEAN, INTEGER, NULLABLE_INTEGER, NULLABLE_STRING, STRING, array, items_of, obj
 from emdash.permissions import Perm
 from webhooks import services
 from webhooks.events import EVENTS
@@ -22,42 +23,32 @@ Secret = Annotated[
 ]
 Ident = Annotated[str, Field(description="Webhook id", min_length=1, max_length=26)]
 
-HOOK = {
-    "type": "object",
-    "properties": {
-        "id": {"type": "string"},
-        "url": {"type": "string"},
-        "events": {"type": "array", "items": {"type": "string", "enum": list(EVENTS)}},
-        "active": {"type": "boolean"},
+HOOK = obj(
+    {
+        "id": STRING,
+        "url": STRING,
+        "events": array({"type": "string", "enum": list(EVENTS)}),
+        "active": BOOLEAN,
         "secret": {"type": "string", "description": "Only in the answer that set it"},
-        "createdAt": {"type": "string"},
-        "updatedAt": {"type": "string"},
+        "createdAt": STRING,
+        "updatedAt": STRING,
     },
-    "required": ["id", "url", "events", "active"],
-}
-DELIVERY = {
-    "type": "object",
-    "properties": {
-        "id": {"type": "integer"},
-        "event": {"type": "string"},
+    ["id", "url", "events", "active"],
+)
+DELIVERY = obj(
+    {
+        "id": INTEGER,
+        "event": STRING,
         "status": {"type": "string", "enum": ["pending", "delivered", "failed"]},
-        "attempts": {"type": "integer"},
-        "responseCode": {"type": ["integer", "null"]},
-        "responseBody": {"type": "string"},
-        "lastError": {"type": "string"},
-        "nextAttemptAt": {"type": ["string", "null"]},
-        "createdAt": {"type": "string"},
+        "attempts": INTEGER,
+        "responseCode": NULLABLE_INTEGER,
+        "responseBody": STRING,
+        "lastError": STRING,
+        "nextAttemptAt": NULLABLE_STRING,
+        "createdAt": STRING,
     },
-    "required": ["id", "event", "status", "attempts"],
-}
-
-
-def _items(schema: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "object", "properties": {"items": {"type": "array", "items": schema}}, "required": ["items"]}
-
-
-class NoInput(Input):
-    pass
+    ["id", "event", "status", "attempts"],
+)
 
 
 class CreateInput(Input):
@@ -87,65 +78,34 @@ def _target(args: Any, payload: dict[str, Any]) -> str:
     return f"webhooks/{payload.get('id') or getattr(args, 'id', '')}"
 
 
-ONE = f"{P}/<str:id>"
+HOOKS = Endpoint(P, "api-webhooks")
+ONE = Endpoint(f"{P}/<str:id>", "api-webhook")
+DELIVERIES = Endpoint(f"{P}/<str:id>/deliveries", "api-webhook-deliveries")
 # REST and admin only: managing webhooks is an administrator's job, not an assistant's.
-BASE = {"category": "webhook", "perm": Perm.WEBHOOKS_MANAGE, "mcp": False}
-look = family(**BASE, read_only=True, idempotent=True)
-change = family(**BASE, target=_target)
+look = family("webhook", Perm.WEBHOOKS_MANAGE, mcp=False, **READ)
+change = family("webhook", Perm.WEBHOOKS_MANAGE, mcp=False, target=_target, output=HOOK)
 
 look(
-    "webhook_list",
-    title="List webhooks",
-    description="Every registered webhook (secrets are never listed).",
-    input=NoInput,
-    service=services.webhook_list,
-    output_schema=_items(HOOK),
-    routes=(Route("GET", P, args="query", name="api-webhooks"),),
+    "webhook_list", "List webhooks", NoInput, services.webhook_list, HOOKS.get("query"), output=items_of(HOOK)
+).describe("Every registered webhook (secrets are never listed).")
+change("webhook_create", "Create webhook", CreateInput, services.webhook_create, HOOKS.post(status=201)).describe(
+    "Register a URL to receive signed JSON POSTs for the chosen events. The answer carries the secret "
+    "(generated when omitted); it is not shown again."
 )
-change(
-    "webhook_create",
-    title="Create webhook",
-    description="Register a URL to receive signed JSON POSTs for the chosen events. The answer carries the secret "
-    "(generated when omitted); it is not shown again.",
-    input=CreateInput,
-    service=services.webhook_create,
-    output_schema=HOOK,
-    routes=(Route("POST", P, args="body", status=201, name="api-webhooks"),),
+look("webhook_get", "Get webhook", Target, services.webhook_get, ONE.get("query"), output=HOOK).describe(
+    "One webhook (without its secret)."
 )
-look(
-    "webhook_get",
-    title="Get webhook",
-    description="One webhook (without its secret).",
-    input=Target,
-    service=services.webhook_get,
-    output_schema=HOOK,
-    routes=(Route("GET", ONE, args="query", name="api-webhook"),),
+change("webhook_update", "Update webhook", UpdateInput, services.webhook_update, ONE.patch()).describe(
+    "Change a webhook's url, events, active flag or secret (rotateSecret: true generates one)."
 )
-change(
-    "webhook_update",
-    title="Update webhook",
-    description="Change a webhook's url, events, active flag or secret (rotateSecret: true generates one).",
-    input=UpdateInput,
-    service=services.webhook_update,
-    output_schema=HOOK,
-    routes=(Route("PATCH", ONE, args="body", name="api-webhook"),),
-)
-change(
-    "webhook_delete",
-    title="Delete webhook",
-    destructive=True,
-    description="Remove a webhook and its delivery log.",
-    input=Target,
-    service=services.webhook_delete,
-    output_schema={"type": "object", "properties": {"deleted": {"type": "boolean"}}, "required": ["deleted"]},
-    routes=(Route("DELETE", ONE, args="path", name="api-webhook"),),
+change.gone("webhook_delete", "Delete webhook", Target, services.webhook_delete, ONE.delete()).describe(
+    "Remove a webhook and its delivery log."
 )
 look(
     "webhook_deliveries",
-    title="Webhook delivery log",
-    description="The newest deliveries of a webhook: event, status, attempts, response code, last error.",
-    input=DeliveriesInput,
-    service=services.webhook_deliveries,
-    output_schema=_items(DELIVERY),
-    routes=(Route("GET", f"{ONE}/deliveries", args="query", name="api-webhook-deliveries"),),
-)
+    "Webhook delivery log",
+    DeliveriesInput,
+    services.webhook_deliveries,
+    DELIVERIES.get("query"),
+    output=items_of(DELIVERY),
+).describe("The newest deliveries of a webhook: event, status, attempts, response code, last error.")

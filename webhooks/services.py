@@ -14,6 +14,7 @@ from emdash.conf import emdash_settings
 from emdash.dates import iso
 from emdash.errors import NotFound, ValidationError
 from emdash.permissions import Perm, require
+from emdash.wire import attrs
 from webhooks.events import EVENTS
 from webhooks.models import Delivery, Webhook
 
@@ -24,8 +25,7 @@ LOG_LIMIT = 100
 def present(hook: Webhook, *, secret: bool = False) -> dict[str, Any]:
     """A webhook; its secret only right after it was set (shown once)."""
     body: dict[str, Any] = {
-        "id": hook.id,
-        "url": hook.url,
+        **attrs(hook, "id", "url"),
         "events": list(hook.events),
         "active": hook.active,
         "createdAt": iso(hook.created_at),
@@ -39,12 +39,7 @@ def present(hook: Webhook, *, secret: bool = False) -> dict[str, Any]:
 def present_delivery(row: Delivery) -> dict[str, Any]:
     return {
         "id": row.pk,
-        "event": row.event,
-        "status": row.status,
-        "attempts": row.attempts,
-        "responseCode": row.response_code,
-        "responseBody": row.response_body,
-        "lastError": row.last_error,
+        **attrs(row, "event", "status", "attempts", "response_code", "response_body", "last_error"),
         "nextAttemptAt": iso(row.next_attempt_at) if row.next_attempt_at else None,
         "createdAt": iso(row.created_at),
         "updatedAt": iso(row.updated_at),

@@ -14,7 +14,6 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_POST
 
 from admin_ui import plain
 from admin_ui import terms as entry_terms
@@ -95,8 +94,7 @@ def _assign(request: HttpRequest, spec: CollectionSpec, id: str, taxonomy: str, 
     return run(request, "content_terms_set", target, notify=False)
 
 
-@admin_page(Perm.CONTENT_EDIT_OWN)
-@require_POST
+@admin_page(Perm.CONTENT_EDIT_OWN, "POST")
 def bulk_action(request: HttpRequest, collection: str) -> HttpResponse:
     spec = collection_or_404(collection)
     actor = actor_for(request)

@@ -8,7 +8,6 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_http_methods
 
 from admin_ui import autosave, list_filters, plain, seo_form, widgets
 from admin_ui import terms as entry_terms
@@ -139,8 +138,7 @@ def _form_context(
     }
 
 
-@admin_page(Perm.CONTENT_CREATE)
-@require_http_methods(["GET", "POST"])
+@admin_page(Perm.CONTENT_CREATE, "GET", "POST")
 def entry_new(request: HttpRequest, collection: str) -> HttpResponse:
     spec = collection_or_404(collection)
     actor = actor_for(request)
@@ -179,6 +177,12 @@ def load_entry(actor: Actor, spec: CollectionSpec, id: str) -> Any:
         raise Http404("No such item") from None
 
 
+def entry_or_404(actor: Actor, collection: str, id: str) -> tuple[CollectionSpec, Any]:
+    """The collection and the item a page is about, or a 404 page."""
+    spec = collection_or_404(collection)
+    return spec, load_entry(actor, spec, id)
+
+
 def _save(request: HttpRequest, spec: CollectionSpec, actor: Actor, entry: Any) -> tuple[Any, dict[str, str]]:
     """Apply the posted form; returns (outcome, or None when the form could not be read, problems)."""
     current = entry.to_dict()["data"]
@@ -206,12 +210,10 @@ def _given(request: HttpRequest, **names: str) -> dict[str, str]:
     return {key: request.POST[field] for key, field in names.items() if request.POST.get(field)}
 
 
-@admin_page(Perm.CONTENT_READ_UNPUBLISHED)
-@require_http_methods(["GET", "POST"])
+@admin_page(Perm.CONTENT_READ_UNPUBLISHED, "GET", "POST")
 def entry_edit(request: HttpRequest, collection: str, id: str) -> HttpResponse:
-    spec = collection_or_404(collection)
     actor = actor_for(request)
-    entry = load_entry(actor, spec, id)
+    spec, entry = entry_or_404(actor, collection, id)
     problems: dict[str, str] = {}
     outcome = None
     values = widgets.initial(spec, entry.to_dict()["data"])
@@ -283,6 +285,5 @@ def _source(
 @admin_page(Perm.CONTENT_READ_UNPUBLISHED)
 def entry_state(request: HttpRequest, collection: str, id: str) -> JsonResponse:
     """The item's current ``_rev`` and status, for the edit page's stale-version warning."""
-    spec = collection_or_404(collection)
-    entry = load_entry(actor_for(request), spec, id)
+    _, entry = entry_or_404(actor_for(request), collection, id)
     return JsonResponse({"rev": entry.rev, "status": entry.row.status, "updatedAt": entry.to_dict()["updatedAt"]})

@@ -8,12 +8,11 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch
-from django.views.decorators.http import require_POST
 
 from admin_ui import plain
 from admin_ui.base import actor_for, admin_page, run
 from admin_ui.display import display
-from admin_ui.views.entries import collection_or_404, load_entry, title_of
+from admin_ui.views.entries import collection_or_404, entry_or_404, title_of
 from content import selectors
 from content.schema import CollectionSpec
 from emdash.actor import Actor
@@ -69,8 +68,7 @@ def _translation(actor: Actor, spec: CollectionSpec, id: str, locale: str | None
     return {**raw, "locale": locale} if locale else raw
 
 
-@admin_page(Perm.CONTENT_EDIT_OWN)
-@require_POST
+@admin_page(Perm.CONTENT_EDIT_OWN, "POST")
 def entry_action(request: HttpRequest, collection: str, id: str, action: str) -> HttpResponse:
     spec = collection_or_404(collection)
     if action not in ACTIONS:
@@ -102,9 +100,8 @@ def _rows(spec: CollectionSpec, left: dict[str, Any] | None, right: dict[str, An
 
 @admin_page(Perm.CONTENT_READ_UNPUBLISHED)
 def compare(request: HttpRequest, collection: str, id: str) -> HttpResponse:
-    spec = collection_or_404(collection)
     actor = actor_for(request)
-    entry = load_entry(actor, spec, id)
+    spec, entry = entry_or_404(actor, collection, id)
     result = selectors.entry_compare(actor=actor, collection=spec.slug, id=entry.id)
     context = {
         "spec": spec,
@@ -131,9 +128,8 @@ def _meta_rows(result: dict[str, Any]) -> list[dict[str, Any]]:
 
 @admin_page(Perm.CONTENT_READ_UNPUBLISHED)
 def revisions(request: HttpRequest, collection: str, id: str) -> HttpResponse:
-    spec = collection_or_404(collection)
     actor = actor_for(request)
-    entry = load_entry(actor, spec, id)
+    spec, entry = entry_or_404(actor, collection, id)
     listing = selectors.revision_list(actor=actor, collection=spec.slug, id=entry.id, limit=50)
     current = entry.to_dict()["data"]
     chosen = request.GET.get("revision")
@@ -152,8 +148,7 @@ def revisions(request: HttpRequest, collection: str, id: str) -> HttpResponse:
     return render(request, "admin_ui/entries/revisions.html", context)
 
 
-@admin_page(Perm.CONTENT_EDIT_OWN)
-@require_POST
+@admin_page(Perm.CONTENT_EDIT_OWN, "POST")
 def revision_restore(request: HttpRequest, revision_id: str) -> HttpResponse:
     outcome = run(
         request,

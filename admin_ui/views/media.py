@@ -8,7 +8,6 @@ from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_POST
 
 from admin_ui import audit
 from admin_ui.base import actor_for, admin_page, attempt, run
@@ -44,8 +43,7 @@ def library(request: HttpRequest) -> HttpResponse:
     return render(request, "admin_ui/media/library.html", context)
 
 
-@admin_page(Perm.MEDIA_CREATE)
-@require_POST
+@admin_page(Perm.MEDIA_CREATE, "POST")
 def upload(request: HttpRequest) -> HttpResponse:
     """Multipart upload of one or more files. Answers JSON to the drag-and-drop script, else redirects."""
     actor = actor_for(request)
@@ -95,16 +93,14 @@ def _no_file() -> None:
     raise ValidationError.for_fields({"file": "choose a file to upload"})
 
 
-@admin_page(Perm.MEDIA_EDIT_OWN)
-@require_POST
+@admin_page(Perm.MEDIA_EDIT_OWN, "POST")
 def edit(request: HttpRequest, id: str) -> HttpResponse:
     raw = {"id": id, "alt": request.POST.get("alt", ""), "caption": request.POST.get("caption", "")}
     run(request, "media_update", raw, "Media details saved.")
     return redirect(f"{request.build_absolute_uri('/_emdash/admin/media/')}#m-{id}")
 
 
-@admin_page(Perm.MEDIA_EDIT_OWN)
-@require_POST
+@admin_page(Perm.MEDIA_EDIT_OWN, "POST")
 def delete(request: HttpRequest, id: str) -> HttpResponse:
     run(request, "media_delete", {"id": id}, "Media deleted.")
     return redirect("admin_ui:media")

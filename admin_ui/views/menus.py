@@ -8,9 +8,8 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_http_methods, require_POST
 
-from admin_ui.base import actor_for, admin_page, attempt, found_or_404, run, status_for
+from admin_ui.base import actor_for, admin_page, attempt, form_page, found_or_404, posted, run, status_for
 from admin_ui.views.entries import title_of
 from content import schema
 from content import selectors as content_selectors
@@ -24,19 +23,18 @@ EDITOR_ONLY = {"title"}  # shown in the editor, not part of a menu item
 SEARCH_PER_COLLECTION = 8
 
 
-@admin_page(Perm.MENU_MANAGE)
-@require_http_methods(["GET", "POST"])
+@admin_page(Perm.MENU_MANAGE, "GET", "POST")
 def menu_list(request: HttpRequest) -> HttpResponse:
-    actor = actor_for(request)
-    outcome = None
-    if request.method == "POST":
-        post = request.POST
-        raw = {"name": post.get("name", "").strip(), "label": post.get("label", "")}
-        outcome = run(request, "menu_create", raw, "Menu created.")
-        if outcome.ok:
-            return redirect("admin_ui:menu_edit", outcome.result["name"])
-    context = {"menus": selectors.menu_list(actor=actor), "form": request.POST, "nav_key": "menus"}
-    return render(request, "admin_ui/menus/list.html", context, status=status_for(outcome))
+    outcome = posted(request, "menu_create", _new_menu, "Menu created.")
+    if outcome and outcome.ok:
+        return redirect("admin_ui:menu_edit", outcome.result["name"])
+    return form_page(
+        request, "admin_ui/menus/list.html", "menus", outcome, menus=selectors.menu_list(actor=actor_for(request))
+    )
+
+
+def _new_menu(post: Any) -> dict[str, Any]:
+    return {"name": post.get("name", "").strip(), "label": post.get("label", "")}
 
 
 def items_with_parents(raw: str) -> list[Any]:
@@ -95,8 +93,7 @@ def _editor_items(actor: Actor, menu: dict[str, Any]) -> list[dict[str, Any]]:
     return items
 
 
-@admin_page(Perm.MENU_MANAGE)
-@require_http_methods(["GET", "POST"])
+@admin_page(Perm.MENU_MANAGE, "GET", "POST")
 def menu_edit(request: HttpRequest, name: str) -> HttpResponse:
     actor = actor_for(request)
     with found_or_404("No such menu"):
@@ -124,8 +121,7 @@ def menu_edit(request: HttpRequest, name: str) -> HttpResponse:
     return render(request, "admin_ui/menus/edit.html", context, status=status_for(outcome))
 
 
-@admin_page(Perm.MENU_MANAGE)
-@require_POST
+@admin_page(Perm.MENU_MANAGE, "POST")
 def menu_delete(request: HttpRequest, name: str) -> HttpResponse:
     run(request, "menu_delete", {"name": name}, "Menu deleted.")
     return redirect("admin_ui:menus")

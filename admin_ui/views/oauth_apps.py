@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET
 
 from admin_ui.base import actor_for, admin_page, attempt
 from emdash.oauth import connections
@@ -27,8 +27,7 @@ def app_list(request: HttpRequest) -> HttpResponse:
     return render(request, "admin_ui/oauth_apps.html", context)
 
 
-@admin_page()
-@require_POST
+@admin_page(None, "POST")
 def app_revoke(request: HttpRequest, client_id: str) -> HttpResponse:
     raw_user = request.POST.get("user", "")
     user_id = int(raw_user) if raw_user.isdigit() else None

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_POST
 
 from admin_ui.base import actor_for, admin_page, attempt
-from admin_ui.views.entries import collection_or_404, load_entry, title_of
+from admin_ui.views.entries import collection_or_404, entry_or_404, title_of
 from content import preview, shares
 from emdash.permissions import Perm
 
@@ -15,8 +14,7 @@ from emdash.permissions import Perm
 @admin_page(Perm.CONTENT_READ_UNPUBLISHED)
 def entry_preview(request: HttpRequest, collection: str, id: str) -> HttpResponse:
     """Mint a fresh signed link and go there: the Preview button opens this in a new tab."""
-    spec = collection_or_404(collection)
-    entry = load_entry(actor_for(request), spec, id)
+    spec, entry = entry_or_404(actor_for(request), collection, id)
     outcome = attempt(
         request,
         "content.preview",
@@ -27,13 +25,11 @@ def entry_preview(request: HttpRequest, collection: str, id: str) -> HttpRespons
     return redirect(outcome.result.path)
 
 
-@admin_page(Perm.CONTENT_EDIT_OWN)
-@require_POST
+@admin_page(Perm.CONTENT_EDIT_OWN, "POST")
 def share_create(request: HttpRequest, collection: str, id: str) -> HttpResponse:
     """Create a share link and show it once (only its hash is stored)."""
-    spec = collection_or_404(collection)
     actor = actor_for(request)
-    entry = load_entry(actor, spec, id)
+    spec, entry = entry_or_404(actor, collection, id)
     lifetime = request.POST.get("lifetime", "")
     outcome = attempt(
         request,
@@ -55,8 +51,7 @@ def share_create(request: HttpRequest, collection: str, id: str) -> HttpResponse
     return render(request, "admin_ui/entries/share_created.html", context)
 
 
-@admin_page(Perm.CONTENT_EDIT_OWN)
-@require_POST
+@admin_page(Perm.CONTENT_EDIT_OWN, "POST")
 def share_revoke(request: HttpRequest, collection: str, id: str, share_id: str) -> HttpResponse:
     spec = collection_or_404(collection)
     actor = actor_for(request)

@@ -5,37 +5,31 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods, require_POST
+from django.shortcuts import redirect
 
-from admin_ui.base import actor_for, admin_page, found_or_404, run, status_for
+from admin_ui.base import actor_for, admin_page, form_page, found_or_404, posted, run
 from content import schema_services
 from content.field_types import FIELD_TYPES
 from content.schema import SUPPORTS
 from emdash.permissions import Perm, can
 
 
-@admin_page(Perm.SCHEMA_READ)
-@require_http_methods(["GET", "POST"])
+@admin_page(Perm.SCHEMA_READ, "GET", "POST")
 def collections(request: HttpRequest) -> HttpResponse:
     actor = actor_for(request)
-    problems: dict[str, str] = {}
-    outcome = None
-    if request.method == "POST":
-        outcome = run(request, "schema_create_collection", _collection_form(request.POST), "Collection created.")
-        if outcome.ok:
-            return redirect("admin_ui:schema_collection", outcome.result["slug"])
-        problems = outcome.problems
-    context = {
-        "collections": schema_services.collection_list(actor=actor),
-        "can_write": can(actor, Perm.SCHEMA_WRITE),
-        "supports": SUPPORTS,
-        "default_supports": ("drafts", "revisions"),
-        "problems": problems,
-        "form": request.POST,
-        "nav_key": "schema",
-    }
-    return render(request, "admin_ui/schema/collections.html", context, status=status_for(outcome))
+    outcome = posted(request, "schema_create_collection", _collection_form, "Collection created.")
+    if outcome and outcome.ok:
+        return redirect("admin_ui:schema_collection", outcome.result["slug"])
+    return form_page(
+        request,
+        "admin_ui/schema/collections.html",
+        "schema",
+        outcome,
+        collections=schema_services.collection_list(actor=actor),
+        can_write=can(actor, Perm.SCHEMA_WRITE),
+        supports=SUPPORTS,
+        default_supports=("drafts", "revisions"),
+    )
 
 
 def _collection_form(post: Any, *, slug: str | None = None) -> dict[str, Any]:
@@ -68,44 +62,39 @@ def _field_form(post: Any, kind: str) -> dict[str, Any]:
     return {"label": post.get("label", "").strip(), **flags, **_rules(post, kind)}
 
 
-@admin_page(Perm.SCHEMA_READ)
-@require_http_methods(["GET", "POST"])
+@admin_page(Perm.SCHEMA_READ, "GET", "POST")
 def collection(request: HttpRequest, slug: str) -> HttpResponse:
     actor = actor_for(request)
     with found_or_404("No such collection"):
         spec = schema_services.collection_get(actor=actor, slug=slug)
-    problems: dict[str, str] = {}
-    outcome = None
-    if request.method == "POST":
-        post = request.POST
+
+    def new_field(post: Any) -> dict[str, Any]:
         kind = post.get("type", "")
-        raw = {"collection": spec.slug, "slug": post.get("slug", "").strip(), "type": kind, **_field_form(post, kind)}
-        outcome = run(request, "schema_create_field", raw, "Field added.")
-        if outcome.ok:
-            return redirect("admin_ui:schema_collection", spec.slug)
-        problems = outcome.problems
-    context = {
-        "spec": spec,
-        "supports": SUPPORTS,
-        "types": list(FIELD_TYPES),
-        "targets": schema_services.collection_list(actor=actor),
-        "can_write": can(actor, Perm.SCHEMA_WRITE),
-        "problems": problems,
-        "form": request.POST,
-        "nav_key": "schema",
-    }
-    return render(request, "admin_ui/schema/collection.html", context, status=status_for(outcome))
+        return {"collection": spec.slug, "slug": post.get("slug", "").strip(), "type": kind, **_field_form(post, kind)}
+
+    outcome = posted(request, "schema_create_field", new_field, "Field added.")
+    if outcome and outcome.ok:
+        return redirect("admin_ui:schema_collection", spec.slug)
+    return form_page(
+        request,
+        "admin_ui/schema/collection.html",
+        "schema",
+        outcome,
+        spec=spec,
+        supports=SUPPORTS,
+        types=list(FIELD_TYPES),
+        targets=schema_services.collection_list(actor=actor),
+        can_write=can(actor, Perm.SCHEMA_WRITE),
+    )
 
 
-@admin_page(Perm.SCHEMA_WRITE)
-@require_POST
+@admin_page(Perm.SCHEMA_WRITE, "POST")
 def collection_settings(request: HttpRequest, slug: str) -> HttpResponse:
     run(request, "schema_update_collection", _collection_form(request.POST, slug=slug), "Collection saved.")
     return redirect("admin_ui:schema_collection", slug)
 
 
-@admin_page(Perm.SCHEMA_READ)
-@require_http_methods(["GET", "POST"])
+@admin_page(Perm.SCHEMA_READ, "GET", "POST")
 def field_edit(request: HttpRequest, slug: str, field: str) -> HttpResponse:
     actor = actor_for(request)
     with found_or_404("No such collection"):
@@ -113,26 +102,27 @@ def field_edit(request: HttpRequest, slug: str, field: str) -> HttpResponse:
     found = spec.get_field(field)
     if found is None:
         raise Http404("No such field")
-    outcome = None
-    if request.method == "POST":
-        raw = {"collection": spec.slug, "fieldSlug": found.slug, **_field_form(request.POST, found.type)}
-        outcome = run(request, "schema_update_field", raw, "Field saved.")
-        if outcome.ok:
-            return redirect("admin_ui:schema_collection", spec.slug)
-    context = {
-        "spec": spec,
-        "field": found,
-        "targets": schema_services.collection_list(actor=actor),
-        "can_write": can(actor, Perm.SCHEMA_WRITE),
-        "problems": outcome.problems if outcome else {},
-        "form": request.POST if outcome else None,
-        "nav_key": "schema",
-    }
-    return render(request, "admin_ui/schema/field.html", context, status=status_for(outcome))
+
+    def changes(post: Any) -> dict[str, Any]:
+        return {"collection": spec.slug, "fieldSlug": found.slug, **_field_form(post, found.type)}
+
+    outcome = posted(request, "schema_update_field", changes, "Field saved.")
+    if outcome and outcome.ok:
+        return redirect("admin_ui:schema_collection", spec.slug)
+    return form_page(
+        request,
+        "admin_ui/schema/field.html",
+        "schema",
+        outcome,
+        spec=spec,
+        field=found,
+        targets=schema_services.collection_list(actor=actor),
+        can_write=can(actor, Perm.SCHEMA_WRITE),
+        form=request.POST if outcome else None,
+    )
 
 
-@admin_page(Perm.SCHEMA_WRITE)
-@require_POST
+@admin_page(Perm.SCHEMA_WRITE, "POST")
 def field_move(request: HttpRequest, slug: str, field: str) -> HttpResponse:
     """The up/down buttons: a plain form post, so reordering works without JavaScript."""
     position = request.POST.get("position", "")
@@ -141,16 +131,14 @@ def field_move(request: HttpRequest, slug: str, field: str) -> HttpResponse:
     return redirect("admin_ui:schema_collection", slug)
 
 
-@admin_page(Perm.SCHEMA_WRITE)
-@require_POST
+@admin_page(Perm.SCHEMA_WRITE, "POST")
 def collection_delete(request: HttpRequest, slug: str) -> HttpResponse:
     raw = {"slug": slug, "force": request.POST.get("force") == "1"}
     outcome = run(request, "schema_delete_collection", raw, "Collection deleted.")
     return redirect("admin_ui:schema") if outcome.ok else redirect("admin_ui:schema_collection", slug)
 
 
-@admin_page(Perm.SCHEMA_WRITE)
-@require_POST
+@admin_page(Perm.SCHEMA_WRITE, "POST")
 def field_delete(request: HttpRequest, slug: str, field: str) -> HttpResponse:
     run(request, "schema_delete_field", {"collection": slug, "fieldSlug": field}, "Field deleted.")
     return redirect("admin_ui:schema_collection", slug)

@@ -6,9 +6,8 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods
 
-from admin_ui.base import actor_for, admin_page, run, status_for
+from admin_ui.base import actor_for, admin_page, posted, status_for
 from emdash.permissions import Perm, can
 from media import selectors as media_selectors
 from settings_app import selectors
@@ -48,17 +47,13 @@ def changes_from(post: QueryDict) -> dict[str, Any]:
     return changes
 
 
-@admin_page(Perm.SETTINGS_READ)
-@require_http_methods(["GET", "POST"])
+@admin_page(Perm.SETTINGS_READ, "GET", "POST")
 def site_settings(request: HttpRequest) -> HttpResponse:
     actor = actor_for(request)
-    problems: dict[str, str] = {}
-    outcome = None
-    if request.method == "POST":
-        outcome = run(request, "settings_update", changes_from(request.POST), "Settings saved.")
-        if outcome.ok:
-            return redirect("admin_ui:settings")
-        problems = outcome.problems
+    outcome = posted(request, "settings_update", changes_from, "Settings saved.")
+    if outcome and outcome.ok:
+        return redirect("admin_ui:settings")
+    problems = outcome.problems if outcome else {}
     # After an error the form shows what was submitted (nothing was saved), not the stored settings.
     current = changes_from(request.POST) if outcome is not None else selectors.settings_get(actor=actor)
     images = media_selectors.media_list(actor=actor, mime_type="image/", limit=100).items

@@ -6,9 +6,8 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods, require_POST
 
-from admin_ui.base import actor_for, admin_page, found_or_404, run, status_for
+from admin_ui.base import actor_for, admin_page, form_page, found_or_404, posted, run, status_for
 from admin_ui.terms import flatten
 from content import schema, slugs
 from emdash.permissions import Perm
@@ -30,8 +29,7 @@ def _form_context(form: Any, chosen: list[str], problems: dict[str, str]) -> dic
     return {"form": form, "chosen": chosen, "problems": problems, "collections": specs, "nav_key": "taxonomies"}
 
 
-@admin_page(Perm.TAXONOMY_MANAGE)
-@require_http_methods(["GET", "POST"])
+@admin_page(Perm.TAXONOMY_MANAGE, "GET", "POST")
 def taxonomy_list(request: HttpRequest) -> HttpResponse:
     """The taxonomies, and a form to define a new one."""
     actor = actor_for(request)
@@ -49,8 +47,7 @@ def taxonomy_list(request: HttpRequest) -> HttpResponse:
     return render(request, "admin_ui/taxonomies/list.html", context, status=status_for(outcome))
 
 
-@admin_page(Perm.TAXONOMY_MANAGE)
-@require_http_methods(["GET", "POST"])
+@admin_page(Perm.TAXONOMY_MANAGE, "GET", "POST")
 def taxonomy_edit(request: HttpRequest, name: str) -> HttpResponse:
     """Labels, nesting and the attached collections of one taxonomy."""
     with found_or_404("No such taxonomy"):
@@ -68,8 +65,7 @@ def taxonomy_edit(request: HttpRequest, name: str) -> HttpResponse:
     return render(request, "admin_ui/taxonomies/edit.html", context, status=status_for(outcome))
 
 
-@admin_page(Perm.TAXONOMY_MANAGE)
-@require_POST
+@admin_page(Perm.TAXONOMY_MANAGE, "POST")
 def taxonomy_delete(request: HttpRequest, name: str) -> HttpResponse:
     outcome = run(request, "taxonomy_delete", {"name": name}, "Taxonomy deleted.")
     if outcome.ok or outcome.code == "NOT_FOUND":
@@ -77,16 +73,13 @@ def taxonomy_delete(request: HttpRequest, name: str) -> HttpResponse:
     return redirect("admin_ui:taxonomy_edit", name)
 
 
-@admin_page(Perm.TAXONOMY_MANAGE)
-@require_http_methods(["GET", "POST"])
+@admin_page(Perm.TAXONOMY_MANAGE, "GET", "POST")
 def terms(request: HttpRequest, name: str) -> HttpResponse:
     actor = actor_for(request)
     with found_or_404("No such taxonomy"):
         taxonomy = selectors.taxonomy_get(actor=actor, name=name)
-    problems: dict[str, str] = {}
-    outcome = None
-    if request.method == "POST":
-        post = request.POST
+
+    def new_term(post: Any) -> dict[str, Any]:
         label = _label(post.get("label", ""))
         raw = {
             "taxonomy": name,
@@ -96,17 +89,16 @@ def terms(request: HttpRequest, name: str) -> HttpResponse:
         }
         if post.get("parent"):
             raw["parentId"] = post["parent"]
-        outcome = run(request, "taxonomy_create_term", raw, "Term added.")
-        if outcome.ok:
-            return redirect("admin_ui:terms", name)
-        problems = outcome.problems
+        return raw
+
+    outcome = posted(request, "taxonomy_create_term", new_term, "Term added.")
+    if outcome and outcome.ok:
+        return redirect("admin_ui:terms", name)
     tree = flatten(selectors.term_tree(actor=actor, taxonomy=name))
-    context = {"taxonomy": taxonomy, "terms": tree, "problems": problems, "form": request.POST, "nav_key": "taxonomies"}
-    return render(request, "admin_ui/taxonomies/terms.html", context, status=status_for(outcome))
+    return form_page(request, "admin_ui/taxonomies/terms.html", "taxonomies", outcome, taxonomy=taxonomy, terms=tree)
 
 
-@admin_page(Perm.TAXONOMY_MANAGE)
-@require_http_methods(["GET", "POST"])
+@admin_page(Perm.TAXONOMY_MANAGE, "GET", "POST")
 def term_edit(request: HttpRequest, name: str, term: str) -> HttpResponse:
     """Rename a term (label, slug, description) or move it under another parent; the service checks the move."""
     actor = actor_for(request)
@@ -116,11 +108,8 @@ def term_edit(request: HttpRequest, name: str, term: str) -> HttpResponse:
     current = next((t for t in tree if t["slug"] == term), None)
     if current is None:
         raise Http404("No such term")
-    problems: dict[str, str] = {}
-    outcome = None
-    if request.method == "POST":
-        post = request.POST
-        moves = taxonomy["hierarchical"] and "parent" in post
+
+    def changes(post: Any) -> dict[str, Any]:
         raw = {
             "taxonomy": name,
             "termSlug": current["id"],
@@ -128,22 +117,24 @@ def term_edit(request: HttpRequest, name: str, term: str) -> HttpResponse:
             "slug": post.get("slug", "").strip() or current["slug"],
             "description": post.get("description", ""),
         }
-        if moves:
+        if taxonomy["hierarchical"] and "parent" in post:
             raw["parentId"] = post.get("parent") or None  # null makes the term top-level
-        outcome = run(request, "taxonomy_update_term", raw, "Term saved.")
-        if outcome.ok:
-            return redirect("admin_ui:terms", name)
-        problems = outcome.problems
-    context = {
-        "taxonomy": taxonomy,
-        "term": current,
-        "chosen": request.POST.get("parent", "") if request.method == "POST" else _parent_of(tree, current),
-        "choices": [t for t in tree if t["id"] != current["id"]],
-        "problems": problems,
-        "form": request.POST if request.method == "POST" else current,
-        "nav_key": "taxonomies",
-    }
-    return render(request, "admin_ui/taxonomies/term_edit.html", context, status=status_for(outcome))
+        return raw
+
+    outcome = posted(request, "taxonomy_update_term", changes, "Term saved.")
+    if outcome and outcome.ok:
+        return redirect("admin_ui:terms", name)
+    return form_page(
+        request,
+        "admin_ui/taxonomies/term_edit.html",
+        "taxonomies",
+        outcome,
+        taxonomy=taxonomy,
+        term=current,
+        chosen=request.POST.get("parent", "") if outcome else _parent_of(tree, current),
+        choices=[t for t in tree if t["id"] != current["id"]],
+        form=request.POST if outcome else current,
+    )
 
 
 def _label(raw: str) -> str:
@@ -160,8 +151,7 @@ def _parent_of(tree: list[dict[str, Any]], node: dict[str, Any]) -> str:
     return ""
 
 
-@admin_page(Perm.TAXONOMY_MANAGE)
-@require_POST
+@admin_page(Perm.TAXONOMY_MANAGE, "POST")
 def term_delete(request: HttpRequest, name: str, term: str) -> HttpResponse:
     run(request, "taxonomy_delete_term", {"taxonomy": name, "termSlug": term}, "Term deleted.")
     return redirect("admin_ui:terms", name)

@@ -6,7 +6,6 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods, require_POST
 
 from admin_ui.base import actor_for, admin_page, run, status_for
 from emdash import tokens
@@ -22,8 +21,7 @@ def _expiry(raw: str) -> int | str | None:
     return int(raw) if raw.isdigit() else raw
 
 
-@admin_page()
-@require_http_methods(["GET", "POST"])
+@admin_page(None, "GET", "POST")
 def token_list(request: HttpRequest) -> HttpResponse:
     problems: dict[str, str] = {}
     issued = None
@@ -57,8 +55,7 @@ def token_list(request: HttpRequest) -> HttpResponse:
     return response
 
 
-@admin_page()
-@require_POST
+@admin_page(None, "POST")
 def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
     run(request, "token_revoke", {"tokenId": str(token_id)}, "Token revoked.")
     return redirect("admin_ui:tokens")

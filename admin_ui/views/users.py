@@ -3,20 +3,17 @@
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods, require_POST
+from django.shortcuts import redirect
 
-from admin_ui.base import actor_for, admin_page, attempt, status_for
+from admin_ui.base import actor_for, admin_page, attempt, form_page
 from emdash import users
 from emdash.permissions import Perm
 from emdash.roles import Role
 
 
-@admin_page(Perm.USERS_MANAGE)
-@require_http_methods(["GET", "POST"])
+@admin_page(Perm.USERS_MANAGE, "GET", "POST")
 def user_list(request: HttpRequest) -> HttpResponse:
     actor = actor_for(request)
-    problems: dict[str, str] = {}
     outcome = None
     if request.method == "POST":
         post = request.POST
@@ -34,19 +31,12 @@ def user_list(request: HttpRequest) -> HttpResponse:
         )
         if outcome.ok:
             return redirect("admin_ui:users")
-        problems = outcome.problems
-    context = {
-        "users": users.user_list(actor=actor),
-        "roles": Role.choices(),
-        "problems": problems,
-        "form": request.POST,
-        "nav_key": "users",
-    }
-    return render(request, "admin_ui/users.html", context, status=status_for(outcome))
+    return form_page(
+        request, "admin_ui/users.html", "users", outcome, users=users.user_list(actor=actor), roles=Role.choices()
+    )
 
 
-@admin_page(Perm.USERS_MANAGE)
-@require_POST
+@admin_page(Perm.USERS_MANAGE, "POST")
 def user_edit(request: HttpRequest, user_id: int) -> HttpResponse:
     actor = actor_for(request)
     post = request.POST

@@ -6,7 +6,6 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods, require_POST
 
 from admin_ui.base import actor_for, admin_page, found_or_404, run, status_for
 from emdash.permissions import Perm
@@ -34,8 +33,7 @@ def _page(request: HttpRequest, template: str, context: dict[str, Any], status: 
     return response
 
 
-@admin_page(Perm.WEBHOOKS_MANAGE)
-@require_http_methods(["GET", "POST"])
+@admin_page(Perm.WEBHOOKS_MANAGE, "GET", "POST")
 def webhook_list(request: HttpRequest) -> HttpResponse:
     outcome = None
     if request.method == "POST":
@@ -51,8 +49,7 @@ def webhook_list(request: HttpRequest) -> HttpResponse:
     return _page(request, "admin_ui/webhooks/list.html", context, status_for(outcome))
 
 
-@admin_page(Perm.WEBHOOKS_MANAGE)
-@require_http_methods(["GET", "POST"])
+@admin_page(Perm.WEBHOOKS_MANAGE, "GET", "POST")
 def webhook_edit(request: HttpRequest, id: str) -> HttpResponse:
     outcome = None
     actor = actor_for(request)
@@ -75,8 +72,7 @@ def webhook_edit(request: HttpRequest, id: str) -> HttpResponse:
     return _page(request, "admin_ui/webhooks/edit.html", context, status_for(outcome))
 
 
-@admin_page(Perm.WEBHOOKS_MANAGE)
-@require_POST
+@admin_page(Perm.WEBHOOKS_MANAGE, "POST")
 def webhook_delete(request: HttpRequest, id: str) -> HttpResponse:
     run(request, "webhook_delete", {"id": id}, "Webhook deleted.")
     return redirect("admin_ui:webhooks")

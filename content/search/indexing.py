@@ -28,6 +28,7 @@ from content.models import EntryBase
 from content.schema import CollectionSpec, FieldSpec
 from content.search.backends import get_backend
 from content.search.models import SearchDocument, SearchIndexState
+from emdash.locking import locked
 
 log = logging.getLogger("emdash.search")
 
@@ -178,10 +179,7 @@ def reindex_entry(collection: str, entry_id: str, *, compare: bool = True) -> No
         spec = schema.current().collections.get(collection)
         row = None
         if spec is not None and indexable(spec):
-            qs = spec.model.objects.filter(pk=entry_id)
-            if connection.features.has_select_for_update:
-                qs = qs.select_for_update()
-            row = qs.first()
+            row = locked(spec.model.objects.filter(pk=entry_id)).first()
         if spec is None or row is None:
             remove_entry(collection, entry_id)
         else:

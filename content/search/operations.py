@@ -9,23 +9,23 @@ from pydantic_core import PydanticCustomError
 
 from content.schema_checks import SLUG_MAX_LENGTH
 from content.search import selectors
-from emdash.operations import Input, WholeNumber, declare, limit, reference
+from emdash.operations import READ, Input, WholeNumber, family, limit, reference
+from emdash.operations.shapes import STRING, items_of, obj
 from emdash.permissions import Perm
 
-RESULT = {
-    "type": "object",
-    "properties": {
-        "collection": {"type": "string"},
-        "id": {"type": "string"},
-        "slug": {"type": "string"},
-        "locale": {"type": "string"},
+RESULT = obj(
+    {
+        "collection": STRING,
+        "id": STRING,
+        "slug": STRING,
+        "locale": STRING,
         "title": {"type": "string", "description": "Plain text (not HTML)"},
         "snippet": {"type": "string", "description": "HTML: escaped text with the matches in <mark>"},
         "score": {"type": "number", "description": "Relevance; higher is better (only comparable within a call)"},
     },
-    "required": ["collection", "id", "slug", "locale", "title", "snippet", "score"],
-}
-OUTPUT = {"type": "object", "properties": {"items": {"type": "array", "items": RESULT}}, "required": ["items"]}
+    ["collection", "id", "slug", "locale", "title", "snippet", "score"],
+)
+OUTPUT = items_of(RESULT)
 Collection = Annotated[str, reference("Collection slug", SLUG_MAX_LENGTH)]
 
 
@@ -56,18 +56,10 @@ def _items(results: list[selectors.SearchResult], args: Any) -> dict[str, Any]:
     return {"items": [result.to_dict() for result in results]}
 
 
-declare(
-    name="search",
-    title="Search content",
-    category="search",
-    perm=Perm.SEARCH,
-    read_only=True,
-    idempotent=True,
-    description="Full-text search of published items, most relevant first, in the searchable fields of "
+family("search", Perm.SEARCH, **READ)(
+    "search", "Search content", SearchInput, selectors.search, present=_items, output=OUTPUT
+).describe(
+    "Full-text search of published items, most relevant first, in the searchable fields of "
     "collections supporting search. Every word must match (case, accents and word endings ignored; operators are "
-    "plain words). content_list lists by field order instead.",
-    input=SearchInput,
-    service=selectors.search,
-    present=_items,
-    output_schema=OUTPUT,
+    "plain words). content_list lists by field order instead."
 )

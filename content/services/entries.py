@@ -18,7 +18,7 @@ from content.schema_retry import schema_retry
 from content.seo import forget as seo_forget
 from content.seo import store as seo_store
 from content.services.drafts import requested_seo, requested_slug, write_values
-from content.services.ownership import owned_row as _owned_row
+from content.services.ownership import editing
 from content.services.publishing import publish_row, unpublish_row
 from content.signals import entry_deleting, send_entry_changed
 from content.validation import validate_data
@@ -246,8 +246,7 @@ def _set_terms(spec: CollectionSpec, entry_id: str, terms: Any) -> None:
 def entry_trash(*, actor: Actor, collection: str, id: str) -> None:
     """Soft delete. A pending schedule is cancelled so a restored item never publishes by surprise."""
     spec = schema.get_collection(collection)
-    with transaction.atomic():
-        row = _owned_row(actor, spec, id)
+    with editing(actor, spec, id) as row:
         status = "draft" if row.status == "scheduled" else row.status
         writes.save(spec, row, deleted_at=timezone.now(), scheduled_at=None, status=status)
         send_entry_changed(spec.slug, row.id, "trashed", actor)
@@ -256,8 +255,7 @@ def entry_trash(*, actor: Actor, collection: str, id: str) -> None:
 @schema_retry
 def entry_restore(*, actor: Actor, collection: str, id: str) -> Entry:
     spec = schema.get_collection(collection)
-    with transaction.atomic():
-        row = _owned_row(actor, spec, id, trashed=True)
+    with editing(actor, spec, id, trashed=True) as row:
         writes.save(spec, row, deleted_at=None)
         send_entry_changed(spec.slug, row.id, "restored", actor)
     return Entry.load(spec, row)

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
+
+from django.db import transaction
 
 from content import rows
 from content.models import EntryBase
@@ -17,3 +21,11 @@ def owned_row(actor: Actor, spec: CollectionSpec, ident: Any, *, trashed: bool =
     row = rows.find(spec, ident, trashed=trashed, for_update=True)
     require_owner_or(actor, row.author_id, Perm.CONTENT_EDIT_OWN, Perm.CONTENT_EDIT_ANY)
     return row
+
+
+@contextmanager
+def editing(actor: Actor, spec: CollectionSpec, ident: Any, *, trashed: bool = False) -> Iterator[EntryBase]:
+    """A transaction holding the row the actor may edit (:func:`owned_row`): the change and its row commit
+    together."""
+    with transaction.atomic():
+        yield owned_row(actor, spec, ident, trashed=trashed)

@@ -17,7 +17,7 @@ from content.rows import DRAFT_SEO, DRAFT_SLUG
 from content.schema import CollectionSpec
 from content.schema_retry import schema_retry
 from content.services import drafts
-from content.services.ownership import owned_row as _owned_row
+from content.services.ownership import editing
 from content.signals import entry_publishing, send_entry_changed
 from content.validation import check_publishable
 from emdash.actor import Actor
@@ -99,8 +99,7 @@ def entry_publish(*, actor: Actor, collection: str, id: str, published_at: str |
     """Publish; ``published_at`` sets the publication date (kept from the first publication otherwise)."""
     spec = schema.get_collection(collection)
     when = _published_at(published_at)
-    with transaction.atomic():
-        row = _owned_row(actor, spec, id)
+    with editing(actor, spec, id) as row:
         publish_row(spec, row, actor, published_at=when)
     return Entry.load(spec, row)
 
@@ -108,8 +107,7 @@ def entry_publish(*, actor: Actor, collection: str, id: str, published_at: str |
 @schema_retry
 def entry_unpublish(*, actor: Actor, collection: str, id: str) -> Entry:
     spec = schema.get_collection(collection)
-    with transaction.atomic():
-        row = _owned_row(actor, spec, id)
+    with editing(actor, spec, id) as row:
         if row.status != "draft" or row.scheduled_at is not None:
             unpublish_row(spec, row, actor)
     return Entry.load(spec, row)
@@ -127,8 +125,7 @@ def entry_schedule(*, actor: Actor, collection: str, id: str, scheduled_at: str)
     if when <= timezone.now():
         raise ValidationError.for_fields({"scheduledAt": "must be in the future"})
     # Any collection can schedule (SPEC 7); the 'scheduling' capability only shows the admin's controls.
-    with transaction.atomic():
-        row = _owned_row(actor, spec, id)
+    with editing(actor, spec, id) as row:
         status = "published" if row.status == "published" else "scheduled"
         writes.save(spec, row, status=status, scheduled_at=when)
         send_entry_changed(spec.slug, row.id, "scheduled", actor)
@@ -139,8 +136,7 @@ def entry_schedule(*, actor: Actor, collection: str, id: str, scheduled_at: str)
 def entry_unschedule(*, actor: Actor, collection: str, id: str) -> Entry:
     """Cancel a pending schedule; a no-op when there is none."""
     spec = schema.get_collection(collection)
-    with transaction.atomic():
-        row = _owned_row(actor, spec, id)
+    with editing(actor, spec, id) as row:
         if row.scheduled_at is not None:
             status = "draft" if row.status == "scheduled" else row.status
             writes.save(spec, row, status=status, scheduled_at=None)
@@ -151,8 +147,7 @@ def entry_unschedule(*, actor: Actor, collection: str, id: str) -> Entry:
 @schema_retry
 def entry_discard_draft(*, actor: Actor, collection: str, id: str) -> Entry:
     spec = schema.get_collection(collection)
-    with transaction.atomic():
-        row = _owned_row(actor, spec, id)
+    with editing(actor, spec, id) as row:
         if not rows.has_live_version(spec, row):
             raise ValidationError(
                 "Only items published at least once (in a collection with revisions) have a draft to discard"

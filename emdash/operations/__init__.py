@@ -3,8 +3,9 @@
 See docs/architecture.md ("How to add an operation").
 """
 
+from emdash.operations.forms import DELETED, READ, Draft, Endpoint, Family, audit_as, deleted, family, under
 from emdash.operations.pipeline import JSON, Call, Recorder, Shape, Source, run_operation, validate
-from emdash.operations.record import TABLE, Operation, Route, declare, family, get, load, operations
+from emdash.operations.record import TABLE, Operation, Route, declare, get, load, operations
 from emdash.operations.schema import (
     NULLABLE,
     WHOLE,
@@ -18,12 +19,17 @@ from emdash.operations.schema import (
 )
 
 __all__ = [
+    "DELETED",
     "JSON",
     "NULLABLE",
+    "READ",
     "TABLE",
     "WHOLE",
     "Call",
     "Cursor",
+    "Draft",
+    "Endpoint",
+    "Family",
     "Input",
     "NoInput",
     "Operation",
@@ -32,7 +38,9 @@ __all__ = [
     "Shape",
     "Source",
     "WholeNumber",
+    "audit_as",
     "declare",
+    "deleted",
     "family",
     "get",
     "input_schema",
@@ -41,5 +49,6 @@ __all__ = [
     "operations",
     "reference",
     "run_operation",
+    "under",
     "validate",
 ]

@@ -11,9 +11,31 @@ loosens it), and OpenAPI keeps full shapes.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 HOME = "x-emdash-home"  # marker key, never published
+
+# The JSON Schema vocabulary output shapes are written in.
+STRING = {"type": "string"}
+INTEGER = {"type": "integer"}
+NUMBER = {"type": "number"}
+BOOLEAN = {"type": "boolean"}
+NULLABLE_STRING = {"type": ["string", "null"]}
+NULLABLE_INTEGER = {"type": ["integer", "null"]}
+
+
+def obj(properties: dict[str, Any], required: Sequence[str] = (), description: str = "") -> dict[str, Any]:
+    """An object schema: ``properties``, the ``required`` ones, and a ``description`` if given."""
+    schema: dict[str, Any] = {"type": "object", **({"description": description} if description else {})}
+    schema["properties"] = properties
+    if required:
+        schema["required"] = list(required)
+    return schema
+
+
+def array(items: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "array", "items": items}
 
 
 def shared(schema: dict[str, Any], home: str, where: str = "result", note: str = "") -> dict[str, Any]:
@@ -64,3 +86,13 @@ def homes(schema: Any, in_full: bool = False) -> set[str]:
         return set()
     found = {schema[HOME][0]} if HOME in schema and not (in_full and schema[HOME][3]) else set()
     return found.union(*(homes(value, in_full) for key, value in schema.items() if key != HOME))
+
+
+def items_of(item: dict[str, Any]) -> dict[str, Any]:
+    """``{items: [item, ...]}``: a whole list."""
+    return obj({"items": array(item)}, ["items"])
+
+
+def page_of(item: dict[str, Any]) -> dict[str, Any]:
+    """``{items: [item, ...], nextCursor}``: one page of a list, the cursor absent on the last."""
+    return obj({"items": array(item), "nextCursor": STRING}, ["items"])
