@@ -224,7 +224,12 @@ def current(*, fresh: bool = False) -> Schema:
 
 
 def get_collection(slug: str) -> CollectionSpec:
-    return current().get(slug)
+    """The collection, from a snapshot checked against the stamp if the window's one does not have it: a
+    collection another process created a moment ago is found (a miss costs one stamp read)."""
+    try:
+        return current().get(slug)
+    except CollectionNotFound:
+        return current(fresh=True).get(slug)
 
 
 def invalidate() -> None:

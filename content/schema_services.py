@@ -41,7 +41,7 @@ def collection_list(*, actor: Actor) -> list[CollectionSpec]:
 
 def collection_get(*, actor: Actor, slug: Any) -> CollectionSpec:
     require(actor, Perm.SCHEMA_READ)
-    return schema.current().get(slug)
+    return schema.get_collection(slug)
 
 
 def collection_create(
