@@ -97,7 +97,7 @@ def prepare_database(args: argparse.Namespace) -> tuple[str, Any]:
         where = f"SQLite file in {var_dir}"
     else:
         _loopback_only(args.pg_url)
-        _pg_admin(args.pg_url, f"DROP DATABASE IF EXISTS {PG_DATABASE} WITH (FORCE)")  # the pool keeps its connections
+        _pg_admin(args.pg_url, f"DROP DATABASE IF EXISTS {PG_DATABASE} WITH (FORCE)")
         _pg_admin(args.pg_url, f"CREATE DATABASE {PG_DATABASE}")
         base = args.pg_url.rsplit("/", 1)[0]
         os.environ["DATABASE_URL"] = f"{base}/{PG_DATABASE}"
@@ -111,7 +111,8 @@ def prepare_database(args: argparse.Namespace) -> tuple[str, Any]:
             log(f"kept {where}")
             return
         if args.backend == "postgres":
-            _pg_admin(args.pg_url, f"DROP DATABASE IF EXISTS {PG_DATABASE} WITH (FORCE)")  # the pool keeps its connections
+            # FORCE: the connection pool still holds its connections here
+            _pg_admin(args.pg_url, f"DROP DATABASE IF EXISTS {PG_DATABASE} WITH (FORCE)")
         shutil.rmtree(var_dir, ignore_errors=True)
 
     return where, cleanup
