@@ -52,12 +52,20 @@ def resolve_urls(items: list[MenuItem]) -> dict[str, str | None]:
             terms.append(item.reference_id)
     entry_urls: dict[tuple[str, str], str] = {}
     for collection, ids in entries.items():
-        published = (
+        # Status checked in Python: given "status = ?" SQLite may read every published row through the status
+        # index instead of looking these few ids up by primary key.
+        found = (
             collections[collection]
-            .model.objects.filter(id__in=ids, status="published", deleted_at__isnull=True)
-            .values_list("id", "slug")
+            .model.objects.filter(id__in=ids, deleted_at__isnull=True)
+            .values_list("id", "slug", "status")
         )
-        entry_urls.update({(collection, entry_id): entry_path(collection, slug) for entry_id, slug in published})
+        entry_urls.update(
+            {
+                (collection, entry_id): entry_path(collection, slug)
+                for entry_id, slug, status in found
+                if status == "published"
+            }
+        )
     term_urls = term_paths(terms)
     urls: dict[str, str | None] = {}
     for item in items:
