@@ -7,6 +7,7 @@ e-mail addresses, IPs) are hashed into the key, so no secret or address is store
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 import re
@@ -52,15 +53,26 @@ def parse_rates(text: str) -> dict[str, Rate | None]:
 
 
 def _key(kind: str, bucket: str, subject: str, suffix: str = "") -> str:
-    digest = hashlib.sha256(subject.encode("utf-8", "surrogatepass")).hexdigest()[:32]
-    return f"emdash:rl:{kind}:{bucket}:{digest}{suffix}"
+    return f"emdash:rl:{kind}:{bucket}:{_digest(subject)}{suffix}"
+
+
+@functools.lru_cache(maxsize=4096)
+def _digest(subject: str) -> str:
+    """The subject as it appears in keys; the same few tokens and addresses come back request after request."""
+    return hashlib.sha256(subject.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 def _incr(key: str, timeout: int) -> int:
-    cache.add(key, 0, timeout=timeout)
+    """Count one; the key exists for all but the first event of a window, so ``incr`` is tried first."""
     try:
         return int(cache.incr(key))
-    except ValueError:  # evicted between add and incr
+    except ValueError:  # the window's first event (or the key was evicted)
+        pass
+    if cache.add(key, 1, timeout=timeout):
+        return 1
+    try:
+        return int(cache.incr(key))  # another process added it in between
+    except ValueError:
         cache.set(key, 1, timeout=timeout)
         return 1
 
