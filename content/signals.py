@@ -2,16 +2,17 @@
 
 ``entry_changed`` is sent after the transaction commits, with ``collection`` (slug), ``entry_id`` and
 ``action`` (created, updated, published, unpublished, scheduled, unscheduled, draft_discarded, trashed,
-restored, deleted), and ``batch``: one token for all the changes one transaction committed, so a receiver
-that acts on the committed state (the search index) can do it once per entry however many changes there
-were. ``entry_deleting`` is sent inside the transaction of a permanent delete so dependent rows go with it.
-``entry_publishing`` is sent inside a publish's transaction once the row holds its live values (``spec``,
-``row``), so data derived from them (the search document) commits with the publish. ``schema_changed`` is
-sent after any collection or field change commits.
+restored, deleted), and ``batch``: the :class:`Batch` of all the changes one transaction committed, where a
+receiver that acts on the committed state (the search index) notes what it has done, so it does it once per
+entry however many changes there were. ``entry_deleting`` is sent inside the transaction of a permanent
+delete so dependent rows go with it. ``entry_publishing`` is sent inside a publish's transaction once the row
+holds its live values (``spec``, ``row``), so data derived from them (the search document) commits with the
+publish. ``schema_changed`` is sent after any collection or field change commits.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
@@ -23,8 +24,31 @@ entry_publishing = Signal()
 schema_changed = Signal()
 
 
+class Batch:
+    """The changes one transaction committed: receivers keep their per-transaction state here."""
+
+    __slots__ = ("_claimed", "_values")
+
+    def __init__(self) -> None:
+        self._claimed: set[Any] = set()
+        self._values: dict[Any, Any] = {}
+
+    def claim(self, key: Any) -> bool:
+        """True the first time ``key`` is claimed in this batch (the caller does the work), False after."""
+        if key in self._claimed:
+            return False
+        self._claimed.add(key)
+        return True
+
+    def value(self, key: Any, compute: Callable[[], Any]) -> Any:
+        """``compute()``, once per batch for ``key``."""
+        if key not in self._values:
+            self._values[key] = compute()
+        return self._values[key]
+
+
 def send_entry_changed(collection: str, entry_id: str, action: str, actor: Any) -> None:
-    batch = _batch()
+    batch = current_batch()
     transaction.on_commit(
         lambda: entry_changed.send(
             sender=None, collection=collection, entry_id=entry_id, action=action, actor=actor, batch=batch
@@ -32,20 +56,16 @@ def send_entry_changed(collection: str, entry_id: str, action: str, actor: Any) 
     )
 
 
-def current_batch() -> object:
-    """The token the changes of the current transaction will carry (see ``entry_changed``)."""
-    return _batch()
-
-
-def _batch() -> object:
-    """This transaction's token. Django gives each transaction (and each savepoint rollback) a new list of commit
-    hooks, so the list tells transactions apart; a rollback to a savepoint only ever splits a batch in two, which
-    costs a receiver a second pass, never a missed one."""
+def current_batch() -> Batch:
+    """The batch the changes of the current transaction will carry. Django gives each transaction (and each
+    savepoint rollback) a new list of commit hooks, so the list tells transactions apart; a rollback to a savepoint
+    only ever splits a batch in two, which costs a receiver a second pass, never a missed one."""
     conn = transaction.get_connection()
     if not conn.in_atomic_block:
-        return object()  # autocommit: the hook runs at once, alone
+        return Batch()  # autocommit: the hook runs at once, alone
     hooks = conn.run_on_commit
     if getattr(conn, "_emdash_batch_hooks", None) is not hooks:
         conn._emdash_batch_hooks = hooks  # type: ignore[attr-defined]
-        conn._emdash_batch = object()  # type: ignore[attr-defined]
-    return conn._emdash_batch  # type: ignore[attr-defined]
+        conn._emdash_batch = Batch()  # type: ignore[attr-defined]
+    batch: Batch = conn._emdash_batch  # type: ignore[attr-defined]
+    return batch

@@ -13,8 +13,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import logging
-import threading
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 import httpx
 from django.db import transaction
@@ -24,6 +24,9 @@ from emdash import safe_fetch
 from emdash.background import task
 from emdash.conf import emdash_settings
 from webhooks.models import Delivery, Webhook
+
+if TYPE_CHECKING:
+    from content.signals import Batch
 
 log = logging.getLogger("emdash.webhooks")
 
@@ -37,25 +40,21 @@ def sign(secret: str, body: bytes) -> str:
     return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
 
 
-_active_in_batch = threading.local()  # the active webhooks as read for the commit being handled in this thread
-
-
-def _matching(event: str, batch: object = None) -> list[Webhook]:
+def _matching(event: str, batch: Batch | None = None) -> list[Webhook]:
     # Few webhooks exist; filtering in Python works the same on every database's JSON support.
     return [hook for hook in _active(batch) if event in (hook.events or [])]
 
 
-def _active(batch: object) -> list[Webhook]:
+def _active(batch: Batch | None) -> list[Webhook]:
     """The active webhooks; read once for all the events of one committed transaction (``batch``)."""
-    if batch is None:
-        return list(Webhook.objects.filter(active=True))
-    if getattr(_active_in_batch, "batch", None) is not batch:
-        _active_in_batch.hooks = list(Webhook.objects.filter(active=True))
-        _active_in_batch.batch = batch
-    return list(_active_in_batch.hooks)
+    return _read_active() if batch is None else batch.value("webhooks.active", _read_active)
 
 
-def subscribed(event: str, batch: object = None) -> bool:
+def _read_active() -> list[Webhook]:
+    return list(Webhook.objects.filter(active=True))
+
+
+def subscribed(event: str, batch: Batch | None = None) -> bool:
     return bool(_matching(event, batch))
 
 

@@ -12,12 +12,15 @@ import json
 import logging
 from collections.abc import Callable
 from contextlib import suppress
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils import timezone
 
 from emdash.dates import iso
 from emdash.tracing import log_exception
+
+if TYPE_CHECKING:
+    from content.signals import Batch
 
 log = logging.getLogger("emdash.webhooks")
 
@@ -92,7 +95,7 @@ def _safely(receiver: Callable[..., None]) -> Callable[..., None]:
 
 @_safely
 def on_entry_changed(
-    *, collection: str, entry_id: str, action: str, actor: Any, batch: object = None, **_: Any
+    *, collection: str, entry_id: str, action: str, actor: Any, batch: Batch | None = None, **_: Any
 ) -> None:
     from webhooks import delivery
 

@@ -7,28 +7,24 @@ logged (``emdash_reindex`` repairs it) rather than turned into an error for a re
 from __future__ import annotations
 
 import logging
-import threading
 from typing import Any
 
 from django.db import transaction
 from django.db.models.signals import post_migrate
 
 from content.search import indexing
-from content.signals import current_batch, entry_changed, entry_deleting, entry_publishing, schema_changed
+from content.signals import Batch, current_batch, entry_changed, entry_deleting, entry_publishing, schema_changed
 
 log = logging.getLogger("emdash.search")
 
 
-_seen = threading.local()  # the batch being handled in this thread, and the entries already brought in line
-
-
 def on_entry_changed(
-    sender: Any, *, collection: str, entry_id: str, action: str, batch: object = None, **kwargs: Any
+    sender: Any, *, collection: str, entry_id: str, action: str, batch: Batch | None = None, **kwargs: Any
 ) -> None:
     """Bring the entry's document in line with the committed row, once per entry per transaction (the first
     change's pass already read the final state). A created item has no document and needs none: if the same
     transaction published it, its "published" change follows."""
-    if action == "created" or _already_done(batch, (collection, entry_id)):
+    if action == "created" or (batch is not None and not batch.claim(("index", collection, entry_id))):
         return
     try:
         if action == "deleted":
@@ -44,27 +40,15 @@ def on_entry_publishing(sender: Any, *, spec: Any, row: Any, **kwargs: Any) -> N
     """Inside the publish's transaction: write the document from the row in hand (no second transaction, no
     second fsync, no second turn at SQLite's write lock). A failure here only rolls back its savepoint and is
     logged; the publish commits and the after-commit pass tries again."""
-    key, batch = (spec.slug, row.id), current_batch()
+    key, batch = ("index", spec.slug, row.id), current_batch()
     try:
         with transaction.atomic():
             indexing.write_document(spec, row)
     except Exception:
-        log.exception("search index: could not index %s/%s with its publish; retrying after commit", *key)
+        log.exception("search index: could not index %s/%s with its publish; retrying after commit", spec.slug, row.id)
         return
-    # Marked once committed: if a savepoint around the publish rolls back, the after-commit pass still runs.
-    transaction.on_commit(lambda: _already_done(batch, key))
-
-
-def _already_done(batch: object, key: tuple[str, str]) -> bool:
-    """Whether this batch has handled ``key`` already; marks it handled."""
-    if batch is None:
-        return False
-    if getattr(_seen, "batch", None) is not batch:
-        _seen.batch, _seen.keys = batch, set()
-    if key in _seen.keys:
-        return True
-    _seen.keys.add(key)
-    return False
+    # Claimed once committed: if a savepoint around the publish rolls back, the after-commit pass still runs.
+    transaction.on_commit(lambda: batch.claim(key))
 
 
 def on_entry_deleting(sender: Any, *, collection: str, entry_id: str, **kwargs: Any) -> None:
