@@ -47,6 +47,14 @@ def live_rows(spec: CollectionSpec) -> QuerySet[EntryBase]:
     return spec.model.objects.filter(deleted_at__isnull=True)
 
 
+def published_by_id(spec: CollectionSpec, ids: list[str], *columns: str) -> list[tuple[Any, ...]]:
+    """``columns`` of those of ``ids`` that are published and not trashed. The status is checked here, not in SQL:
+    given "status = ?" SQLite may prefer the status index and read every published row over looking these few ids
+    up by primary key (14 ms instead of 0.1 at 100k items)."""
+    found = live_rows(spec).filter(id__in=ids).values_list("status", *columns)
+    return [row[1:] for row in found if row[0] == "published"]
+
+
 def trashed_rows(spec: CollectionSpec) -> QuerySet[EntryBase]:
     return spec.model.objects.filter(deleted_at__isnull=False)
 

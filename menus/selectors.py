@@ -10,7 +10,7 @@ from typing import Any
 
 from django.db.models import Count
 
-from content import schema
+from content import rows, schema
 from content.links import entry_path
 from emdash.actor import Actor
 from emdash.dates import iso
@@ -52,20 +52,8 @@ def resolve_urls(items: list[MenuItem]) -> dict[str, str | None]:
             terms.append(item.reference_id)
     entry_urls: dict[tuple[str, str], str] = {}
     for collection, ids in entries.items():
-        # Status checked in Python: given "status = ?" SQLite may read every published row through the status
-        # index instead of looking these few ids up by primary key.
-        found = (
-            collections[collection]
-            .model.objects.filter(id__in=ids, deleted_at__isnull=True)
-            .values_list("id", "slug", "status")
-        )
-        entry_urls.update(
-            {
-                (collection, entry_id): entry_path(collection, slug)
-                for entry_id, slug, status in found
-                if status == "published"
-            }
-        )
+        published = rows.published_by_id(collections[collection], ids, "id", "slug")
+        entry_urls.update({(collection, entry_id): entry_path(collection, slug) for entry_id, slug in published})
     term_urls = term_paths(terms)
     urls: dict[str, str | None] = {}
     for item in items:
