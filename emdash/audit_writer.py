@@ -51,24 +51,36 @@ def write(rows: Sequence[AuditLog]) -> None:
         return
     try:
         with transaction.atomic():
-            AuditLog.objects.bulk_create(rows)
+            _insert(rows)
         return
     except Exception:
         if len(rows) == 1:
             _write_orphan(rows[0])
             return
     for row in rows:
-        row.pk = None  # PostgreSQL may have handed out ids before the commit failed
         write([row])
+
+
+def _insert(rows: Sequence[AuditLog]) -> None:
+    """One prepared INSERT run for every row (``executemany``). ``bulk_create`` compiles a statement with a
+    placeholder per value on every batch: about 40 us a row, more than SQLite's own insert."""
+    fields = [f for f in AuditLog._meta.concrete_fields if not f.primary_key]
+    quote = connection.ops.quote_name
+    sql = "INSERT INTO {} ({}) VALUES ({})".format(
+        quote(AuditLog._meta.db_table), ", ".join(quote(f.column) for f in fields), ", ".join(["%s"] * len(fields))
+    )
+    params = [[f.get_db_prep_save(getattr(row, f.attname), connection) for f in fields] for row in rows]
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, params)
 
 
 def _write_orphan(row: AuditLog) -> None:
     """Last try for one row: without its user (deleted since), else logged and dropped."""
     if row.user_id is not None:
-        row.pk = row.user_id = None
+        row.user_id = None
         try:
             with transaction.atomic():
-                AuditLog.objects.bulk_create([row])
+                _insert([row])
             return
         except Exception:
             pass

@@ -185,7 +185,7 @@ def test_unexpected_errors_are_500_with_a_trace_id_and_no_details(editor, monkey
     response = call(editor, "GET", API)
     assert response.status_code == 500
     error = body(response)["error"]
-    assert error["code"] == "INTERNAL_ERROR" and len(error["traceId"]) == 16
+    assert error["code"] == "INTERNAL_ERROR" and len(error["traceId"]) == 24
     assert "secret" not in response.content.decode()
     assert error["traceId"] in caplog.text
 

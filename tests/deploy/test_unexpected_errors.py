@@ -4,6 +4,7 @@ item 5, issue 11 item 4). Each door is made to fail for real by breaking a funct
 from __future__ import annotations
 
 import logging
+import time
 from io import StringIO
 from typing import Any
 
@@ -12,7 +13,7 @@ import pytest
 from django.core.management import call_command
 from django.test import Client, override_settings
 
-from emdash.tracing import HEADER, TraceIdFilter, current_trace_id, log_exception, trace
+from emdash.tracing import HEADER, TraceIdFilter, current_trace_id, log_exception, new_trace_id, trace
 from tests.factories import swap_service
 from tests.mcp.conftest import MCP
 
@@ -45,7 +46,7 @@ def _assert_logged_once(records: Any, response: Any) -> str:
     failures = [r for r in records if r.levelno >= logging.ERROR]
     assert len(failures) == 1, [(r.name, r.getMessage()) for r in failures]
     trace_id = response[HEADER]
-    assert len(trace_id) == 16 and int(trace_id, 16) >= 0
+    assert len(trace_id) == 24 and int(trace_id, 16) >= 0
     assert failures[0].trace_id == trace_id  # type: ignore[attr-defined]
     assert failures[0].exc_info is not None  # the stack trace is in the log...
     body = response.content.decode()
@@ -160,7 +161,7 @@ def test_worker_errors_are_logged_once_with_an_id(
     call_command("emdash_worker", "--once", stdout=StringIO())  # the worker survives the failed pass
     failures = [r for r in log if r.levelno >= logging.ERROR]
     assert len(failures) == 1
-    assert failures[0].name == "emdash.worker" and len(failures[0].trace_id) == 16  # type: ignore[attr-defined]
+    assert failures[0].name == "emdash.worker" and len(failures[0].trace_id) == 24  # type: ignore[attr-defined]
     assert failures[0].trace_id in failures[0].getMessage()  # type: ignore[attr-defined]
 
 
@@ -172,9 +173,18 @@ def test_one_trace_per_unit_of_work() -> None:
         except ValueError:
             assert log_exception(logging.getLogger("emdash.test"), "failed") == first
     with trace() as second:
-        assert second != first and len(second) == 16
+        assert second != first and len(second) == 24
+
+
+def test_trace_ids_start_with_the_time_so_the_audit_index_appends() -> None:
+    """Random ids scattered every audit row's insert across the trace index; a time prefix keeps them at its end."""
+    before = int(time.time())
+    ids = [new_trace_id() for _ in range(1000)]
+    after = int(time.time())
+    assert all(before <= int(one[:8], 16) <= after for one in ids)
+    assert len(set(ids)) == 1000 and len({one[8:] for one in ids}) == 1000  # the random part alone is unique
 
 
 def test_every_response_carries_its_trace_id(db: None) -> None:
     one, two = Client().get("/_emdash/health"), Client().get("/_emdash/health")
-    assert len(one[HEADER]) == 16 and one[HEADER] != two[HEADER]
+    assert len(one[HEADER]) == 24 and one[HEADER] != two[HEADER]

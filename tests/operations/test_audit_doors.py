@@ -31,7 +31,7 @@ def test_a_rest_create_writes_one_audit_row(posts) -> None:
     assert len(rows) == 1
     row = rows[0]
     assert (row.source, row.action, row.outcome, row.target) == ("rest", "content_create", "ok", f"posts/{item['id']}")
-    assert row.token_ref and row.user is not None and len(row.trace_id) == 16
+    assert row.token_ref and row.user is not None and len(row.trace_id) == 24
 
 
 def test_rest_reads_and_refusals_write_no_rows(posts) -> None:
