@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -18,18 +19,20 @@ from emdash.tokens import PAT_PREFIX, resolve_pat
 MAX_TOKEN_LENGTH = 512
 
 
-def resolve_bearer(raw: str, audience: str | None = None) -> Actor | None:
+def resolve_bearer(raw: str, audience: str | Callable[[], str] | None = None) -> Actor | None:
     """The actor behind a bearer token, or None if it is unknown, revoked, expired or malformed.
 
     OAuth access tokens are bound to a resource: they resolve only when ``audience`` (this server's MCP URL)
-    is the one they were issued for; without an audience they never do.
+    is the one they were issued for; without an audience they never do. A callable audience is called only for
+    an OAuth token (a request's URL is not free to build, and a PAT never needs it).
     """
     if not raw or len(raw) > MAX_TOKEN_LENGTH:
         return None
     if raw.startswith(PAT_PREFIX):
         return token_cache.cached(raw, None, lambda: resolve_pat(raw))
     if raw.startswith(OAUTH_ACCESS_PREFIX):
-        return token_cache.cached(raw, audience, lambda: resolve_access_token(raw, audience))
+        bound = audience() if callable(audience) else audience
+        return token_cache.cached(raw, bound, lambda: resolve_access_token(raw, bound))
     return None
 
 
@@ -98,7 +101,7 @@ def request_actor(request: HttpRequest) -> Actor:
     """
     token = bearer_token(request)
     if token is not None:
-        actor = resolve_bearer(token, resource_url(request))
+        actor = resolve_bearer(token, lambda: resource_url(request))
         if actor is None:
             raise BadToken
         return actor

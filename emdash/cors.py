@@ -18,6 +18,7 @@ from django.conf import settings
 from django.dispatch import receiver
 from django.http import HttpRequest
 from django.http.response import HttpResponseBase
+from django.utils.cache import patch_vary_headers
 
 from emdash.auth import origin_allowed
 from emdash.oauth import metadata
@@ -49,7 +50,14 @@ class CorsMiddleware(cors.CorsMiddleware):
 
     def add_response_headers(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
         if not _public(request):
-            return super().add_response_headers(request, response)
+            if "HTTP_ORIGIN" in request.META:
+                return super().add_response_headers(request, response)
+            # Not a browser's cross-origin call (the common case: MCP clients, curl): only the Vary header,
+            # without building request.headers from the whole environ as the base class does to find no Origin.
+            enabled = getattr(request, "_cors_enabled", None)  # set by check_preflight
+            if enabled or (enabled is None and self.is_enabled(request)):
+                patch_vary_headers(response, ("origin",))
+            return response
         response[cors.ACCESS_CONTROL_ALLOW_ORIGIN] = "*"
         if request.method == "OPTIONS":
             response[cors.ACCESS_CONTROL_ALLOW_METHODS] = "GET, POST, OPTIONS"

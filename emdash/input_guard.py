@@ -29,7 +29,8 @@ def _problem(request: HttpRequest) -> str | None:
     """Where the bad input is ("path", "query.<name>", "form.<name>"), or None."""
     if has_bad_chars(request.path):
         return "path"
-    for label, data in (("query", request.GET), ("form", _form(request))):
+    query = request.GET if request.META.get("QUERY_STRING") else None  # no QueryDict built for nothing
+    for label, data in (("query", query), ("form", _form(request))):
         if data is None:
             continue
         for key, values in data.lists():

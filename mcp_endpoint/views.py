@@ -82,7 +82,7 @@ def _authenticate(request: HttpRequest) -> Actor | HttpResponse:
     token = bearer_token(request)
     if token is not None:
         # A bad token never falls back to the session cookie; OAuth tokens must be bound to this URL.
-        actor = resolve_bearer(token, resource_url(request))
+        actor = resolve_bearer(token, lambda: resource_url(request))
         return actor if actor is not None else _unauthorized(request, token_sent=True)
     origin = request.META.get("HTTP_ORIGIN")
     user = getattr(request, "user", None)
