@@ -27,7 +27,7 @@ class Entry:
         """``live_seo``: the caller knows it already (a create), so it is not read again."""
         raw = draft_raw(row) if show_draft else None
         draft = None if raw is None else known_values(spec, raw)
-        # rows.find(with_seo=True) brought the live SEO along with the row (one query less per read).
+        # rows.find(for_read=True) brought the live SEO along with the row (one query less per read).
         if live_seo is None:
             live_seo = row.seo_live if hasattr(row, "seo_live") else seo.live(spec.slug, row.id)
         return cls(spec, row, draft, show_draft, draft_meta(raw), live_seo or {})

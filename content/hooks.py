@@ -25,9 +25,13 @@ def register_terms(
     assigned: Assigned,
     taxonomies: Callable[[str], list[str]],
     tagged: Callable[..., Any],
+    column: Callable[[str], Any],
+    of_column: Callable[[Any], dict[str, list[dict[str, Any]]]],
 ) -> None:
     _hooks["replace"] = replace
     _hooks["assigned"] = assigned
+    _hooks["terms_column"] = column
+    _hooks["terms_of_column"] = of_column
     _hooks["taxonomies"] = taxonomies
     _hooks["tagged"] = tagged
 
@@ -72,6 +76,20 @@ def replace_entry_terms(*, collection: str, entry_id: str, terms: Any) -> None:
 def assigned_terms(*, collection: str, entry_id: str) -> dict[str, list[dict[str, Any]]]:
     assigned = _hooks.get("assigned")
     return assigned(collection=collection, entry_id=entry_id) if assigned is not None else {}
+
+
+def terms_column(collection: str) -> Any | None:
+    """An expression an entry query can select (on ``OuterRef("id")``) to read the entry's terms in the same
+    statement; None without a taxonomy app."""
+    column = _hooks.get("terms_column")
+    return column(collection) if column is not None else None
+
+
+def row_terms(collection: str, row: Any) -> dict[str, list[dict[str, Any]]]:
+    """The terms of an entry row: from its ``terms_live`` column when its query read them, else one query."""
+    if hasattr(row, "terms_live"):
+        return _hooks["terms_of_column"](row.terms_live)
+    return assigned_terms(collection=collection, entry_id=row.id)
 
 
 def taxonomies_for(collection: str) -> list[str]:

@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from content import markdown_output, outputs, selectors, services
 from content.entry import Entry
-from content.hooks import assigned_terms
+from content.hooks import row_terms
 from content.inputs import (
     CreateInput,
     GetInput,
@@ -30,8 +30,8 @@ ITEM_PATH = f"{C}/<str:id>"
 
 
 def _with_terms(entry: Entry) -> dict[str, Any]:
-    """The item plus its taxonomy terms (one query)."""
-    return {**entry.to_dict(), "terms": assigned_terms(collection=entry.spec.slug, entry_id=entry.id)}
+    """The item plus its taxonomy terms (read with the row by content_get, else one query)."""
+    return {**entry.to_dict(), "terms": row_terms(entry.spec.slug, entry.row)}
 
 
 def item_and_rev(entry: Entry, args: Any) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from django.db import connection
 from django.db.models import Case, IntegerField, JSONField, OuterRef, QuerySet, Subquery, Value, When
 from ulid import ULID
 
+from content import hooks
 from content.dynamic import field_attname
 from content.models import EntryBase, EntrySeo, Revision
 from content.schema import CollectionSpec
@@ -60,12 +61,14 @@ def trashed_rows(spec: CollectionSpec) -> QuerySet[EntryBase]:
 
 
 @functools.lru_cache(maxsize=512)  # per model class, i.e. per collection and schema snapshot
-def _by_id(model: type[EntryBase], collection: str, trashed: bool, with_seo: bool) -> Prepared:
-    """The entry-by-id query; the id is its last parameter (the SEO subquery's collection comes first)."""
+def _by_id(model: type[EntryBase], collection: str, trashed: bool, for_read: bool) -> Prepared:
+    """The entry-by-id query; the id is its last parameter (the subqueries' collection comes first)."""
     qs = model.objects.filter(deleted_at__isnull=not trashed, id="")
-    if with_seo:
+    if for_read:
         seo = EntrySeo.objects.filter(collection=collection, entry_id=OuterRef("id")).values("data")[:1]
         qs = qs.annotate(seo_live=Subquery(seo, output_field=JSONField()))
+        if (terms := hooks.terms_column(collection)) is not None:
+            qs = qs.annotate(terms_live=terms)
     return Prepared(qs.order_by()[:1])
 
 
@@ -76,15 +79,16 @@ def find(
     locale: Any = None,
     trashed: bool = False,
     for_update: bool = False,
-    with_seo: bool = False,
+    for_read: bool = False,
 ) -> EntryBase:
     """An entry by ULID or slug (slugs prefer ``locale``, else the default locale). Raises NOT_FOUND.
-    ``with_seo`` fetches the live SEO in the same query (``row.seo_live``), for reads that show it."""
+    ``for_read`` fetches what a read shows in the same query: the live SEO (``row.seo_live``) and the terms
+    (``row.terms_live``, for ``hooks.row_terms``)."""
     if not isinstance(ident, str) or not ident or len(ident) > 200 or "\x00" in ident:
         raise not_found(spec, ident)
     locked = for_update and connection.features.has_select_for_update
     if ULID_RE.match(ident) and not locked:  # the read path: compiled once per collection
-        by_id = _by_id(spec.model, spec.slug, trashed, with_seo)
+        by_id = _by_id(spec.model, spec.slug, trashed, for_read)
         row = next(iter(by_id.objects([*by_id.params[:-1], ident.upper()])), None)
         if row is not None:
             return row

@@ -53,7 +53,7 @@ def _check_limit(limit: Any, maximum: int = 100) -> int:
 def entry_get(*, actor: Actor, collection: str, id: str, locale: str | None = None) -> Entry:
     spec = schema.get_collection(collection)
     require(actor, Perm.CONTENT_READ)
-    row = rows.find(spec, id, locale=locale, with_seo=True)
+    row = rows.find(spec, id, locale=locale, for_read=True)
     show_draft = sees_unpublished(actor)
     if not show_draft and row.status != "published":
         raise rows.not_found(spec, id)  # no hint that an unpublished item exists

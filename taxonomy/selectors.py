@@ -9,7 +9,8 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import Aggregate, JSONField, OuterRef, Q, Subquery
+from django.db.models.functions import JSONArray
 
 from content import rows, schema
 from content.selectors import sees_unpublished
@@ -95,10 +96,36 @@ def assigned_terms(*, collection: str, entry_id: str) -> dict[str, list[dict[str
     (one query, no permission check of its own: a write's result must not fail on a read scope).
 
     Terms come in the order they were assigned."""
+    return terms_of_rows(_assigned().rows([collection, entry_id]))
+
+
+def terms_of_rows(found: Any) -> dict[str, list[dict[str, Any]]]:
+    """``{taxonomy: [term refs]}`` of ``(taxonomy, term id, slug, label, assignment id)`` rows in any order:
+    sorted here, so both databases (and both ways of reading them) agree whatever their collation."""
     result: dict[str, list[dict[str, Any]]] = {}
-    for taxonomy, term_id, slug, label in _assigned().rows([collection, entry_id]):
+    for taxonomy, term_id, slug, label, _ in sorted(found or (), key=lambda row: (row[0], row[4])):
         result.setdefault(taxonomy, []).append(presenters.term_ref_of(term_id, slug, label))
     return result
+
+
+class _JSONList(Aggregate):
+    """The group's values as one JSON array: json_group_array, or jsonb_agg on PostgreSQL (psycopg hands jsonb
+    over as text, as JSONField expects)."""
+
+    function = "JSON_GROUP_ARRAY"
+    output_field = JSONField()
+
+    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        return self.as_sql(compiler, connection, function="JSONB_AGG", **extra)
+
+
+def assigned_column(collection: str) -> Subquery:
+    """The terms of the entry in the outer query (``OuterRef("id")``) as one JSON column, for an entry read
+    that wants them in its own statement; ``terms_of_rows`` presents the value (NULL: no terms)."""
+    assigned = TermAssignment.objects.filter(collection=collection, entry_id=OuterRef("id")).order_by()
+    columns = JSONArray("term__taxonomy__name", "term_id", "term__slug", "term__label", "id")
+    per_entry = assigned.values("entry_id").annotate(terms=_JSONList(columns)).values("terms")
+    return Subquery(per_entry[:1], output_field=JSONField())
 
 
 def taxonomies_for(collection: str) -> list[str]:
@@ -117,8 +144,8 @@ def tagged_entries(*, collection: str, taxonomy: str, slugs: list[str]) -> Any:
 @functools.cache
 def _assigned() -> Prepared:
     """The terms query, compiled once per process (every content_get runs it)."""
-    qs = TermAssignment.objects.filter(collection="", entry_id="").order_by("term__taxonomy__name", "id")
-    return Prepared(qs.values_list("term__taxonomy__name", "term_id", "term__slug", "term__label"))
+    qs = TermAssignment.objects.filter(collection="", entry_id="").order_by()
+    return Prepared(qs.values_list("term__taxonomy__name", "term_id", "term__slug", "term__label", "id"))
 
 
 def entry_terms(*, actor: Actor, collection: str, id: Any, locale: Any = None) -> dict[str, list[dict[str, Any]]]:

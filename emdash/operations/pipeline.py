@@ -82,7 +82,7 @@ def action_row(action: str, call: Call, outcome: str, started: float, target: st
     """The audit row of one call; also for the few hand-written writes outside the table (file uploads)."""
     actor = call.actor
     return AuditLog(
-        user=actor.user,
+        user_id=actor.user_id,
         token_ref=str(actor.token_id or ""),
         client_id=call.client[:200],
         source=call.source,

@@ -9,7 +9,7 @@ import pytest
 from content import hooks
 from emdash.errors import ValidationError
 from media.selectors import existing_ids, ids_by_url, urls_by_id
-from taxonomy.selectors import assigned_terms, tagged_entries, taxonomies_for
+from taxonomy.selectors import assigned_column, assigned_terms, tagged_entries, taxonomies_for, terms_of_rows
 from taxonomy.services import replace_entry_terms
 
 
@@ -27,6 +27,8 @@ def test_the_apps_register_their_functions() -> None:
         "assigned": assigned_terms,
         "taxonomies": taxonomies_for,
         "tagged": tagged_entries,
+        "terms_column": assigned_column,
+        "terms_of_column": terms_of_rows,
         "media_ids": existing_ids,
         "urls_by_id": urls_by_id,
         "ids_by_url": ids_by_url,

@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from content import rows, schema, schema_services, services
+from content import hooks, rows, schema, schema_services, services
 from emdash.actor import Actor
 from emdash.errors import EmDashError
 from emdash.roles import Role
@@ -196,6 +196,27 @@ def test_assigned_terms_take_one_query() -> None:
         found = selectors.assigned_terms(collection="posts", entry_id=entry.id)
     assert len(queries) == 1
     assert sum(len(v) for v in found.values()) == 4
+
+
+@pytest.mark.usefixtures("some_terms")
+def test_an_entry_read_brings_its_terms_in_its_own_query_in_assignment_order() -> None:
+    """content_get reads the row, its live SEO and its terms in one statement (rows.find(for_read=True)); the
+    terms column presents exactly what the separate terms query does, in the order they were assigned."""
+    entry = make_entry(terms={"tag": ["python", "django"], "category": ["guides", "news"]})
+    spec = schema.get_collection("posts")
+    rows.find(spec, entry.id, for_read=True)  # compiled once per process: not part of the count
+    with CaptureQueriesContext(connection) as queries:
+        row = rows.find(spec, entry.id, for_read=True)
+        found = hooks.row_terms("posts", row)
+    assert len(queries) == 1
+    assert found == selectors.assigned_terms(collection="posts", entry_id=entry.id)
+    assert list(found) == ["category", "tag"]
+    assert {k: [t["slug"] for t in v] for k, v in found.items()} == {
+        "category": ["guides", "news"],
+        "tag": ["python", "django"],
+    }
+    bare = make_entry()
+    assert hooks.row_terms("posts", rows.find(spec, bare.id, for_read=True)) == {}
 
 
 # --------------------------------------------------------------------------------------------- MCP
