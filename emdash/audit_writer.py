@@ -67,7 +67,7 @@ def _insert(rows: Sequence[AuditLog]) -> None:
     fields = [f for f in AuditLog._meta.concrete_fields if not f.primary_key]
     quote = connection.ops.quote_name
     sql = "INSERT INTO {} ({}) VALUES ({})".format(
-        quote(AuditLog._meta.db_table), ", ".join(quote(f.column) for f in fields), ", ".join(["%s"] * len(fields))
+        quote(str(AuditLog._meta.db_table)), ", ".join(quote(f.column) for f in fields), ", ".join(["%s"] * len(fields))
     )
     params = [[f.get_db_prep_save(getattr(row, f.attname), connection) for f in fields] for row in rows]
     with connection.cursor() as cursor:

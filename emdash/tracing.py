@@ -1,12 +1,12 @@
 """One trace id per request (or worker pass): minted here, carried in a context variable, shown in every log line.
 
-The id is 24 hex characters: the Unix time in seconds (8), then 64 random bits (16). The time prefix keeps the
-audit log's trace index appending at its end (random ids scattered each insert across an index larger than
-SQLite's page cache: 30 us of a read call's audit row); the random part is as unique as a whole random id. Trace
-ids are labels, not secrets, so ``random`` (reseeded in a forked child) serves, without a system call. Error bodies, audit rows and log records all read ``current_trace_id()``, so the
-id a user reports finds the log entry and the audit row. Unexpected errors are logged through
-``log_exception``; the middleware then tells Django not to log the same 500 again, and logs the 500s nobody
-logged, so each one appears exactly once.
+The id is 24 hex characters: the Unix time in seconds (8), then 64 random bits (16). The time prefix keeps the audit
+log's trace index appending at its end (random ids scattered each insert across an index larger than SQLite's page
+cache: 30 us of a read call's audit row); the random part is as unique as a whole random id. Trace ids are labels,
+not secrets, so ``random`` (reseeded in a forked child) serves, without a system call. Error bodies, audit rows and
+log records all read ``current_trace_id()``, so the id a user reports finds the log entry and the audit row.
+Unexpected errors are logged through ``log_exception``; the middleware then tells Django not to log the same 500
+again, and logs the 500s nobody logged, so each one appears exactly once.
 """
 
 from __future__ import annotations
