@@ -66,9 +66,8 @@ def _insert(rows: Sequence[AuditLog]) -> None:
     placeholder per value on every batch: about 40 us a row, more than SQLite's own insert."""
     fields = [f for f in AuditLog._meta.concrete_fields if not f.primary_key]
     quote = connection.ops.quote_name
-    sql = "INSERT INTO {} ({}) VALUES ({})".format(
-        quote(str(AuditLog._meta.db_table)), ", ".join(quote(f.column) for f in fields), ", ".join(["%s"] * len(fields))
-    )
+    columns = ", ".join(quote(str(f.column)) for f in fields)
+    sql = f"INSERT INTO {quote(AuditLog._meta.db_table)} ({columns}) VALUES ({', '.join(['%s'] * len(fields))})"
     params = [[f.get_db_prep_save(getattr(row, f.attname), connection) for f in fields] for row in rows]
     with connection.cursor() as cursor:
         cursor.executemany(sql, params)
