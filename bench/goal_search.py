@@ -39,6 +39,9 @@ from bench.search_bench import Zipf, percentile, prepare_database, vocabulary  #
 
 TARGETS = {"most common (90%+)": 20.0}  # ms, p50; every other class: SELECTIVE_TARGET
 SELECTIVE_TARGET = 10.0
+# The targets are for single words (a 90% word; selective words); these combinations are held to the
+# selective target as a stretch (bench/harness.py's Row.stretch).
+STRETCH = ("90% word + medium word", "rare OR 90% word")
 SENTENCE_WORDS = 20
 BATCH = 5000
 
@@ -255,6 +258,7 @@ def rows(backends: tuple[str, ...] = ("sqlite", "postgres"), extra: list[str] | 
                     "ratio": c["p50_ms"] / c["exact_p50_ms"],
                     "target": f"p50 <= {c['target_ms']:g} ms",
                     "met": c["p50_ms"] <= c["target_ms"],
+                    "stretch": c["class"] in STRETCH,
                     "note": f"p95 {c['p95_ms']:.1f} ms{cpu}, top 20 {c['same_top']:.0%} as ranked exactly",
                 }
             )

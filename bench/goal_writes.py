@@ -212,6 +212,9 @@ def rows(extra: list[str] | None = None) -> list[dict[str, Any]]:
                     "ratio": run["rps"] / target,
                     "target": f">= {target:g}/s, no 5xx, not locked",
                     "met": fine and run["rps"] >= target,
+                    # The figure is for the tool's call as clients make it (a draft, its default);
+                    # a published create does twice the work (revision, search document) and is a stretch.
+                    "stretch": status != "draft",
                     "note": f"p50 {run['p50_ms']:.0f} ms, server CPU {run['server_cpu_ms']:.1f} ms/call, "
                     f"{run['server_errors']} 5xx, {run['errors']} failed, {result['locked']} locked",
                 }

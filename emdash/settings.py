@@ -355,6 +355,8 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Content, schema, media, taxonomies, menus, settings, search and API tokens. "
     'Errors: {"error": {"code", "message", "details"}} with the same codes as the MCP tools.',
     "VERSION": "1",
+    # 3.1: the schemas are JSON Schema 2020-12, as the MCP tools' are (nullable values are type arrays).
+    "OAS_VERSION": "3.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

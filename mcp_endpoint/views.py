@@ -42,7 +42,9 @@ def _drain(request: HttpRequest) -> None:
 
 
 def _json(body: Any, status: int = 200, **headers: str) -> HttpResponse:
-    response = HttpResponse(jsonrpc.dumps(body), status=status, content_type="application/json")
+    content = jsonrpc.dumps(body)
+    response = HttpResponse(content, status=status, content_type="application/json")
+    response["Content-Length"] = str(len(content))  # sent in one piece, not chunked (one send less per answer)
     for name, value in headers.items():
         response[name.replace("_", "-")] = value
     return response

@@ -176,3 +176,15 @@ def test_the_mcp_endpoint_keeps_its_guards_on_the_short_middleware_chain(db, mcp
     assert answer["X-Trace-Id"]
     page = mcp.client.get("/_emdash/admin/login/")
     assert page["Content-Security-Policy"] == answer["Content-Security-Policy"]
+
+
+def test_an_answer_says_its_length_so_the_server_sends_it_in_one_piece(posts, mcp):
+    """Without Content-Length a WSGI server chunks the body: a last empty chunk, one more send per answer."""
+    entry = make_entry(status="published")
+    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call"}
+    response = mcp.post(
+        {**call, "params": {"name": "content_get", "arguments": {"collection": "posts", "id": entry.id}}}
+    )
+    assert response.status_code == 200 and response["Content-Length"] == str(len(response.content))
+    refused = mcp.post({**call, "params": {"name": "content_get", "arguments": {}}}, token="ec_pat_wrong")
+    assert refused.status_code == 401 and refused["Content-Length"] == str(len(refused.content))
