@@ -12,7 +12,7 @@ compare both databases; such rows are skipped without it). A ``Row`` carries the
 same title form one table), what was measured, ours, the peer, the ratio, the target and whether it is met;
 ``Row.at_least``/``Row.at_most``/``Row.limit`` compute the ratio and the verdict.
 
-    .venv/bin/python bench/run.py [--goals reads,scale] [--rounds 2 --duration 5 --warmup 1 --connections 1,8]
+    .venv/bin/python bench/run.py [--goals reads,scale] [--rounds 2 --duration 4 --warmup 1 --connections 1,8]
 
 Results are printed as Markdown (paste into docs/benchmarks.md) and saved as JSON with ``--output``.
 """
@@ -49,7 +49,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--goals", default=",".join(GOALS), help=f"comma-separated, of {', '.join(GOALS)}")
     parser.add_argument("--threads", type=int, default=1, help="gunicorn threads per worker for ours (default 1)")
     parser.add_argument("--connections", default="1,8", help="comma-separated concurrent connections (default 1,8)")
-    parser.add_argument("--duration", type=float, default=5, help="seconds measured per load run (default 5)")
+    parser.add_argument("--duration", type=float, default=4, help="seconds measured per load run (default 4)")
     parser.add_argument("--warmup", type=float, default=1, help="seconds of warm-up before each run (default 1)")
     parser.add_argument("--rounds", type=int, default=2, help="rounds; the median is reported (default 2)")
     parser.add_argument("--loader", choices=("auto", "wrk", "httpx"), default="auto")
