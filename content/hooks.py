@@ -87,8 +87,9 @@ def terms_column(collection: str) -> Any | None:
 
 def row_terms(collection: str, row: Any) -> dict[str, list[dict[str, Any]]]:
     """The terms of an entry row: from its ``terms_live`` column when its query read them, else one query."""
-    if hasattr(row, "terms_live"):
-        return _hooks["terms_of_column"](row.terms_live)
+    of_column = _hooks.get("terms_of_column")
+    if of_column is not None and hasattr(row, "terms_live"):
+        return of_column(row.terms_live)
     return assigned_terms(collection=collection, entry_id=row.id)
 
 
