@@ -88,40 +88,42 @@ def attempt(
     *,
     audited: bool = True,
     notify: bool = True,
+    target: str = "",
 ) -> Outcome:
     """Run one service call, map domain errors to a plain-language message (admin_ui.plain) and audit it.
 
     Unexpected errors are logged with a trace id; the user sees only the trace id. ``audited=False`` when
     the call writes its own audit row (operations run through the pipeline); ``notify=False`` leaves the
-    message in the outcome instead of flashing it (bulk actions report all items at once)."""
+    message in the outcome instead of flashing it (bulk actions report all items at once); ``target`` names
+    what the action is on in its audit row, whether it succeeds or is refused."""
     started = time.perf_counter()
-    record = audit.record if audited else _not_recorded
+
+    def record(code: str) -> None:
+        if audited:  # else the pipeline already wrote this call's audit row
+            audit.record(request, action, code, started, target)
+
     try:
         result = call()
     except EmDashError as exc:
-        record(request, action, exc.code, started)
+        record(exc.code)
         outcome = Outcome(False, problems=plain.problems_of(exc), code=exc.code, message=plain.message_for(exc))
     except Exception as exc:
         if is_bad_text_db_error(exc):  # e.g. "\u0000" inside a JSON field's text: the user's input, not our bug
-            record(request, action, "VALIDATION_ERROR", started)
+            record("VALIDATION_ERROR")
             outcome = Outcome(False, code="VALIDATION_ERROR", message=f"Invalid input: {PROBLEM}.")
         else:
             trace_id = log_exception(log, "admin action %s failed", action)
-            record(request, action, "INTERNAL_ERROR", started)
+            record("INTERNAL_ERROR")
             text = f"Something went wrong on our side and nothing was changed. Reference for support: {trace_id}."
             outcome = Outcome(False, code="INTERNAL_ERROR", message=text)
     else:
-        record(request, action, "ok", started)
+        record("ok")
         if success and notify:
             messages.success(request, success)
         return Outcome(True, result=result)
     if notify:
         messages.error(request, outcome.message, extra_tags=plain.code_tag(outcome.code))
     return outcome
-
-
-def _not_recorded(request: HttpRequest, action: str, outcome: str, started: float | None = None) -> None:
-    """The pipeline already wrote this call's audit row."""
 
 
 def run(

@@ -36,6 +36,7 @@ def app_revoke(request: HttpRequest, client_id: str) -> HttpResponse:
         "oauth.revoke_connection",
         lambda: connections.connection_revoke(actor=actor_for(request), client_id=client_id, user_id=user_id),
         "Access revoked: the app's tokens no longer work.",
+        target=f"oauth/{client_id}",
     )
     back = reverse("admin_ui:oauth_apps")
     if request.POST.get("all") == "1":

@@ -19,6 +19,7 @@ def entry_preview(request: HttpRequest, collection: str, id: str) -> HttpRespons
         request,
         "content.preview",
         lambda: preview.preview_link(actor=actor_for(request), collection=spec.slug, id=entry.id),
+        target=f"{spec.slug}/{entry.id}",
     )
     if not outcome.ok:
         return redirect("admin_ui:entry_edit", spec.slug, id)
@@ -35,6 +36,7 @@ def share_create(request: HttpRequest, collection: str, id: str) -> HttpResponse
         request,
         "content.share_preview",
         lambda: shares.share_create(actor=actor, collection=spec.slug, id=entry.id, lifetime=lifetime),
+        target=f"{spec.slug}/{entry.id}",
     )
     if not outcome.ok:
         return redirect("admin_ui:entry_edit", spec.slug, id)
@@ -60,5 +62,6 @@ def share_revoke(request: HttpRequest, collection: str, id: str, share_id: str) 
         "content.revoke_share",
         lambda: shares.share_revoke(actor=actor, share_id=share_id),
         "Share link switched off: it no longer opens the draft.",
+        target=f"{spec.slug}/{id}",
     )
     return redirect("admin_ui:entry_edit", spec.slug, id)

@@ -47,5 +47,6 @@ def user_edit(request: HttpRequest, user_id: int) -> HttpResponse:
             actor=actor, user_id=user_id, role=post.get("role") or None, is_active=post.get("is_active") == "1"
         ),
         "User updated.",
+        target=f"users/{user_id}",
     )
     return redirect("admin_ui:users")

@@ -184,6 +184,9 @@ def test_admins_manage_users_but_not_their_own_role(as_role):
     client.post(f"/_emdash/admin/users/{me.pk}/", {"role": "10", "is_active": "1"})
     me.refresh_from_db()
     assert me.role == 50
+    # Both changes are audited with what they were on, the refused one too.
+    rows = AuditLog.objects.filter(source="admin", action="users.update").order_by("id")
+    assert [(r.target, r.outcome != "ok") for r in rows] == [(f"users/{new.pk}", False), (f"users/{me.pk}", True)]
     response = client.post("/_emdash/admin/users/", {"email": "bad", "role": "99", "password": "x"})
     assert response.status_code == 400 and User.objects.count() == 2
 

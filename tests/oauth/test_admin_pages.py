@@ -119,7 +119,9 @@ def test_revoking_a_connection_revokes_every_token_and_is_audited():
     )
     assert refreshed.status_code == 400 and refreshed.json()["error"] == "invalid_grant"
     assert not AccessToken.objects.filter(user=user, revoked_at__isnull=True).exists()
-    assert AuditLog.objects.filter(user=user, source="admin", action="oauth.revoke_connection", outcome="ok").exists()
+    assert AuditLog.objects.filter(
+        user=user, source="admin", action="oauth.revoke_connection", outcome="ok", target="oauth/emdash-cli"
+    ).exists()
     assert "No connected apps." in client.get(APPS).content.decode()
 
 
