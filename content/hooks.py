@@ -14,7 +14,8 @@ from typing import Any
 from emdash.errors import ValidationError
 
 Replace = Callable[..., None]
-Assigned = Callable[..., dict[str, list[dict[str, Any]]]]
+Terms = dict[str, list[dict[str, Any]]]  # {taxonomy: [{id, slug, label}]}, as an entry's output shows them
+Assigned = Callable[..., Terms]
 
 _hooks: dict[str, Any] = {}
 
@@ -26,7 +27,7 @@ def register_terms(
     taxonomies: Callable[[str], list[str]],
     tagged: Callable[..., Any],
     column: Callable[[str], Any],
-    of_column: Callable[[Any], dict[str, list[dict[str, Any]]]],
+    of_column: Callable[[Any], Terms],
 ) -> None:
     _hooks["replace"] = replace
     _hooks["assigned"] = assigned
@@ -73,7 +74,7 @@ def replace_entry_terms(*, collection: str, entry_id: str, terms: Any) -> None:
     replace(collection=collection, entry_id=entry_id, terms=terms)
 
 
-def assigned_terms(*, collection: str, entry_id: str) -> dict[str, list[dict[str, Any]]]:
+def assigned_terms(*, collection: str, entry_id: str) -> Terms:
     assigned = _hooks.get("assigned")
     return assigned(collection=collection, entry_id=entry_id) if assigned is not None else {}
 
@@ -85,7 +86,7 @@ def terms_column(collection: str) -> Any | None:
     return column(collection) if column is not None else None
 
 
-def row_terms(collection: str, row: Any) -> dict[str, list[dict[str, Any]]]:
+def row_terms(collection: str, row: Any) -> Terms:
     """The terms of an entry row: from its ``terms_live`` column when its query read them, else one query."""
     of_column = _hooks.get("terms_of_column")
     if of_column is not None and hasattr(row, "terms_live"):
