@@ -1,25 +1,21 @@
-"""Audit rows for admin actions, beside the ones MCP calls write (source "admin")."""
+"""The admin door's ``Call`` and its audit rows (source "admin"), beside the ones MCP calls write."""
 
 from __future__ import annotations
 
-import time
-
 from django.http import HttpRequest
 
-from emdash.models import AuditLog
-from emdash.tracing import current_trace_id
+from emdash import audit
+from emdash.actor import Actor
+from emdash.call import Call
+
+
+def call(request: HttpRequest) -> Call:
+    """A session user's call, limited by their role alone (no token scopes); no program name (a browser)."""
+    user = request.user
+    return Call.at("admin", Actor.for_user(user) if user.is_authenticated else Actor.anonymous())  # type: ignore[arg-type]
 
 
 def record(request: HttpRequest, action: str, outcome: str, started: float | None = None, target: str = "") -> None:
     """One row per admin write: who did what to what (``target``, as the MCP rows name it: ``users/7``,
     ``posts/01J...``) and whether it worked (``ok`` or an error code), refusals included."""
-    user = request.user if request.user.is_authenticated else None
-    AuditLog.objects.create(
-        user=user,
-        source="admin",
-        action=action[:100],
-        target=target[:255],
-        outcome=outcome[:40],
-        duration_ms=round((time.perf_counter() - started) * 1000, 2) if started else 0,
-        trace_id=current_trace_id(),
-    )
+    audit.record(call(request), action, outcome, target, started=started)

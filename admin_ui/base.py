@@ -23,7 +23,7 @@ from emdash.errors import CollectionNotFound, EmDashError, NotFound
 from emdash.operations import run_operation
 from emdash.permissions import Perm, can
 from emdash.text import PROBLEM, is_bad_text_db_error
-from emdash.tracing import log_exception
+from emdash.tracing import unexpected
 
 log = logging.getLogger("emdash.admin")
 
@@ -112,7 +112,7 @@ def attempt(
             record("VALIDATION_ERROR")
             outcome = Outcome(False, code="VALIDATION_ERROR", message=f"Invalid input: {PROBLEM}.")
         else:
-            trace_id = log_exception(log, "admin action %s failed", action)
+            trace_id = unexpected(exc, f"admin action {action}")
             record("INTERNAL_ERROR")
             text = f"Something went wrong on our side and nothing was changed. Reference for support: {trace_id}."
             outcome = Outcome(False, code="INTERNAL_ERROR", message=text)
@@ -134,16 +134,16 @@ def run(
     op = operations.get(name)
     if op is None:
         raise LookupError(f"No operation named {name}")
-    actor = actor_for(request)
+    door_call = audit.call(request)
 
-    def record(row: Any) -> None:
+    def keep(row: Any) -> None:
         # Refusals and failures are kept; a successful admin read is not (docs/architecture.md): a page view
         # is not an action, unlike an assistant's read over MCP.
         if op.is_write or row.outcome != "ok":
-            row.save()
+            row.save(force_insert=True)
 
     def call() -> Any:
-        return run_operation(op, actor, raw, source="admin", record=record)
+        return run_operation(op, door_call, raw, later=keep)
 
     return attempt(request, name, call, success, audited=False, notify=notify)
 

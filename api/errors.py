@@ -17,8 +17,9 @@ from rest_framework.response import Response
 
 from emdash import limits
 from emdash.errors import EmDashError
+from emdash.http import internal_error
 from emdash.text import PROBLEM, is_bad_text_db_error
-from emdash.tracing import log_exception
+from emdash.tracing import unexpected
 
 log = logging.getLogger("emdash.api")
 
@@ -80,5 +81,4 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         return envelope("VALIDATION_ERROR", f"Invalid input: {PROBLEM}", 400)
     request = context.get("request")
     where = f"{request.method} {request.path}" if request is not None else "API call"
-    trace_id = log_exception(log, "%s failed", where)
-    return Response({"error": {"code": "INTERNAL_ERROR", "message": "Internal error", "traceId": trace_id}}, status=500)
+    return Response(internal_error(unexpected(exc, where)), status=500)

@@ -25,10 +25,10 @@ from api.parsers import CheckedJSONParser
 from api.rules import rule
 from api.schema_doc import doc
 from emdash import limits, operations
+from emdash.audit import record
 from emdash.auth import site_origin
+from emdash.call import Call
 from emdash.errors import ValidationError
-from emdash.operations.pipeline import Call, action_row
-from emdash.operations.tracing import current_trace_id
 from emdash.permissions import Perm
 from media import presenters, services
 from media.errors import FileTooLarge
@@ -101,8 +101,8 @@ class MediaListView(ApiView):
                 alt=fields.get("alt"),
                 caption=fields.get("caption"),
             )
-            call = Call(actor, "rest", current_trace_id(), request.META.get("HTTP_USER_AGENT", ""))
-            action_row("media_upload", call, "ok", started, f"media/{item.id}").save()
+            call = Call.from_user_agent("rest", actor, request.META.get("HTTP_USER_AGENT", ""))
+            record(call, "media_upload", "ok", f"media/{item.id}", started=started)
         return Response({"item": presenters.item(item)}, status=201)
 
 

@@ -23,6 +23,7 @@ from api.parsers import StreamedJSONParser
 from api.rules import rule
 from api.schema_doc import ERRORS
 from emdash import limits
+from emdash.call import Call
 from emdash.errors import ValidationError
 from emdash.operations import TABLE, Operation, Route, Shape, operations, run_operation
 from emdash.operations.record import path_params
@@ -42,8 +43,7 @@ class OperationView(ApiView):
         fixed = {_wire(op, name): value for name, value in params.items()}
         raw = {**self._arguments(request, op, route, fixed), **fixed}
         shape = Shape(lax=route.args == "query", fixed=frozenset(fixed), noun="field")
-        client = request.META.get("HTTP_USER_AGENT", "")  # which program called, for the audit row
-        payload = run_operation(op, self.actor(request), raw, source="rest", shape=shape, client=client)
+        payload = run_operation(op, rest_call(self, request), raw, shape=shape)
         return Response(payload, status=route.status)
 
     def _arguments(self, request: Request, op: Operation, route: Route, fixed: dict[str, str]) -> dict[str, Any]:
@@ -110,10 +110,12 @@ def nested_query(request: Request, op: Operation) -> dict[str, Any]:
 
 def run_named(view: ApiView, request: Request, name: str, raw: dict[str, Any], *, lax: bool = False) -> Any:
     """Run operation ``name`` from a hand-written REST view (special shapes: uploads, REST-only query names)."""
-    op = TABLE[name]
-    client = request.META.get("HTTP_USER_AGENT", "")
-    actor = view.actor(request)
-    return run_operation(op, actor, raw, source="rest", shape=Shape(lax=lax, noun="field"), client=client)
+    return run_operation(TABLE[name], rest_call(view, request), raw, shape=Shape(lax=lax, noun="field"))
+
+
+def rest_call(view: ApiView, request: Request) -> Call:
+    """The REST door's call: the request's actor, named by its User-Agent (which program called)."""
+    return Call.from_user_agent("rest", view.actor(request), request.META.get("HTTP_USER_AGENT", ""))
 
 
 def _wire(op: Operation, name: str) -> str:

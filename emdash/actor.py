@@ -22,8 +22,11 @@ class Actor:
 
     user: User | None = None
     scopes: frozenset[scope_table.Scope] | None = None
-    token_id: Any = None
-    client_id: str | None = None
+    token_id: Any = None  # "pat:<id>" or "oauth:<id>"
+    client_id: str | None = None  # the OAuth client's client_id
+    # Names for provenance (emdash.call.Call), read from the rows the token lookup loads anyway.
+    token_name: str = ""
+    client_name: str = ""
     is_system: bool = False
 
     @classmethod

@@ -61,14 +61,14 @@ class Sweep:
 
     def run_safely(self) -> int:
         """One run; a failing sweep is logged and retried next time, never stops the worker."""
-        from emdash.tracing import log_exception, trace
+        from emdash.tracing import trace, unexpected
 
         self.last_run = time.monotonic()
         with trace():  # each run has its own trace id, in its log lines and audit rows
             try:
                 return self.run()
-            except Exception:
-                log_exception(log, "worker sweep %s failed", self.name)
+            except Exception as exc:
+                unexpected(exc, f"worker sweep {self.name}")
                 return 0
 
 

@@ -16,15 +16,12 @@ import orjson
 from django.core import checks
 from django.http import HttpRequest, HttpResponse
 
-from emdash import ratelimit
+from emdash import doors, ratelimit
 from emdash.auth import bearer_token, origin_allowed
 from emdash.conf import DEFAULTS, emdash_settings
-from emdash.oauth.metadata import MCP_PATH
 from emdash.proxy import client_ip
 
-MCP, REST = "mcp", "rest"
-REST_PREFIX = "/_emdash/api/"
-OAUTH_PREFIX = "/_emdash/api/oauth/"
+MCP, REST = "mcp", "rest"  # the rate buckets of the doors that have one (emdash.doors)
 # JSON-RPC error code of a rate-limited MCP request (implementation-defined range; docs/mcp-wire-notes.md).
 RATE_LIMITED_CODE = -32029
 _ID_PARSE_LIMIT = 64 * 1024  # read a limited request's body for its JSON-RPC id only when it is this small
@@ -46,11 +43,8 @@ def rate_for(door: str) -> ratelimit.Rate | None:
 
 
 def door_for(path: str) -> str | None:
-    if path == MCP_PATH or path.startswith(MCP_PATH + "/"):
-        return MCP
-    if path.startswith(REST_PREFIX) and not path.startswith(OAUTH_PREFIX):
-        return REST
-    return None
+    """The rate bucket of the door answering ``path`` (None: that door is not rate limited here)."""
+    return doors.door_for(path).rate
 
 
 def subject(request: HttpRequest) -> str:

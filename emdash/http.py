@@ -21,11 +21,16 @@ from emdash.auth import BadToken, request_actor
 from emdash.discovery import resource_metadata_url
 from emdash.errors import EmDashError, ValidationError
 from emdash.text import PROBLEM, find_bad_text, is_bad_text_db_error
-from emdash.tracing import log_exception
+from emdash.tracing import unexpected
 
 log = logging.getLogger("emdash.api")
 
 View = Callable[..., HttpResponse]
+
+
+def internal_error(trace_id: str) -> dict[str, Any]:
+    """The JSON doors' answer to an unexpected error: its trace id and nothing else (the log has the rest)."""
+    return {"error": {"code": "INTERNAL_ERROR", "message": "Internal error", "traceId": trace_id}}
 
 
 def json_response(body: Any, status: int = 200) -> HttpResponse:
@@ -89,10 +94,7 @@ def api_view(view: Callable[..., Any]) -> View:
         except Exception as exc:
             if is_bad_text_db_error(exc):
                 return error_response(ValidationError(f"Invalid input: {PROBLEM}"))
-            trace_id = log_exception(log, "%s %s failed", request.method, request.path)
-            return json_response(
-                {"error": {"code": "INTERNAL_ERROR", "message": "Internal error", "traceId": trace_id}}, 500
-            )
+            return json_response(internal_error(unexpected(exc, f"{request.method} {request.path}")), 500)
         return result if isinstance(result, HttpResponse) else json_response(result)
 
     return csrf_exempt(wrapper)

@@ -17,11 +17,9 @@ from django.http import HttpRequest, HttpResponse, UnreadablePostError
 from django.http.multipartparser import MultiPartParserError
 from django.utils.html import escape
 
-from emdash import limits
-from emdash.oauth import metadata
+from emdash import doors, limits
 from emdash.text import PROBLEM, bad_text_message, find_bad_text, has_bad_chars, scrub
 
-OAUTH_PATHS = (metadata.AUTHORIZE_PATH, "/_emdash/api/oauth/")
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
 
@@ -71,14 +69,14 @@ def _json(body: Any, status: int = 400) -> HttpResponse:
 
 def refusal(request: HttpRequest, where: str) -> HttpResponse:
     message = "Invalid input: " + bad_text_message(where)
-    path = request.path
-    if path.startswith(OAUTH_PATHS):
+    answers = doors.door_for(request.path).answers
+    if answers == "oauth":
         response = _json({"error": "invalid_request", "error_description": message})
         response["Cache-Control"] = "no-store"
         return response
-    if path.startswith(metadata.MCP_PATH):
+    if answers == "jsonrpc":
         return _json({"jsonrpc": "2.0", "id": None, "error": {"code": -32602, "message": message}})
-    if path.startswith("/_emdash/api/"):
+    if answers == "rest":
         return _json(
             {"error": {"code": "VALIDATION_ERROR", "message": message, "details": {"fields": {scrub(where): PROBLEM}}}}
         )

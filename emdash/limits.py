@@ -9,10 +9,10 @@ never disagree:
 - ``BodyLimitMiddleware``: Content-Length for the Django layer itself (the test client, any server), and
   ``DATA_UPLOAD_MAX_MEMORY_SIZE`` equals ``MAX_BODY`` so Django's own check agrees.
 
-Routes: the two upload routes (multipart ``POST /_emdash/api/media`` and the signed ``PUT``) take
-``MAX_UPLOAD`` (plus multipart framing); the JSON ``POST /_emdash/api/media/upload`` (media_upload) the
-base64 text of ``MAX_UPLOAD``; the MCP endpoint ``MCP_MAX_BODY`` (default ``MAX_BODY``: large files reach
-MCP's media_upload by ``url``); everything else ``MAX_BODY``.
+Each door's limit is its ``body_setting`` (``emdash.doors``); within it, routes: the two upload routes (multipart
+``POST /_emdash/api/media`` and the signed ``PUT``) take ``MAX_UPLOAD`` (plus multipart framing); the JSON ``POST
+/_emdash/api/media/upload`` (media_upload) the base64 text of ``MAX_UPLOAD``; the MCP endpoint ``MCP_MAX_BODY``
+(default ``MAX_BODY``: large files reach MCP's media_upload by ``url``); everything else ``MAX_BODY``.
 """
 
 from __future__ import annotations
@@ -24,17 +24,16 @@ from urllib.parse import unquote
 import orjson
 from django.http import HttpRequest, HttpResponse
 
+from emdash import doors
 from emdash.conf import emdash_settings
+from emdash.doors import MCP_PATH, SIGNED_UPLOAD_PREFIX
 
 MULTIPART_OVERHEAD = 64 * 1024  # form fields and boundaries around an uploaded file
-MCP_PATH = "/_emdash/api/mcp"
 MEDIA_UPLOAD_PATH = "/_emdash/api/media"
-SIGNED_UPLOAD_PREFIX = "/_emdash/api/media/upload/"
 ADMIN_UPLOAD_PATH = "/_emdash/admin/media/upload"
 JSON_UPLOAD_PATH = "/_emdash/api/media/upload"  # media_upload over REST: base64 in a JSON body
 LARGE_JSON_PATHS = frozenset({JSON_UPLOAD_PATH})  # JSON routes allowed more than MAX_BODY
-OAUTH_PREFIX = "/_emdash/api/oauth/"
-REST_PREFIX = "/_emdash/api/"
+__all__ = ["MCP_PATH", "SIGNED_UPLOAD_PREFIX"]
 
 Headers = list[tuple[bytes, bytes]]
 
@@ -48,8 +47,13 @@ def max_upload() -> int:
     return int(emdash_settings.MEDIA_MAX_UPLOAD_SIZE or emdash_settings.MAX_UPLOAD)
 
 
+def door_max_body(door: doors.Door) -> int:
+    """The door's limit for an ordinary body: its own setting, else ``MAX_BODY``."""
+    return int(getattr(emdash_settings, door.body_setting) or emdash_settings.MAX_BODY)
+
+
 def mcp_max_body() -> int:
-    return int(emdash_settings.MCP_MAX_BODY or emdash_settings.MAX_BODY)
+    return door_max_body(doors.MCP)
 
 
 def is_upload(path: str) -> bool:
@@ -61,11 +65,9 @@ def limit_for(path: str) -> int:
     """The largest body, in bytes, the route at ``path`` accepts."""
     if is_upload(path):
         return max_upload() + MULTIPART_OVERHEAD
-    if path.rstrip("/") == MCP_PATH:
-        return mcp_max_body()
     if path.rstrip("/") == JSON_UPLOAD_PATH:
         return max(max_body(), base64_size(max_upload()) + MULTIPART_OVERHEAD)
-    return max_body()
+    return door_max_body(doors.door_for(path))
 
 
 def base64_size(size: int) -> int:
@@ -77,17 +79,18 @@ def refusal(path: str, limit: int) -> tuple[int, Headers, bytes]:
     """The 413 for ``path`` in its door's shape: (status, headers, body)."""
     message = f"Request body too large (limit {limit} bytes)"
     headers: Headers = []
-    if path.rstrip("/") == MCP_PATH:
+    answers = doors.door_for(path).answers
+    if answers == "jsonrpc":
         # Same shape as the MCP view's own 413: a JSON-RPC error without an id (the body was never parsed).
         body: Any = {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": message}}
-    elif path.startswith(OAUTH_PREFIX):
+    elif answers == "oauth":
         body = {"error": "invalid_request", "error_description": message}
         headers = [(b"cache-control", b"no-store")]
     elif is_upload(path):
         upload = max_upload()
         text = f"The file is larger than the upload limit of {upload} bytes"
         body = {"error": {"code": "FILE_TOO_LARGE", "message": text, "details": {"maxSize": upload}}}
-    elif path.startswith(REST_PREFIX):
+    elif answers == "rest":
         body = {"error": {"code": "PAYLOAD_TOO_LARGE", "message": message, "details": {"maxSize": limit}}}
     else:
         raw = message.encode()
@@ -131,7 +134,7 @@ class BodyLimitMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         path = request.path_info
         declared = declared_length(request.META.get("CONTENT_LENGTH"))
-        if declared is not None and path.rstrip("/") != MCP_PATH and declared > (limit := limit_for(path)):
+        if declared is not None and doors.door_for(path) is not doors.MCP and declared > (limit := limit_for(path)):
             return _django_response(path, limit)
         return self.get_response(request)
 

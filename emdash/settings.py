@@ -94,7 +94,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "emdash.tracing.TraceMiddleware",  # first: everything after it, errors included, logs with the trace id
     "emdash.limits.BodyLimitMiddleware",  # 413 for oversized bodies before anything reads them
-    "mcp_endpoint.middleware.McpPathMiddleware",  # the MCP endpoint continues down MCP_MIDDLEWARE instead
+    "mcp_endpoint.middleware.McpPathMiddleware",  # the MCP endpoint continues down its door's chain (emdash.doors)
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",  # static files under daphne, gunicorn and tests alike
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -109,20 +109,6 @@ MIDDLEWARE = [
     "settings_app.localtime.SiteTimeMiddleware",  # one site-settings read per request, only if a date is shown
     "emdash.input_guard.BadTextMiddleware",  # NUL / lone surrogates in path, query, forms: 400 (SPEC 2)
     "public_site.middleware.RedirectFallbackMiddleware",  # last: sees the 404 of any unanswered path
-]
-
-# The MCP endpoint's chain (mcp_endpoint/middleware.py): the entries of MIDDLEWARE below McpPathMiddleware that
-# concern a JSON-RPC POST, in the same order; static files, redirects, CSRF (the view is exempt), messages and
-# the site time zone for templates are left out.
-MCP_MIDDLEWARE = [
-    "django.middleware.security.SecurityMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
-    "emdash.cors.CorsMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "emdash.door_limits.RateLimitMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "emdash.csp.CSPMiddleware",
-    "emdash.input_guard.BadTextMiddleware",
 ]
 
 ROOT_URLCONF = "emdash.urls"

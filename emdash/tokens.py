@@ -106,7 +106,7 @@ def resolve_pat(raw: str) -> Actor | None:
     now = timezone.now()
     if token.last_used_at is None or now - token.last_used_at > LAST_USED_RESOLUTION:
         PersonalAccessToken.objects.filter(pk=token.pk).update(last_used_at=now)
-    return Actor.for_user(token.user, token.scopes, token_id=f"pat:{token.pk}")
+    return Actor.for_user(token.user, token.scopes, token_id=f"pat:{token.pk}", token_name=token.name)
 
 
 def list_own(*, actor: Actor) -> list[PersonalAccessToken]:

@@ -5,8 +5,8 @@ log's trace index appending at its end (random ids scattered each insert across 
 cache: 30 us of a read call's audit row); the random part is as unique as a whole random id. Trace ids are labels,
 not secrets, so ``random`` (reseeded in a forked child) serves, without a system call. Error bodies, audit rows and
 log records all read ``current_trace_id()``, so the id a user reports finds the log entry and the audit row.
-Unexpected errors are logged through ``log_exception``; the middleware then tells Django not to log the same 500
-again, and logs the 500s nobody logged, so each one appears exactly once.
+Every door's unexpected error goes through ``unexpected(exc, where)``; the middleware then tells Django not to
+log the same 500 again, and logs the 500s nobody logged, so each one appears exactly once.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.http import HttpRequest, HttpResponse
 
 log = logging.getLogger("emdash.request")
+unexpected_log = logging.getLogger("emdash.unexpected")
 
 HEADER = "X-Trace-Id"
 
@@ -60,10 +61,11 @@ def trace() -> Iterator[str]:
         _current.reset(token)
 
 
-def log_exception(logger: logging.Logger, message: str, *args: Any) -> str:
-    """Log the exception being handled, once, with the trace id; return the id for the response body."""
+def unexpected(exc: BaseException, where: str) -> str:
+    """An unexpected error at ``where`` (``"tool content_get"``, ``"POST /_emdash/api/..."``): one log line with
+    its traceback and the trace id; returns the id for the door's generic answer, which shows nothing else."""
     trace_id = current_trace_id()
-    logger.error(message + " (trace %s)", *args, trace_id, exc_info=True)
+    unexpected_log.error("%s failed (trace %s)", where, trace_id, exc_info=(type(exc), exc, exc.__traceback__))
     trace = _current.get()
     if trace is not None:
         trace.error_logged = True

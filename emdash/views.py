@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template import loader
 
+from emdash.doors import door_for
+from emdash.http import internal_error
 from emdash.tracing import current_trace_id
 
 
@@ -17,7 +19,6 @@ def server_error(request: HttpRequest) -> HttpResponse:
 
     The page renders without the request's context processors: they may need the database that just failed."""
     trace_id = current_trace_id()
-    if request.path.startswith("/_emdash/api/"):
-        body = {"error": {"code": "INTERNAL_ERROR", "message": "Internal error", "traceId": trace_id}}
-        return JsonResponse(body, status=500)
+    if not door_for(request.path).pages:  # an API door: JSON, never a page
+        return JsonResponse(internal_error(trace_id), status=500)
     return HttpResponse(loader.render_to_string("500.html", {"trace_id": trace_id}), status=500)

@@ -11,13 +11,14 @@ from typing import Any
 
 import orjson
 
+from emdash import audit
 from emdash.actor import Actor
+from emdash.call import Call
 from emdash.errors import EmDashError, InsufficientPermissions, InsufficientScope, ValidationError
 from emdash.models import AuditLog
-from emdash.operations import Source, run_operation
-from emdash.permissions import require
+from emdash.operations import run_operation
 from emdash.text import PROBLEM, find_bad_text, is_bad_text_db_error, scrub
-from emdash.tracing import log_exception
+from emdash.tracing import unexpected
 from mcp_endpoint import hints, jsonrpc, registry, task_ext, task_methods, versions
 from mcp_endpoint.instructions import INSTRUCTIONS
 from mcp_endpoint.jsonrpc import INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, Message, RpcError
@@ -44,11 +45,21 @@ SERVER_INFO = {"name": SERVER_NAME, "title": SERVER_TITLE, "version": server_ver
 
 @dataclass
 class Context:
-    actor: Actor
+    call: Call  # who, through which door, from which program (the clientInfo of each message may rename it)
     version: str  # negotiated for this request (header, or default)
-    trace_id: str
-    client_name: str = ""
-    audit: list[AuditLog] = field(default_factory=list)
+    audit: list[AuditLog] = field(default_factory=list)  # rows written off the request path (the door's batch)
+
+    @property
+    def actor(self) -> Actor:
+        return self.call.actor
+
+    @property
+    def trace_id(self) -> str:
+        return self.call.trace_id
+
+    @property
+    def client_name(self) -> str:
+        return self.call.client
 
 
 class InternalError(Exception):
@@ -126,19 +137,8 @@ def tool_error(error: EmDashError, trace_id: str) -> dict[str, Any]:
     return {"content": [{"type": "text", "text": error.message}], "isError": True, "_meta": meta}
 
 
-def _audit(ctx: Context, action: str, outcome: str, started: float, source: str = "mcp") -> None:
-    ctx.audit.append(
-        AuditLog(
-            user=ctx.actor.user,
-            token_ref=str(ctx.actor.token_id or ""),
-            client_id=scrub(ctx.client_name[:200]),
-            source=source,
-            action=scrub(action[:100]),
-            outcome=outcome,
-            duration_ms=round((time.perf_counter() - started) * 1000, 3),
-            trace_id=ctx.trace_id,
-        )
-    )
+def _audit(ctx: Context, action: str, outcome: str, started: float) -> None:
+    audit.record(ctx.call, action, outcome, started=started, later=ctx.audit.append)
 
 
 def _permission_error(exc: InsufficientScope | InsufficientPermissions) -> RpcError:
@@ -154,7 +154,7 @@ def _unknown_tool(name: Any) -> str:
     return f"Unknown tool: {name[:100]}. Call tools/list to see the available tools."
 
 
-def _tools_call(params: dict[str, Any], ctx: Context, source: Source = "mcp") -> dict[str, Any]:
+def _tools_call(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
     started = time.perf_counter()
     name = params.get("name")
     if isinstance(name, str) and find_bad_text(name) is not None:
@@ -168,40 +168,18 @@ def _tools_call(params: dict[str, Any], ctx: Context, source: Source = "mcp") ->
     if not isinstance(arguments, dict):
         _audit(ctx, tool.name, "INVALID_PARAMS", started)
         raise RpcError(INVALID_PARAMS, "Invalid params: arguments must be an object")
-    return call_tool(tool, arguments, ctx, source)
+    return call_tool(tool, arguments, ctx)
 
 
-def _run(tool: registry.Tool, arguments: dict[str, Any], ctx: Context, source: Source) -> dict[str, Any]:
-    if tool.operation is not None:
-        return run_operation(
-            tool.operation,
-            ctx.actor,
-            arguments,
-            source=source,
-            trace_id=ctx.trace_id,
-            client=ctx.client_name,
-            record=ctx.audit.append,
-        )
-    require(ctx.actor, tool.perm)
-    problems = tool.argument_problems(arguments)
-    if (bad := find_bad_text(arguments)) is not None:
-        problems = {**problems, bad: PROBLEM}
-    if problems:
-        raise ValidationError.for_fields(problems, prefix="Invalid arguments")
-    return tool.handler(ctx.actor, arguments)
-
-
-def call_tool(tool: registry.Tool, arguments: dict[str, Any], ctx: Context, source: Source = "mcp") -> dict[str, Any]:
-    """One tool call as a ``tools/call`` result: the MCP door, and the task worker (``source="worker"``).
+def call_tool(tool: registry.Tool, arguments: dict[str, Any], ctx: Context) -> dict[str, Any]:
+    """One tool call as a ``tools/call`` result: the MCP door, and the task worker (``ctx.call.door``).
 
     Tool errors come back as results (``isError``); refusals raise :class:`RpcError`; anything unexpected
     raises :class:`InternalError`. Audit rows land in ``ctx.audit`` (a write's own row is already in the
     database, written with the write); the caller saves them.
     """
-    started = time.perf_counter()
-    outcome = "INTERNAL_ERROR"
     try:
-        payload = _run(tool, arguments, ctx, source)
+        payload = run_operation(tool.operation, ctx.call, arguments, later=ctx.audit.append)
         result: dict[str, Any] = {
             "content": [{"type": "text", "text": jsonrpc.dumps(payload).decode()}],
             "isError": False,
@@ -209,23 +187,16 @@ def call_tool(tool: registry.Tool, arguments: dict[str, Any], ctx: Context, sour
         }
         if tool.output_schema is not None and versions.structured_output(ctx.version):
             result["structuredContent"] = payload
-        outcome = "ok"
         return result
     except (InsufficientScope, InsufficientPermissions) as exc:
-        outcome = exc.code
         raise _permission_error(exc) from None
     except EmDashError as exc:
-        outcome = exc.code
         return tool_error(hints.enrich(exc, ctx.actor), ctx.trace_id)
     except Exception as exc:
         if is_bad_text_db_error(exc):  # slipped past the argument check: still the caller's input
-            outcome = ValidationError.code
             return tool_error(ValidationError(f"Invalid arguments: {PROBLEM}"), ctx.trace_id)
-        log_exception(log, "tool %s failed", tool.name)
+        unexpected(exc, f"tool {tool.name}")
         raise InternalError(ctx.trace_id) from exc
-    finally:
-        if tool.operation is None:  # the pipeline records operation calls itself
-            _audit(ctx, tool.name, outcome, started, source)
 
 
 def _tools_call_or_task(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
@@ -285,7 +256,7 @@ def handle(message: Message, ctx: Context) -> dict[str, Any] | None:
     except InternalError:
         raise
     except Exception as exc:  # any method, not only tools: the view answers 500 with the trace id
-        log_exception(log, "method %s failed", message.method)
+        unexpected(exc, f"method {message.method}")
         raise InternalError(ctx.trace_id) from exc
     if versions.is_modern(ctx.version):
         result.setdefault("resultType", "complete")

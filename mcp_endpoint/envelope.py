@@ -78,8 +78,11 @@ def _check_name(header: str | None, message: Message) -> None:
         raise RpcError(HEADER_MISMATCH, f"Mcp-Name header does not match the request body's '{param}' parameter")
 
 
-def client_name(message: Message) -> str:
+def client_info(message: Message) -> tuple[str, str]:
+    """The (name, version) of ``_meta``'s clientInfo; "" for what the client left out."""
     meta = _meta(message)
     info = meta.get(CLIENT_INFO) if isinstance(meta, dict) else None
-    name = info.get("name") if isinstance(info, dict) else None
-    return name if isinstance(name, str) else ""
+    if not isinstance(info, dict):
+        return "", ""
+    name, version = info.get("name"), info.get("version")
+    return (name if isinstance(name, str) else ""), (version[:50] if isinstance(version, str) else "")

@@ -1,12 +1,12 @@
 """The MCP endpoint's own, shorter middleware chain (issue 15: a read call's overhead).
 
-``McpPathMiddleware`` sits right after the trace and body-limit middleware. A request for exactly the MCP path
-goes through ``settings.MCP_MIDDLEWARE`` straight to the view; every other request continues down
-``settings.MIDDLEWARE`` as before. The MCP chain keeps everything that guards or labels the endpoint (security
-headers, session and user for the browser fallback, CORS, the rate limiter, clickjacking and CSP headers, the
-NUL guard) and leaves out what a JSON-RPC POST never uses: static files (WhiteNoise), slash/www redirects
-(CommonMiddleware: the path is exact), CSRF (the view is ``csrf_exempt``), flash messages and the site's time
-zone for templates. Together they cost about as much as the floor's whole request.
+``McpPathMiddleware`` sits right after the trace and body-limit middleware. A request for exactly the MCP path goes
+through the MCP door's own chain (``emdash.doors.MCP.middleware``) straight to the view; every other request
+continues down ``settings.MIDDLEWARE`` as before. The MCP chain keeps everything that guards or labels the endpoint
+(security headers, session and user for the browser fallback, CORS, the rate limiter, clickjacking and CSP headers,
+the NUL guard) and leaves out what a JSON-RPC POST never uses: static files (WhiteNoise), slash/www redirects
+(CommonMiddleware: the path is exact), CSRF (the view is ``csrf_exempt``), flash messages and the site's time zone
+for templates. Together they cost about as much as the floor's whole request.
 """
 
 from __future__ import annotations
@@ -14,12 +14,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django.conf import settings
 from django.core.handlers.exception import convert_exception_to_response
 from django.http import HttpRequest, HttpResponse
 from django.utils.module_loading import import_string
 
-from emdash.limits import MCP_PATH
+from emdash import doors
 from mcp_endpoint.views import mcp
 
 Handler = Callable[[HttpRequest], Any]
@@ -49,9 +48,9 @@ def chain(paths: list[str], view: Handler) -> Handler:
 class McpPathMiddleware:
     def __init__(self, get_response: Handler) -> None:
         self.get_response = get_response
-        self.mcp = chain(list(settings.MCP_MIDDLEWARE), mcp)
+        self.mcp = chain(list(doors.MCP.middleware or ()), mcp)
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if request.path_info == MCP_PATH:
+        if request.path_info == doors.MCP_PATH:
             return self.mcp(request)
         return self.get_response(request)

@@ -7,20 +7,19 @@ validation, audit row, trace id and errors as the call would have had.
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
-from django.db import transaction
-
+from emdash import audit_writer
 from emdash.actor import Actor
+from emdash.audit import record
 from emdash.background import task
-from emdash.models import AuditLog, PersonalAccessToken, User
+from emdash.call import Call
+from emdash.models import PersonalAccessToken, User
 from emdash.oauth.models import AccessToken
+from emdash.tracing import unexpected
 from mcp_endpoint import dispatch, task_store
 from mcp_endpoint.jsonrpc import INTERNAL_ERROR, INVALID_REQUEST, RpcError
 from mcp_endpoint.models import McpTask
-
-log = logging.getLogger("emdash.mcp.tasks")
 
 REVOKED_MESSAGE = "Unauthorized: the token that created this task was revoked or its user deactivated"
 
@@ -33,13 +32,16 @@ def actor_at_run_time(owner_id: int, token_ref: str) -> Actor | None:
     kind, _, pk = token_ref.partition(":")
     if kind == "pat":
         pat = PersonalAccessToken.objects.filter(pk=pk, user=user).first()
-        return Actor.for_user(user, pat.scopes, token_id=token_ref) if pat and pat.is_usable else None
+        if pat is None or not pat.is_usable:
+            return None
+        return Actor.for_user(user, pat.scopes, token_id=token_ref, token_name=pat.name)
     if kind == "oauth":
         # An access token that merely expired since the request is fine (the grant lives on); a revoked one is not.
         oat = AccessToken.objects.filter(pk=pk, user=user, revoked_at__isnull=True).select_related("client").first()
         if oat is None:
             return None
-        return Actor.for_user(user, oat.scopes, token_id=token_ref, client_id=oat.client.client_id)
+        client = oat.client
+        return Actor.for_user(user, oat.scopes, token_id=token_ref, client_id=client.client_id, client_name=client.name)
     return Actor.for_user(user)  # a same-origin session: no token, no scope limit
 
 
@@ -47,9 +49,9 @@ def execute_tool_call(
     actor: Actor, name: str, arguments: dict[str, Any], *, version: str, trace_id: str, client_name: str = ""
 ) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
     """(CallToolResult, None) or (None, JSON-RPC error) — exactly what a direct tools/call would answer."""
-    ctx = dispatch.Context(actor=actor, version=version, trace_id=trace_id, client_name=client_name)
+    ctx = dispatch.Context(Call(actor, "worker", trace_id, client_name), version)
     try:
-        return dispatch._tools_call({"name": name, "arguments": arguments}, ctx, source="worker"), None
+        return dispatch._tools_call({"name": name, "arguments": arguments}, ctx), None
     except RpcError as exc:
         error: dict[str, Any] = {"code": exc.code, "message": exc.message}
         if exc.data is not None:
@@ -58,9 +60,7 @@ def execute_tool_call(
     except dispatch.InternalError:  # already logged with the trace id by dispatch
         return None, {"code": INTERNAL_ERROR, "message": "Internal error", "data": {"traceId": trace_id}}
     finally:
-        if ctx.audit:
-            with transaction.atomic():
-                AuditLog.objects.bulk_create(ctx.audit)
+        audit_writer.write(ctx.audit)  # the worker is off any request path: now, in one transaction
 
 
 @task()
@@ -71,8 +71,8 @@ def run_mcp_task(task_id: str) -> str:
         return "skipped"  # cancelled, expired, or another worker has it (at-least-once queues)
     try:
         return _run_claimed(row)
-    except Exception:
-        log.exception("MCP task %s failed (trace %s)", task_id, row.trace_id)
+    except Exception as exc:
+        unexpected(exc, f"MCP task {task_id}")
         message = f"Internal error (trace {row.trace_id})"
         error = {"code": INTERNAL_ERROR, "message": "Internal error", "data": {"traceId": row.trace_id}}
         task_store.finish(task_id, McpTask.FAILED, message=message, error=error)
@@ -101,17 +101,11 @@ def _run_claimed(row: McpTask) -> str:
     else:
         status, message = McpTask.COMPLETED, ""
     stored = task_store.finish(row.pk, status, message=message, result=result, error=error)
-    _audit_completion(row, status if stored else "superseded")
+    _audit_completion(row, actor, status if stored else "superseded")
     return status if stored else "superseded"
 
 
-def _audit_completion(row: McpTask, outcome: str) -> None:
-    AuditLog.objects.create(
-        user_id=row.owner_id,
-        token_ref=row.token_ref,
-        client_id=row.client_name[:200],
-        source="mcp",
-        action=f"tasks/complete:{row.tool_name}"[:100],
-        outcome=outcome,
-        trace_id=row.trace_id,
-    )
+def _audit_completion(row: McpTask, actor: Actor | None, outcome: str) -> None:
+    """The task's own row, in MCP's name (the call that made it): the owner and token as stored with the task."""
+    owner = actor if actor is not None else Actor(user=User(pk=row.owner_id), token_id=row.token_ref)
+    record(Call(owner, "mcp", row.trace_id, row.client_name), f"tasks/complete:{row.tool_name}", outcome)

@@ -9,6 +9,7 @@ keep-alive connection stays usable.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
@@ -17,7 +18,8 @@ from django.views.decorators.csrf import csrf_exempt
 from emdash import audit_writer, limits
 from emdash.actor import Actor
 from emdash.auth import bearer_token, origin_allowed, resolve_bearer, resource_url
-from emdash.tracing import current_trace_id, log_exception
+from emdash.call import Call
+from emdash.tracing import unexpected
 from mcp_endpoint import challenges, dispatch, envelope, jsonrpc, task_ext, versions
 from mcp_endpoint.jsonrpc import (
     INTERNAL_ERROR,
@@ -124,7 +126,9 @@ def _check_envelope(request: HttpRequest, message: jsonrpc.Message, ctx: dispatc
         return
     if versions.is_modern(ctx.version):
         envelope.check_modern(request.META, message)
-        ctx.client_name = envelope.client_name(message) or ctx.client_name
+        name, version = envelope.client_info(message)
+        if name:  # the program's own name and version, in place of its User-Agent
+            ctx.call = replace(ctx.call, client=name, client_version=version)
     else:
         envelope.check_version_agreement(request.META, message)
 
@@ -172,8 +176,8 @@ def mcp(request: HttpRequest) -> HttpResponse:
         return _rpc_error(403, SERVER_ERROR, "Forbidden: origin not allowed")
     try:
         return _handle_post(request)
-    except Exception:  # outside any tool (auth lookup, audit, encoding...): still a JSON-RPC answer
-        trace_id = log_exception(log, "MCP request failed")
+    except Exception as exc:  # outside any tool (auth lookup, audit, encoding...): still a JSON-RPC answer
+        trace_id = unexpected(exc, "MCP request")
         _drain(request)
         return _rpc_error(500, INTERNAL_ERROR, "Internal error", data={"traceId": trace_id})
 
@@ -207,12 +211,7 @@ def _handle_post(request: HttpRequest) -> HttpResponse:
         return _rpc_error(400, PARSE_ERROR, str(exc))
     # Handshake-era clients name themselves only in initialize, and we keep no session: fall back to the
     # User-Agent so the audit log still says which program called. 2026-era requests carry clientInfo.
-    ctx = dispatch.Context(
-        actor=actor,
-        version=version,
-        trace_id=current_trace_id(),
-        client_name=request.META.get("HTTP_USER_AGENT", "")[:200],
-    )
+    ctx = dispatch.Context(Call.from_user_agent("mcp", actor, request.META.get("HTTP_USER_AGENT", "")[:200]), version)
     try:
         return _respond(payload, ctx, request)
     except RpcError as exc:
@@ -252,5 +251,5 @@ def _write_audit(ctx: dispatch.Context) -> None:
     """Reads' and failed calls' rows go to the background writer: no write transaction on a read's path."""
     try:
         audit_writer.submit(ctx.audit)
-    except Exception:
-        log_exception(log, "could not write the audit log")
+    except Exception as exc:
+        unexpected(exc, "writing the audit log")

@@ -8,12 +8,12 @@ import time
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.csrf import csrf_exempt
 
+from emdash.audit import record
 from emdash.auth import BadToken, request_actor
+from emdash.call import Call
 from emdash.errors import EmDashError, InsufficientPermissions
-from emdash.http import error_response, json_response
-from emdash.operations.pipeline import Call, action_row
-from emdash.operations.tracing import current_trace_id
-from emdash.tracing import log_exception
+from emdash.http import error_response, internal_error, json_response
+from emdash.tracing import unexpected
 from media import uploads
 
 log = logging.getLogger("emdash.api")
@@ -38,13 +38,10 @@ def upload(request: HttpRequest, token: str) -> HttpResponse:
     try:
         body = uploads.receive(token=token, stream=request, length=request.META.get("CONTENT_LENGTH"), caller=caller)
         # The file is in storage (no row yet: the confirm registers it); record who put it there.
-        call = Call(caller, "rest", current_trace_id(), request.META.get("HTTP_USER_AGENT", ""))
-        action_row("media_upload_put", call, "ok", started, f"media/{body['storageKey']}").save()
+        call = Call.from_user_agent("rest", caller, request.META.get("HTTP_USER_AGENT", ""))
+        record(call, "media_upload_put", "ok", f"media/{body['storageKey']}", started=started)
     except EmDashError as exc:
         return error_response(exc)
-    except Exception:
-        trace_id = log_exception(log, "PUT %s failed", request.path)
-        return json_response(
-            {"error": {"code": "INTERNAL_ERROR", "message": "Internal error", "traceId": trace_id}}, 500
-        )
+    except Exception as exc:
+        return json_response(internal_error(unexpected(exc, f"PUT {request.path}")), 500)
     return json_response(body)

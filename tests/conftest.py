@@ -67,6 +67,16 @@ def _audit_writer_stopped() -> Iterator[None]:
 
 
 @pytest.fixture
+def operation_table() -> Iterator[Any]:
+    """Declare test operations with the production ``declare()`` (``operation_table.add(...)``); the table and
+    the tool registry are restored afterwards."""
+    from tests import operation_table as table
+
+    with table.restored():
+        yield table
+
+
+@pytest.fixture
 def unlimited_rates(settings) -> None:
     """Switch the MCP/REST request rate limits off, for tests that send more than the default 600 a minute."""
     settings.EMDASH = {**settings.EMDASH, "RATE_LIMITS": "off"}

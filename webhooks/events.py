@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from django.utils import timezone
 
 from emdash.dates import iso
-from emdash.tracing import log_exception
+from emdash.tracing import unexpected
 
 if TYPE_CHECKING:
     from content.signals import Batch
@@ -87,8 +87,8 @@ def _safely(receiver: Callable[..., None]) -> Callable[..., None]:
     def run(**kwargs: Any) -> None:
         try:
             receiver(**kwargs)
-        except Exception:
-            log_exception(log, "webhook event %s not recorded", receiver.__name__)
+        except Exception as exc:
+            unexpected(exc, f"recording webhook event {receiver.__name__}")
 
     return run
 

@@ -12,9 +12,9 @@ from django.shortcuts import redirect, render
 from admin_ui import audit
 from admin_ui.base import actor_for, admin_page, attempt, run
 from emdash.actor import Actor
+from emdash.audit import record
+from emdash.call import Call
 from emdash.errors import EmDashError
-from emdash.operations.pipeline import Call, action_row
-from emdash.operations.tracing import current_trace_id
 from emdash.permissions import Perm, can
 from media import presenters, selectors, services
 from media.models import MediaItem
@@ -79,8 +79,7 @@ def _store(request: HttpRequest, actor: Actor, upload_file: UploadedFile) -> Med
                 content_type=upload_file.content_type,
                 alt=request.POST.get("alt") or None,
             )
-            call = Call(actor, "admin", current_trace_id())
-            action_row("media_upload", call, "ok", started, f"media/{item.id}").save()
+            record(Call.at("admin", actor), "media_upload", "ok", f"media/{item.id}", started=started)
     except EmDashError as exc:
         audit.record(request, "media_upload", exc.code, started)
         raise

@@ -137,4 +137,7 @@ def resolve_access_token(raw: str, audience: str | None) -> Actor | None:
     now = timezone.now()
     if row.last_used_at is None or now - row.last_used_at > LAST_USED_RESOLUTION:  # not a write per request
         AccessToken.objects.filter(pk=row.pk).update(last_used_at=now)
-    return Actor.for_user(row.user, row.scopes, token_id=f"oauth:{row.pk}", client_id=row.client.client_id)
+    client = row.client
+    return Actor.for_user(
+        row.user, row.scopes, token_id=f"oauth:{row.pk}", client_id=client.client_id, client_name=client.name
+    )

@@ -31,7 +31,7 @@ from emdash.oauth.errors import OAuthError, RateLimited, invalid_request
 from emdash.permissions import scopes_for_role
 from emdash.scopes import Scope, describe
 from emdash.text import PROBLEM, bad_text_message, find_bad_text, is_bad_text_db_error
-from emdash.tracing import log_exception
+from emdash.tracing import unexpected
 
 log = logging.getLogger("emdash.oauth")
 MAX_BODY = 64 * 1024
@@ -103,7 +103,7 @@ def oauth_endpoint(view: Callable[[HttpRequest], Any]) -> Callable[[HttpRequest]
         except Exception as exc:
             if is_bad_text_db_error(exc):
                 return oauth_json({"error": "invalid_request", "error_description": PROBLEM}, 400)
-            trace_id = log_exception(log, "%s failed", request.path)
+            trace_id = unexpected(exc, request.path)
             return oauth_json({"error": "server_error", "error_description": f"Internal error (trace {trace_id})"}, 500)
         return oauth_json(body, status)
 

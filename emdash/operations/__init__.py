@@ -3,8 +3,9 @@
 See docs/architecture.md ("How to add an operation").
 """
 
+from emdash.call import Call, Door
 from emdash.operations.forms import DELETED, READ, Draft, Endpoint, Family, audit_as, deleted, family, under
-from emdash.operations.pipeline import JSON, Call, Recorder, Shape, Source, run_operation, validate
+from emdash.operations.pipeline import JSON, Shape, run_operation, validate
 from emdash.operations.record import TABLE, Operation, Route, declare, get, load, operations
 from emdash.operations.schema import (
     NULLABLE,
@@ -27,16 +28,15 @@ __all__ = [
     "WHOLE",
     "Call",
     "Cursor",
+    "Door",
     "Draft",
     "Endpoint",
     "Family",
     "Input",
     "NoInput",
     "Operation",
-    "Recorder",
     "Route",
     "Shape",
-    "Source",
     "WholeNumber",
     "audit_as",
     "declare",

@@ -8,36 +8,19 @@ write, so a rolled-back write leaves no row and a failed audit insert rolls the 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from django.db import transaction
 from pydantic import ValidationError as PydanticError
 
-from emdash.actor import Actor
+from emdash.audit import Later, record
+from emdash.call import Call
 from emdash.errors import EmDashError, ValidationError
-from emdash.models import AuditLog
 from emdash.operations.record import Operation, Payload
 from emdash.operations.schema import Input, problems
-from emdash.operations.tracing import current_trace_id
 from emdash.permissions import require
 from emdash.text import PROBLEM, find_bad_text
-
-Source = Literal["mcp", "rest", "admin", "worker", "command"]
-# Where a door puts the rows that are not part of a write's transaction (MCP reads, failed calls):
-# MCP writes them after the response, so a read adds no write transaction to the request path.
-Recorder = Callable[[AuditLog], None]
-
-
-@dataclass(frozen=True)
-class Call:
-    """Who calls, through which door, for the audit row."""
-
-    actor: Actor
-    source: Source
-    trace_id: str
-    client: str = ""
 
 
 @dataclass(frozen=True)
@@ -74,53 +57,25 @@ def _kwargs(args: Input) -> dict[str, Any]:
     return {name: value for name, value in values.items() if value is not None or args.given(name)}
 
 
-def audit_row(op: Operation, call: Call, outcome: str, started: float, target: str = "") -> AuditLog:
-    return action_row(op.name, call, outcome, started, target)
-
-
-def action_row(action: str, call: Call, outcome: str, started: float, target: str = "") -> AuditLog:
-    """The audit row of one call; also for the few hand-written writes outside the table (file uploads)."""
-    actor = call.actor
-    return AuditLog(
-        user_id=actor.user_id,
-        token_ref=str(actor.token_id or ""),
-        client_id=call.client[:200],
-        source=call.source,
-        action=action[:100],
-        target=target[:255],
-        outcome=outcome,
-        duration_ms=round((time.perf_counter() - started) * 1000, 3),
-        trace_id=call.trace_id[:32],
-    )
-
-
 def _execute(op: Operation, call: Call, args: Input, started: float) -> Payload:
     result = op.service(actor=call.actor, **_kwargs(args))
     payload = op.present(result, args)
     if op.is_write:
         target = op.target(args, payload) if op.target is not None else ""
-        audit_row(op, call, "ok", started, target).save()
+        record(call, op.name, "ok", target, started=started)  # in the write's transaction
     return payload
 
 
 def run_operation(
-    op: Operation,
-    actor: Actor,
-    raw_input: Any,
-    *,
-    source: Source,
-    trace_id: str | None = None,
-    client: str = "",
-    record: Recorder | None = None,
-    shape: Shape = JSON,
+    op: Operation, call: Call, raw_input: Any, *, later: Later | None = None, shape: Shape = JSON
 ) -> Payload:
-    """Run ``op`` for ``actor`` with ``raw_input`` (wire names); returns the payload every door presents.
+    """Run ``op`` for the door's ``call`` with ``raw_input`` (wire names); returns the payload every door presents.
 
-    ``record`` receives the rows that are not written with the operation's own transaction: reads (MCP
+    ``later`` receives the rows that are not written with the operation's own transaction: reads (MCP
     records every call) and failures. Without it, only successful writes are audited.
     """
     started = time.perf_counter()
-    call = Call(actor, source, trace_id or current_trace_id(), client)
+    actor = call.actor
     outcome = "INTERNAL_ERROR"
     try:
         require(actor, op.perm)  # before validation: a refused caller learns nothing about the input shape
@@ -137,5 +92,5 @@ def run_operation(
         raise
     finally:
         # Successful writes were recorded with the write itself; everything else goes to the door.
-        if record is not None and not (op.is_write and outcome == "ok"):
-            record(audit_row(op, call, outcome, started))
+        if later is not None and not (op.is_write and outcome == "ok"):
+            record(call, op.name, outcome, started=started, later=later)

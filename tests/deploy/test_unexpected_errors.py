@@ -13,7 +13,7 @@ import pytest
 from django.core.management import call_command
 from django.test import Client, override_settings
 
-from emdash.tracing import HEADER, TraceIdFilter, current_trace_id, log_exception, new_trace_id, trace
+from emdash.tracing import HEADER, TraceIdFilter, current_trace_id, new_trace_id, trace, unexpected
 from tests.factories import swap_service
 from tests.mcp.conftest import MCP
 
@@ -127,7 +127,7 @@ def test_oauth_token_endpoint(db: None, errors: Any, monkeypatch: pytest.MonkeyP
 
 def test_a_500_nobody_logged_is_logged_once_by_the_middleware(errors: Any) -> None:
     """A view that answers 500 without raising or logging still leaves one line with the id; a view that
-    logged through log_exception leaves only its own. Either way Django's handler is told not to add another."""
+    logged through unexpected() leaves only its own. Either way Django's handler is told not to add another."""
     from django.http import HttpResponse
     from django.test import RequestFactory
 
@@ -142,12 +142,12 @@ def test_a_500_nobody_logged_is_logged_once_by_the_middleware(errors: Any) -> No
     def logs_itself(request: Any) -> HttpResponse:
         try:
             raise RuntimeError(SECRET)
-        except RuntimeError:
-            return HttpResponse(log_exception(logging.getLogger("emdash.test"), "failed"), status=500)
+        except RuntimeError as exc:
+            return HttpResponse(unexpected(exc, "test view"), status=500)
 
     answered = TraceMiddleware(logs_itself)(RequestFactory().get("/y"))
     failures = [r for r in log if r.levelno >= logging.ERROR]
-    assert len(failures) == 2 and failures[1].name == "emdash.test"
+    assert len(failures) == 2 and failures[1].name == "emdash.unexpected"
     assert answered.content.decode() == answered[HEADER] and answered._has_been_logged  # type: ignore[attr-defined]
 
 
@@ -161,7 +161,7 @@ def test_worker_errors_are_logged_once_with_an_id(
     call_command("emdash_worker", "--once", stdout=StringIO())  # the worker survives the failed pass
     failures = [r for r in log if r.levelno >= logging.ERROR]
     assert len(failures) == 1
-    assert failures[0].name == "emdash.worker" and len(failures[0].trace_id) == 24  # type: ignore[attr-defined]
+    assert failures[0].name == "emdash.unexpected" and len(failures[0].trace_id) == 24  # type: ignore[attr-defined]
     assert failures[0].trace_id in failures[0].getMessage()  # type: ignore[attr-defined]
 
 
@@ -170,8 +170,8 @@ def test_one_trace_per_unit_of_work() -> None:
         assert current_trace_id() == first
         try:
             raise ValueError("x")
-        except ValueError:
-            assert log_exception(logging.getLogger("emdash.test"), "failed") == first
+        except ValueError as exc:
+            assert unexpected(exc, "test") == first
     with trace() as second:
         assert second != first and len(second) == 24
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import base64
-import dataclasses
 import logging
 from importlib.metadata import version as package_version
 from typing import Any
@@ -13,7 +12,10 @@ import pytest
 from django.test import Client
 
 from emdash.models import AuditLog
+from emdash.operations import NoInput
+from emdash.permissions import Perm
 from mcp_endpoint import dispatch, registry
+from tests.factories import swap_service
 from tests.mcp.conftest import HANDSHAKE, MCP, MODERN, MakeMCP, body_of, notification, request
 
 pytestmark = pytest.mark.django_db
@@ -210,16 +212,20 @@ def test_structured_content_from_2025_06_18(mcp: MCP, version: str | None) -> No
 
 
 @pytest.fixture
-def schemaless_tool(monkeypatch: pytest.MonkeyPatch) -> str:
-    """A tool without an outputSchema, registered for one test (after tools/list was built)."""
+def schemaless_tool(operation_table: Any) -> str:
+    """A tool without an outputSchema, declared for one test (after tools/list was built)."""
     registry.definitions()
-    base = registry.get("schema_list_collections")
-    assert base is not None
-    tool = dataclasses.replace(
-        base, name="test_schemaless", output_schema=None, handler=lambda actor, a: {"echo": True}, operation=None
+    op = operation_table.add(
+        name="test_schemaless",
+        title="Echo (tests only)",
+        description="Answers an echo.",
+        category="schema",
+        perm=Perm.SCHEMA_READ,
+        input=NoInput,
+        service=lambda *, actor: {"echo": True},
+        read_only=True,
     )
-    monkeypatch.setitem(registry.REGISTRY, tool.name, tool)
-    return tool.name
+    return op.name
 
 
 @pytest.mark.parametrize("version", [None, "2025-06-18", "2025-11-25", MODERN])
@@ -507,10 +513,9 @@ def assert_internal_error(response: Any, msg_id: Any, caplog: pytest.LogCaptureF
 def test_exception_inside_a_tool_is_a_500_with_a_trace_id(
     mcp: MCP, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    tool = registry.get("schema_list_collections")
-    monkeypatch.setitem(registry.REGISTRY, tool.name, dataclasses.replace(tool, handler=_boom, operation=None))
+    swap_service(monkeypatch, "schema_list_collections", _boom)
     caplog.set_level(logging.ERROR)
-    response = mcp.post(request("tools/call", {"name": tool.name, "arguments": {}}, msg_id="req-1"))
+    response = mcp.post(request("tools/call", {"name": "schema_list_collections", "arguments": {}}, msg_id="req-1"))
     trace_id = assert_internal_error(response, "req-1", caplog)
     row = AuditLog.objects.get()
     assert row.outcome == "INTERNAL_ERROR" and row.trace_id == trace_id
@@ -527,10 +532,10 @@ def test_exception_inside_a_protocol_method_is_a_500(
 def test_exception_inside_a_batch_member(
     mcp: MCP, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    tool = registry.get("schema_list_collections")
-    monkeypatch.setitem(registry.REGISTRY, tool.name, dataclasses.replace(tool, handler=_boom, operation=None))
+    swap_service(monkeypatch, "schema_list_collections", _boom)
     caplog.set_level(logging.ERROR)
-    response = mcp.post([request("tools/call", {"name": tool.name}, msg_id=1), request("ping", msg_id=2)])
+    calls = [request("tools/call", {"name": "schema_list_collections"}, msg_id=1), request("ping", msg_id=2)]
+    response = mcp.post(calls)
     assert response.status_code == 200
     first, second = body_of(response)
     assert first["id"] == 1 and first["error"]["code"] == -32603 and "traceId" in first["error"]["data"]

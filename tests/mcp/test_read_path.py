@@ -162,12 +162,14 @@ def test_read_calls_do_not_wake_the_audit_writer_one_by_one(posts, mcp, read_pat
 
 
 def test_the_mcp_endpoint_keeps_its_guards_on_the_short_middleware_chain(db, mcp):
-    """McpPathMiddleware sends the endpoint down MCP_MIDDLEWARE: the security, clickjacking and CSP headers are
-    the same as on the full chain; only middleware a JSON-RPC POST never uses is skipped."""
+    """McpPathMiddleware sends the endpoint down its door's chain (emdash.doors.MCP): the security, clickjacking
+    and CSP headers are the same as on the full chain; only middleware a JSON-RPC POST never uses is skipped."""
     from django.conf import settings as live
 
+    from emdash import doors
+
     assert "mcp_endpoint.middleware.McpPathMiddleware" in live.MIDDLEWARE
-    assert set(live.MCP_MIDDLEWARE) <= set(live.MIDDLEWARE)
+    assert set(doors.MCP.middleware or ()) <= set(live.MIDDLEWARE)
     answer = mcp.post({"jsonrpc": "2.0", "id": 1, "method": "ping"})
     assert answer.status_code == 200
     assert answer["X-Content-Type-Options"] == "nosniff"

@@ -26,7 +26,6 @@ from emdash.background import TaskResultStatus, default_task_backend
 from emdash.models import AuditLog
 from emdash.roles import Role
 from mcp_endpoint.models import McpTask
-from mcp_endpoint.registry import REGISTRY
 from tests import servers
 from tests.mcp_e2e.conftest import new_user, token_for
 from tests.mcp_tasks import block_tool
@@ -139,10 +138,8 @@ def test_database_backend_runs_enqueued_jobs_with_worker_once(transactional_db):
 
 
 @pytest.fixture
-def block(transactional_db: None) -> Iterator[None]:
+def block(transactional_db: None, operation_table: Any) -> None:
     block_tool.register()  # the live server (this process) must accept the name when the task is created
-    yield
-    REGISTRY.pop(block_tool.NAME, None)
 
 
 def test_worker_killed_mid_task_leaves_it_failed_not_working(live_server, block, tmp_path):

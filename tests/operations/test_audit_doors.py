@@ -10,6 +10,7 @@ from django.db import DatabaseError
 
 from content import selectors
 from emdash.actor import Actor
+from emdash.call import Call
 from emdash.errors import NotFound
 from emdash.models import AuditLog
 from emdash.operations import TABLE, load, run_operation
@@ -107,7 +108,7 @@ def test_a_write_that_rolls_back_leaves_no_audit_row(posts) -> None:
 
     broken = replace(real, present=present_then_fail)
     with pytest.raises(NotFound):
-        run_operation(broken, SYSTEM, {"collection": "posts", "data": {"title": "Lost"}}, source="worker")
+        run_operation(broken, Call.at("worker", SYSTEM), {"collection": "posts", "data": {"title": "Lost"}})
     assert selectors.entry_list(actor=SYSTEM, collection="posts").items == []
     assert _rows() == []
 
@@ -121,5 +122,5 @@ def test_a_failed_audit_insert_rolls_the_write_back(posts, monkeypatch) -> None:
     monkeypatch.setattr(AuditLog, "save", refuse)
     actor = Actor.for_user(make_user("editor"))
     with pytest.raises(DatabaseError):
-        run_operation(TABLE["content_create"], actor, {"collection": "posts", "data": {"title": "x"}}, source="rest")
+        run_operation(TABLE["content_create"], Call.at("rest", actor), {"collection": "posts", "data": {"title": "x"}})
     assert selectors.entry_list(actor=SYSTEM, collection="posts").items == []

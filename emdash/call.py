@@ -1,0 +1,70 @@
+"""``Call``: one call through one door — who, with which token or OAuth client, from which program.
+
+Every door builds one (MCP, REST, admin, the task worker, commands) and hands it to the pipeline and to
+``emdash.audit.record``, so an audit row (and, with SPEC 9.3, a revision) can say how a change was made without
+each door spelling it out. Token and client names come from the token lookup (``Actor``), so a call costs no query.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+from emdash.actor import Actor
+from emdash.tracing import current_trace_id
+
+if TYPE_CHECKING:
+    from emdash.models import User
+
+# The door's name as audit rows store it (AuditLog.source).
+Door = Literal["mcp", "rest", "admin", "worker", "command"]
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """The caller's provenance: ``door``, the actor (user, token, OAuth client) and the calling program
+    (``client``: MCP clientInfo's name, else the User-Agent; ``client_version``)."""
+
+    actor: Actor
+    door: Door
+    trace_id: str
+    client: str = ""
+    client_version: str = ""
+
+    @classmethod
+    def at(cls, door: Door, actor: Actor, client: str = "", client_version: str = "") -> Call:
+        """A call of the running request or job (its trace id)."""
+        return cls(actor, door, current_trace_id(), client, client_version)
+
+    @classmethod
+    def from_user_agent(cls, door: Door, actor: Actor, user_agent: str) -> Call:
+        """A call named by its User-Agent (REST, and MCP before clientInfo in ``_meta``)."""
+        return cls(actor, door, current_trace_id(), user_agent, agent_version(user_agent))
+
+    @property
+    def user(self) -> User | None:
+        return self.actor.user
+
+    @property
+    def token_id(self) -> str:
+        """``pat:<id>`` or ``oauth:<id>``; "" for a session or the system."""
+        return str(self.actor.token_id or "")
+
+    @property
+    def token_name(self) -> str:
+        return self.actor.token_name
+
+    @property
+    def oauth_client_id(self) -> str:
+        return self.actor.client_id or ""
+
+    @property
+    def oauth_client_name(self) -> str:
+        return self.actor.client_name
+
+
+def agent_version(user_agent: str) -> str:
+    """The version of a User-Agent's first product (``claude-code/1.2.3 (...)`` → ``1.2.3``), else ""."""
+    product = user_agent.split(" ", 1)[0]
+    _, slash, version = product.partition("/")
+    return version[:50] if slash else ""

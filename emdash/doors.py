@@ -1,0 +1,82 @@
+"""The doors, each declared once: where it is (URL prefix), what it may receive (body limit), how fast (rate
+bucket), through which middleware, and in which shape it answers its errors.
+
+The edge reads this table and nothing else to tell doors apart: the body limit and its 413 (``emdash.limits``),
+the request rates (``emdash.door_limits``), the NUL guard's 400 (``emdash.input_guard``), the MCP endpoint's own
+middleware chain (``mcp_endpoint.middleware``), the 500 page (``emdash.views``) and the OpenAPI document
+(``api.openapi``). Adding a door is one entry here (docs/architecture.md, "Add a door").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+# The shape a door's own errors take: JSON-RPC, OAuth's {"error", "error_description"}, the REST envelope
+# {"error": {code, message, ...}}, or a page (HTML for people, plain text for a refused body).
+Answers = Literal["jsonrpc", "oauth", "rest", "page"]
+
+MCP_PATH = "/_emdash/api/mcp"
+API_PREFIX = "/_emdash/api/"
+OAUTH_PREFIX = "/_emdash/api/oauth/"
+AUTHORIZE_PATH = "/_emdash/oauth/authorize"  # the OAuth consent page: refusals in OAuth's shape
+ADMIN_PREFIX = "/_emdash/admin/"
+SIGNED_UPLOAD_PREFIX = "/_emdash/api/media/upload/"  # the signed PUT target: not a documented REST route
+
+
+@dataclass(frozen=True, slots=True)
+class Door:
+    """One way in. ``prefixes`` end with "/" and also claim the path without it (``/_emdash/api/mcp``);
+    "" claims every path no other door does."""
+
+    name: str
+    prefixes: tuple[str, ...]
+    answers: Answers
+    source: str | None = None  # AuditLog.source of the calls it runs; None: it runs no operations
+    body_setting: str = "MAX_BODY"  # the EMDASH setting holding its body limit (falls back to MAX_BODY)
+    rate: str | None = None  # its bucket in EMDASH_RATE_LIMITS; None: not rate limited here
+    middleware: tuple[str, ...] | None = None  # its own short chain; None: settings.MIDDLEWARE
+    in_openapi: bool = False  # its routes are documented in /_emdash/api/openapi.json
+    pages: bool = False  # it serves people: an unexpected error is the 500 page, not JSON
+
+    def claims(self, path: str) -> bool:
+        return any(path.startswith(prefix) or path == prefix[:-1] for prefix in self.prefixes)
+
+
+# The MCP endpoint's chain: the entries of settings.MIDDLEWARE after McpPathMiddleware that concern a JSON-RPC
+# POST, in the same order. Left out: static files, slash/www redirects (the path is exact), CSRF (the view is
+# exempt), flash messages and the site time zone for templates (issue 15: they cost as much as the request).
+MCP_MIDDLEWARE = (
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "emdash.cors.CorsMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "emdash.door_limits.RateLimitMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "emdash.csp.CSPMiddleware",
+    "emdash.input_guard.BadTextMiddleware",
+)
+
+MCP = Door("mcp", (MCP_PATH + "/",), "jsonrpc", "mcp", "MCP_MAX_BODY", rate="mcp", middleware=MCP_MIDDLEWARE)
+OAUTH = Door("oauth", (OAUTH_PREFIX,), "oauth")
+CONSENT = Door("consent", (AUTHORIZE_PATH + "/",), "oauth", pages=True)  # OAuth's page: people sign in there
+REST = Door("rest", (API_PREFIX,), "rest", "rest", rate="rest", in_openapi=True)
+ADMIN = Door("admin", (ADMIN_PREFIX,), "page", "admin", pages=True)
+PUBLIC = Door("public", ("",), "page", pages=True)
+
+# First match wins: the narrower prefixes come first.
+DOORS: tuple[Door, ...] = (MCP, OAUTH, CONSENT, REST, ADMIN, PUBLIC)
+BY_NAME = {door.name: door for door in DOORS}
+
+
+def door_for(path: str) -> Door:
+    """The door that answers ``path`` (the public site when no other does)."""
+    for door in DOORS:
+        if door.claims(path):
+            return door
+    return PUBLIC
+
+
+def documented(path: str) -> bool:
+    """Whether a route belongs in the OpenAPI document: a REST door's, except the signed upload target."""
+    return door_for(path).in_openapi and not path.startswith(SIGNED_UPLOAD_PREFIX)
