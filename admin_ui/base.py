@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import logging
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -24,8 +23,6 @@ from emdash.operations import run_operation
 from emdash.permissions import Perm, can
 from emdash.text import PROBLEM, is_bad_text_db_error
 from emdash.tracing import unexpected
-
-log = logging.getLogger("emdash.admin")
 
 
 def actor_for(request: HttpRequest) -> Actor:

@@ -6,7 +6,6 @@ unexpected is logged with a trace id and answered with a bare 500 (no stack trac
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
@@ -20,8 +19,6 @@ from emdash.errors import EmDashError
 from emdash.http import internal_error
 from emdash.text import PROBLEM, is_bad_text_db_error
 from emdash.tracing import unexpected
-
-log = logging.getLogger("emdash.api")
 
 # DRF exception class -> our stable code.
 DRF_CODES: list[tuple[type[exceptions.APIException], str]] = [

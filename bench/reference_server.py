@@ -85,7 +85,7 @@ def content_list(
 def _run(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
     op = operations.get(name)
     assert op is not None
-    return operations.run_operation(op, admin_actor(), arguments, source="mcp")
+    return operations.run_operation(op, operations.Call.at("mcp", admin_actor()), arguments)
 
 
 _inner = server.streamable_http_app(streamable_http_path="/_emdash/api/mcp", stateless_http=True, json_response=True)

@@ -11,7 +11,6 @@ import of ``mcp_endpoint`` or any other leaf app.
 
 from __future__ import annotations
 
-import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,7 +27,6 @@ else:  # Django 5.2 with the backport
         task_backends,
     )
 
-log = logging.getLogger("emdash.worker")
 
 DATABASE_BACKEND = "django_tasks_db.DatabaseBackend"
 

@@ -21,6 +21,7 @@ from django.http.response import HttpResponseBase
 from django.utils.cache import patch_vary_headers
 
 from emdash.auth import origin_allowed
+from emdash.doors import door_for
 from emdash.oauth import metadata
 
 _PUBLIC = (metadata.TOKEN_PATH, metadata.REVOKE_PATH, metadata.REGISTER_PATH, metadata.DEVICE_CODE_PATH)
@@ -35,12 +36,12 @@ def _public(request: HttpRequest) -> bool:
 def _allowed_api_origin(sender: Any, request: HttpRequest, **kwargs: Any) -> bool:
     """The per-request origin rule (it depends on the request's own origin and on DEBUG), API routes only."""
     origin = request.headers.get("origin")
-    return bool(origin and re.match(settings.CORS_URLS_REGEX, request.path_info) and origin_allowed(request, origin))
+    return bool(origin and door_for(request.path_info).cors and origin_allowed(request, origin))
 
 
 class CorsMiddleware(cors.CorsMiddleware):
     def is_enabled(self, request: HttpRequest) -> bool:
-        return _public(request) or bool(re.match(settings.CORS_URLS_REGEX, request.path_info))
+        return _public(request) or door_for(request.path_info).cors
 
     def check_preflight(self, request: HttpRequest) -> HttpResponseBase | None:
         response = super().check_preflight(request)

@@ -1,10 +1,10 @@
 """The doors, each declared once: where it is (URL prefix), what it may receive (body limit), how fast (rate
 bucket), through which middleware, and in which shape it answers its errors.
 
-The edge reads this table and nothing else to tell doors apart: the body limit and its 413 (``emdash.limits``),
-the request rates (``emdash.door_limits``), the NUL guard's 400 (``emdash.input_guard``), the MCP endpoint's own
-middleware chain (``mcp_endpoint.middleware``), the 500 page (``emdash.views``) and the OpenAPI document
-(``api.openapi``). Adding a door is one entry here (docs/architecture.md, "Add a door").
+The edge reads this table and nothing else to tell doors apart: the body limit and its 413 (``emdash.limits``), the
+request rates (``emdash.door_limits``), CORS (``emdash.cors``), the NUL guard's 400 (``emdash.input_guard``), the
+MCP endpoint's own middleware chain (``mcp_endpoint.middleware``), the 500 page (``emdash.views``) and the OpenAPI
+document (``api.openapi``). Adding a door is one entry here (docs/architecture.md, "Add a door").
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ class Door:
     middleware: tuple[str, ...] | None = None  # its own short chain; None: settings.MIDDLEWARE
     in_openapi: bool = False  # its routes are documented in /_emdash/api/openapi.json
     pages: bool = False  # it serves people: an unexpected error is the 500 page, not JSON
+    cors: bool = False  # browsers of allowed origins may call it cross-origin (emdash.cors)
 
     def claims(self, path: str) -> bool:
         return any(path.startswith(prefix) or path == prefix[:-1] for prefix in self.prefixes)
@@ -57,10 +58,10 @@ MCP_MIDDLEWARE = (
     "emdash.input_guard.BadTextMiddleware",
 )
 
-MCP = Door("mcp", (MCP_PATH + "/",), "jsonrpc", "mcp", "MCP_MAX_BODY", rate="mcp", middleware=MCP_MIDDLEWARE)
-OAUTH = Door("oauth", (OAUTH_PREFIX,), "oauth")
+MCP = Door("mcp", (MCP_PATH + "/",), "jsonrpc", "mcp", "MCP_MAX_BODY", rate="mcp", middleware=MCP_MIDDLEWARE, cors=True)
+OAUTH = Door("oauth", (OAUTH_PREFIX,), "oauth", cors=True)
 CONSENT = Door("consent", (AUTHORIZE_PATH + "/",), "oauth", pages=True)  # OAuth's page: people sign in there
-REST = Door("rest", (API_PREFIX,), "rest", "rest", rate="rest", in_openapi=True)
+REST = Door("rest", (API_PREFIX,), "rest", "rest", rate="rest", in_openapi=True, cors=True)
 ADMIN = Door("admin", (ADMIN_PREFIX,), "page", "admin", pages=True)
 PUBLIC = Door("public", ("",), "page", pages=True)
 

@@ -6,7 +6,6 @@ HTTP status of the domain error, so REST and MCP report the same codes.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -22,8 +21,6 @@ from emdash.discovery import resource_metadata_url
 from emdash.errors import EmDashError, ValidationError
 from emdash.text import PROBLEM, find_bad_text, is_bad_text_db_error
 from emdash.tracing import unexpected
-
-log = logging.getLogger("emdash.api")
 
 View = Callable[..., HttpResponse]
 

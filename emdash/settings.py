@@ -268,9 +268,8 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 
-# CORS (django-cors-headers): only the API-style routes; which origins may call is decided per request by
-# emdash.cors (same origin, EMDASH_SITE_URL, EMDASH_ALLOWED_ORIGINS, loopback in DEBUG).
-CORS_URLS_REGEX = r"^/_emdash/api/.*$"
+# CORS (django-cors-headers): only the doors that say so (emdash.doors: MCP, OAuth, REST); which origins may
+# call is decided per request by emdash.cors (same origin, EMDASH_SITE_URL, EMDASH_ALLOWED_ORIGINS, loopback in DEBUG).
 CORS_ALLOW_CREDENTIALS = True
 CORS_ALLOW_HEADERS = [
     "authorization", "content-type", "accept", "mcp-protocol-version", "mcp-method", "mcp-name", "last-event-id",

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -22,8 +21,6 @@ from emdash.tracing import unexpected
 from mcp_endpoint import hints, jsonrpc, registry, task_ext, task_methods, versions
 from mcp_endpoint.instructions import INSTRUCTIONS
 from mcp_endpoint.jsonrpc import INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, Message, RpcError
-
-log = logging.getLogger("emdash.mcp")
 
 SERVER_NAME = "emdash"
 SERVER_TITLE = "EmDash CMS"

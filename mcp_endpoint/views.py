@@ -8,7 +8,6 @@ keep-alive connection stays usable.
 
 from __future__ import annotations
 
-import logging
 from dataclasses import replace
 from typing import Any
 
@@ -29,8 +28,6 @@ from mcp_endpoint.jsonrpc import (
     SERVER_ERROR,
     RpcError,
 )
-
-log = logging.getLogger("emdash.mcp")
 
 UNSUPPORTED_VERSION = -32022
 
@@ -191,7 +188,7 @@ def _handle_post(request: HttpRequest) -> HttpResponse:
         _drain(request)
         return _rpc_error(406, INVALID_REQUEST, "Not Acceptable: Accept must allow application/json")
     version = _protocol_version(request)
-    limit = limits.mcp_max_body()
+    limit = limits.limit_for(request.path_info)  # the one decision the body-limit layers also make
     try:
         declared = int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:

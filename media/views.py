@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import time
 
 from django.http import HttpRequest, HttpResponse
@@ -15,8 +14,6 @@ from emdash.errors import EmDashError, InsufficientPermissions
 from emdash.http import error_response, internal_error, json_response
 from emdash.tracing import unexpected
 from media import uploads
-
-log = logging.getLogger("emdash.api")
 
 
 def _not_allowed(*methods: str) -> HttpResponse:

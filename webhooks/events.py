@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import json
-import logging
 from collections.abc import Callable
 from contextlib import suppress
 from typing import TYPE_CHECKING, Any
@@ -22,7 +21,6 @@ from emdash.tracing import unexpected
 if TYPE_CHECKING:
     from content.signals import Batch
 
-log = logging.getLogger("emdash.webhooks")
 
 EVENTS = (
     "content.created",

@@ -5,7 +5,6 @@ Views parse input, call one service, and shape the RFC answer; the logic lives i
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -33,7 +32,6 @@ from emdash.scopes import Scope, describe
 from emdash.text import PROBLEM, bad_text_message, find_bad_text, is_bad_text_db_error
 from emdash.tracing import unexpected
 
-log = logging.getLogger("emdash.oauth")
 MAX_BODY = 64 * 1024
 
 

@@ -114,6 +114,64 @@ def test_mcp_tool(posts: Any, errors: Any, monkeypatch: pytest.MonkeyPatch) -> N
 
 
 @override_settings(DEBUG=False)
+def test_signed_upload_put(db: None, errors: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    log = errors()
+    from media import uploads
+
+    monkeypatch.setattr(uploads, "receive", _boom)
+    response = Client(raise_request_exception=False).put(
+        "/_emdash/api/media/upload/some-ticket", b"bytes", content_type="image/png"
+    )
+    assert response.status_code == 500
+    trace_id = _assert_logged_once(log, response)
+    assert response.json()["error"] == {"code": "INTERNAL_ERROR", "message": "Internal error", "traceId": trace_id}
+
+
+@override_settings(DEBUG=False)
+def test_admin_action(db: None, errors: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An admin form whose operation fails: the form says so with the id, the log has the rest."""
+    from emdash.models import AuditLog
+    from tests.api.helpers import session_client
+    from tests.factories import make_user
+
+    log = errors()
+    swap_service(monkeypatch, "menu_create", _boom)
+    response = session_client(make_user("admin")).post("/_emdash/admin/menus/", {"name": "top", "label": "Top"})
+    assert response.status_code == 500
+    trace_id = _assert_logged_once(log, response)
+    assert AuditLog.objects.get(action="menu_create").outcome == "INTERNAL_ERROR"
+
+
+def test_mcp_task(transactional_db: None, errors: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A task whose tool fails unexpectedly: failed, one log line with the task's trace id, nothing leaked."""
+    from mcp_endpoint import task_store
+    from mcp_endpoint.models import McpTask
+    from mcp_endpoint.tasks_exec import run_mcp_task
+    from tests.factories import make_user
+
+    log = errors()
+    swap_service(monkeypatch, "menu_list", _boom)
+    with trace() as trace_id:
+        row = task_store.create(
+            owner_id=make_user("admin").pk,
+            token_ref="",
+            client_name="t",
+            tool_name="menu_list",
+            arguments={},
+            protocol_version="2025-11-25",
+            trace_id=trace_id,
+            ttl_ms=60000,
+        )
+        assert run_mcp_task.call(row.pk) == McpTask.FAILED
+    failures = [r for r in log if r.levelno >= logging.ERROR]
+    assert len(failures) == 1 and failures[0].exc_info is not None
+    assert trace_id in failures[0].getMessage()
+    row.refresh_from_db()
+    assert row.error == {"code": -32603, "message": "Internal error", "data": {"traceId": trace_id}}
+    assert SECRET not in orjson.dumps([row.error, row.status_message]).decode()
+
+
+@override_settings(DEBUG=False)
 def test_oauth_token_endpoint(db: None, errors: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     log = errors()
     monkeypatch.setattr("emdash.oauth.clients.get_client", _boom)

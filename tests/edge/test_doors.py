@@ -128,3 +128,14 @@ def test_the_mcp_path_takes_the_short_chain() -> None:
     response = Client().post("/_emdash/api/mcp", b"{}", content_type="application/json")
     assert response.status_code == 401
     assert response["X-Frame-Options"] == "DENY" and "Content-Security-Policy" in response
+
+
+def test_cors_is_on_for_the_doors_that_say_so() -> None:
+    from emdash.cors import CorsMiddleware
+
+    middleware = CorsMiddleware(lambda request: None)  # type: ignore[arg-type, return-value]
+    factory = RequestFactory()
+    enabled = {path for path in PATHS if middleware.is_enabled(factory.get(path))}
+    api = {path for path, name in PATHS.items() if doors.BY_NAME[name].cors}
+    assert enabled == api | {"/.well-known/oauth-authorization-server"}  # discovery documents: public CORS
+    assert "/_emdash/admin/" not in enabled and "/_emdash/oauth/authorize" not in enabled
