@@ -139,7 +139,8 @@ def test_admin_action(db: None, errors: Any, monkeypatch: pytest.MonkeyPatch) ->
     response = session_client(make_user("admin")).post("/_emdash/admin/menus/", {"name": "top", "label": "Top"})
     assert response.status_code == 500
     trace_id = _assert_logged_once(log, response)
-    assert AuditLog.objects.get(action="menu_create").outcome == "INTERNAL_ERROR"
+    row = AuditLog.objects.get(action="menu_create")
+    assert (row.outcome, row.trace_id, row.source) == ("INTERNAL_ERROR", trace_id, "admin")
 
 
 def test_mcp_task(transactional_db: None, errors: Any, monkeypatch: pytest.MonkeyPatch) -> None:
