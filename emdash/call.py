@@ -16,8 +16,9 @@ from emdash.tracing import current_trace_id
 if TYPE_CHECKING:
     from emdash.models import User
 
-# The door's name as audit rows store it (AuditLog.source).
-Door = Literal["mcp", "rest", "admin", "worker", "command"]
+# The door's name as audit rows store it (AuditLog.source); SPEC 9.3's list ("cli": management commands,
+# "import": the transfer import, neither of which runs operations yet).
+Door = Literal["mcp", "rest", "admin", "cli", "worker", "import"]
 
 
 @dataclass(frozen=True, slots=True)
