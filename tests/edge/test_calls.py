@@ -46,7 +46,7 @@ def test_mcp_names_the_program_from_meta_client_info_at_2026_07_28(make_mcp: Mak
     assert (call.door, call.client, call.client_version) == ("mcp", "Claude Code", "2.1.0")
     assert call.user == client.user and call.token_id == f"pat:{client.issued.token.pk}"
     assert call.token_name == "test token" and call.oauth_client_id == "" and call.oauth_client_name == ""
-    assert AuditLog.objects.get().client_id == "Claude Code"
+    assert AuditLog.objects.get(trace_id=call.trace_id).client_id == "Claude Code"
 
 
 def test_mcp_before_2026_names_the_program_by_its_user_agent(make_mcp: MakeMCP, calls: list[Call]) -> None:
@@ -99,7 +99,7 @@ def test_the_worker_runs_a_task_under_a_worker_call(transactional_db: None, call
     )
     assert error is None and result is not None and result["isError"] is False
     assert [(c.door, c.client, c.trace_id) for c in calls] == [("worker", "Claude Code", "a" * 24)]
-    assert AuditLog.objects.get().source == "worker"
+    assert AuditLog.objects.get(action="settings_get", trace_id="a" * 24).source == "worker"
 
 
 def test_user_agent_versions() -> None:
@@ -112,11 +112,11 @@ def test_record_now_commits_and_rolls_back_with_the_write(db: None) -> None:
     call = Call.at("worker", SYSTEM)
     with pytest.raises(RuntimeError), transaction.atomic():
         audit.record(call, "menu_create", "ok", "menus/top")
-        assert AuditLog.objects.filter(action="menu_create").exists()  # inside the write's transaction
+        assert AuditLog.objects.filter(trace_id=call.trace_id).exists()  # inside the write's transaction
         raise RuntimeError("the write failed")
-    assert not AuditLog.objects.exists()
+    assert not AuditLog.objects.filter(trace_id=call.trace_id).exists()
     audit.record(call, "menu_create", "ok", "menus/top", started=0.0)
-    row = AuditLog.objects.get()
+    row = AuditLog.objects.get(trace_id=call.trace_id)
     assert (row.source, row.action, row.target, row.outcome) == ("worker", "menu_create", "menus/top", "ok")
     assert row.trace_id == call.trace_id and row.duration_ms > 0
 
@@ -127,9 +127,11 @@ def test_record_later_goes_to_the_doors_batch_and_the_writer_flushes_it(transact
     call = Call(Actor.for_user(make_user("editor")), "mcp", "b" * 24, "Claude\x00Code")
     audit.record(call, "content_get", "ok", later=batch.append)
     audit.record(call, "content_get", "NOT_FOUND", later=batch.append)
-    assert len(batch) == 2 and not AuditLog.objects.exists()  # nothing written on the request path
+    assert len(batch) == 2 and not AuditLog.objects.filter(trace_id="b" * 24).exists()  # nothing written yet
     audit_writer.submit(batch)
     audit_writer.flush()
-    rows = list(AuditLog.objects.order_by("id").values_list("outcome", "client_id", "user_id"))
+    rows = list(
+        AuditLog.objects.filter(trace_id="b" * 24).order_by("id").values_list("outcome", "client_id", "user_id")
+    )
     user_id = call.actor.user_id
     assert rows == [("ok", "Claude\ufffdCode", user_id), ("NOT_FOUND", "Claude\ufffdCode", user_id)]
