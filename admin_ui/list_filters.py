@@ -11,11 +11,11 @@ from typing import Any
 
 from django.http import HttpRequest, QueryDict
 
+from accounts.models import User
 from admin_ui import terms as entry_terms
 from content import rows
 from content.schema import CollectionSpec
 from emdash.actor import Actor
-from emdash.models import User
 from taxonomy import selectors as taxonomy_selectors
 
 DATES = [("updated", "Updated"), ("created", "Created"), ("published", "Published")]

@@ -21,16 +21,16 @@ from datetime import timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "emdash.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 import django
 
 django.setup()
 
+from accounts.models import User  # noqa: E402
 from content import schema, selectors, services  # noqa: E402
-from content.rows import new_id  # noqa: E402
 from emdash.actor import Actor  # noqa: E402
-from emdash.models import User  # noqa: E402
+from emdash.ids import new_id  # noqa: E402
 
 COLLECTION = "posts"
 WORDS = ("content", "editor", "draft", "publish", "schema", "field", "revision", "assistant", "page", "token")

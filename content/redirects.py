@@ -15,11 +15,11 @@ from django.db import IntegrityError, transaction
 
 from content.links import entry_path
 from content.models import Redirect
-from content.rows import new_id
 from emdash import cursors
 from emdash.actor import Actor
 from emdash.dates import iso
 from emdash.errors import Conflict, NotFound, ValidationError
+from emdash.ids import new_id
 from emdash.permissions import Perm, require
 from emdash.wire import attrs
 

@@ -7,10 +7,10 @@ from typing import Any
 from django.utils import timezone
 
 from content.models import EntryBase, Revision
-from content.rows import new_id
 from content.schema import CollectionSpec
 from emdash.actor import Actor
 from emdash.conf import emdash_settings
+from emdash.ids import new_id
 
 
 def record(spec: CollectionSpec, entry_id: str, data: dict[str, Any], kind: str, actor: Actor) -> str:

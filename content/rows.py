@@ -9,7 +9,6 @@ from typing import Any
 
 from django.db import connection
 from django.db.models import Case, IntegerField, JSONField, OuterRef, QuerySet, Subquery, Value, When
-from ulid import ULID
 
 from content import hooks
 from content.dynamic import field_attname
@@ -25,10 +24,6 @@ STATUSES = ("draft", "published", "scheduled")
 DRAFT_SLUG = "_slug"
 DRAFT_SEO = "_seo"
 DRAFT_META = (DRAFT_SLUG, DRAFT_SEO)
-
-
-def new_id() -> str:
-    return str(ULID())
 
 
 def resolve_locale(locale: Any) -> str:

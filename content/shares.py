@@ -14,13 +14,13 @@ from typing import Any
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.tokens import hash_token
 from content import selectors
 from content.entry import Entry
 from content.models import PreviewShare
 from emdash.actor import Actor
 from emdash.errors import EmDashError, NotFound, ValidationError
 from emdash.permissions import Perm, require
-from emdash.tokens import hash_token
 
 SHARE_LIFETIMES: dict[str, tuple[timedelta, str]] = {
     "1h": (timedelta(hours=1), "1 hour"),

@@ -17,6 +17,7 @@ from content import rows, schema
 from content.schema import CollectionSpec
 from emdash.actor import Actor
 from emdash.errors import Conflict, NotFound, ValidationError
+from emdash.ids import new_id
 from emdash.locking import locked
 from emdash.permissions import Perm, require
 from emdash.safe_urls import url_problem
@@ -258,7 +259,7 @@ def menu_set_items(*, actor: Actor, name: str, items: list[dict[str, Any]]) -> i
         for position, fields in enumerate(checked):
             assert fields is not None  # no problems means every item was checked
             parent_index = fields.pop("parent_index")
-            ids.append(rows.new_id())
+            ids.append(new_id())
             new_items.append(
                 MenuItem(
                     id=ids[-1],

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from accounts.models import User
 from content import schema, services
-from emdash.models import User
 from taxonomy import services as taxonomy_services
 from tests.factories import SYSTEM, actor, make_collection, make_entry, make_user
 

@@ -24,6 +24,7 @@ from content.signals import entry_deleting, send_entry_changed
 from content.validation import validate_data
 from emdash.actor import Actor
 from emdash.errors import Conflict, NotFound, SlugConflict, ValidationError
+from emdash.ids import new_id
 from emdash.permissions import Perm, can, require, require_owner_or
 
 WRITE_STATUSES = ("draft", "published")
@@ -124,7 +125,7 @@ def entry_create(
         values = validate_data(spec, data, partial=False)
         new_slug = _claim_slug(spec, slug, values, locale, slug_hint)
         now = timezone.now()
-        entry_id = rows.new_id()
+        entry_id = new_id()
         row = spec.model(
             id=entry_id,
             slug=new_slug,

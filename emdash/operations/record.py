@@ -39,10 +39,10 @@ MODULES = (
     "content.search.operations",
     "media.operations",
     "settings_app.operations",
-    "emdash.audit_operations",
+    "audit.operations",
     "taxonomy.operations",
     "menus.operations",
-    "emdash.token_operations",
+    "accounts.token_operations",
     "webhooks.operations",
 )
 

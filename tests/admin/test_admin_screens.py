@@ -9,9 +9,10 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from PIL import Image
 
+from accounts.models import PersonalAccessToken, User
+from accounts.tokens import resolve_pat
+from audit.models import AuditLog
 from content import schema
-from emdash.models import AuditLog, PersonalAccessToken, User
-from emdash.tokens import resolve_pat
 from media.models import MediaItem
 from menus import selectors as menu_selectors
 from menus import services as menu_services

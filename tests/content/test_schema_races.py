@@ -20,10 +20,10 @@ import pytest
 from django.db import connection
 from django.test import Client
 
+from accounts.oauth import metadata
+from accounts.tokens import token_create
 from content import schema_services, schema_updates
 from emdash.errors import Conflict
-from emdash.oauth import metadata
-from emdash.tokens import token_create
 from tests.factories import SYSTEM, make_entry, make_user
 
 pytestmark = pytest.mark.slow

@@ -8,12 +8,12 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 from django.urls import reverse
 
+from audit.models import AuditLog
 from content import schema, schema_services, schema_updates, services
 from content.dynamic import field_attname
 from content.models import Collection, Field, SchemaState
 from content.search.models import SearchDocument, SearchIndexState
 from emdash.errors import Conflict, EmDashError, FieldNotFound, InsufficientPermissions, ValidationError
-from emdash.models import AuditLog
 from emdash.roles import Role
 from tests.admin.conftest import login
 from tests.api.helpers import body, call, client_for

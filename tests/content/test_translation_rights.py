@@ -9,11 +9,11 @@ import orjson
 import pytest
 from django.test import Client, override_settings
 
+from accounts.models import User
+from accounts.tokens import token_create
 from content import schema, selectors, services
 from emdash.actor import Actor
-from emdash.models import User
 from emdash.roles import Role
-from emdash.tokens import token_create
 from tests.factories import make_collection, make_user
 
 FIELDS = [

@@ -73,7 +73,7 @@ for i in range(15):
 
 @pytest.mark.django_db(transaction=True)
 def test_processes_creating_at_once_store_every_item(notes):
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "emdash.settings", "DATABASE_URL": database_url()}
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "DATABASE_URL": database_url()}
     procs = [
         subprocess.Popen([sys.executable, "-c", CREATE_IN_A_PROCESS, str(n)], cwd=ROOT, env=env, stderr=subprocess.PIPE)
         for n in range(3)

@@ -10,8 +10,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from accounts.models import PersonalAccessToken
 from content import selectors, services
-from emdash.models import PersonalAccessToken
 from menus import selectors as menu_selectors
 from tests.browser import screenshot
 from tests.e2e.admin_helpers import log_in, png_file

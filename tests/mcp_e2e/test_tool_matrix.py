@@ -37,9 +37,9 @@ from django.test import Client
 from django.utils import timezone
 from jsonschema import Draft202012Validator
 
+from accounts.models import User
 from content import redirects, schema, schema_services, services
 from content.models import Collection, Field, Redirect, Revision
-from emdash.models import User
 from emdash.permissions import RULES, Perm
 from emdash.roles import Role
 from emdash.scopes import IMPLIES, Scope

@@ -6,8 +6,8 @@ import orjson
 import pytest
 from django.test import Client
 
+from accounts.oauth.models import OAuthClient
 from emdash import scopes
-from emdash.oauth.models import OAuthClient
 
 REGISTER = "/_emdash/api/oauth/register"
 
