@@ -8,7 +8,7 @@ from typing import Any
 from django.http import HttpRequest
 from django.urls import reverse
 
-from content import schema
+from content.schema import specs as schema
 from emdash.actor import Actor
 from emdash.permissions import Perm, can
 from emdash.roles import Role

@@ -66,8 +66,8 @@ def load(args: argparse.Namespace, rng: random.Random) -> Counter[str]:
     from django.db import transaction
     from django.utils import timezone
 
-    from content import schema_services
-    from content.dynamic import field_attname
+    from content.schema import services as schema_services
+    from content.schema.dynamic import field_attname
     from content.search.backends import get_backend
     from content.search.indexing import signature
     from content.search.models import SearchDocument, SearchIndexState

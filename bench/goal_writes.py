@@ -40,7 +40,7 @@ GOAL = "Goal 5: content_create over MCP, 8 clients, several processes"
 SERIAL = "@@SERIAL@@"
 COUNT_POSTS = """
 import django, json; django.setup()
-from content import schema
+from content.schema import specs as schema
 print(json.dumps(schema.get_collection("posts").model.objects.filter(slug__startswith="bench-write-").count()))
 """
 

@@ -4,7 +4,7 @@ An ``MCPServer`` in stateless JSON mode at ``/_emdash/api/mcp`` with tools ``con
 ``content_list`` that do the same reads on the same database as ours, as the demo admin with the
 ``admin`` scope (what the benchmark's token grants on our side). They run our operations
 (``content_get``/``content_list`` from the operation table, through ``run_operation``: argument
-validation, ``content.selectors.entry_get/entry_list`` and the presenter, e.g. the item's taxonomy terms)
+validation, ``content.entries.selectors.entry_get/entry_list`` and the presenter, e.g. the item's taxonomy terms)
 so the payloads stay identical as the operations evolve; ``bench/run.py`` checks that they are. Not run
 here: our HTTP/JSON-RPC layer, the bearer-token lookup and the audit-log write. It is the SDK's floor for
 the same reads.

@@ -164,8 +164,8 @@ def load(args: argparse.Namespace) -> tuple[Counter[str], dict[str, float]]:
     from django.db import transaction
     from django.utils import timezone
 
-    from content import schema_services
-    from content.dynamic import field_attname
+    from content.schema import services as schema_services
+    from content.schema.dynamic import field_attname
     from content.search import indexing
     from content.search.backends import get_backend
     from emdash.actor import Actor
@@ -288,8 +288,8 @@ def run_peer(queries: dict[str, list[str]], runs: int) -> dict[str, float]:
     It finds substrings rather than words and does not rank, so it is a lower bound on real work."""
     from django.db.models import Q
 
-    from content import schema
-    from content.dynamic import field_attname
+    from content.schema import specs as schema
+    from content.schema.dynamic import field_attname
 
     model = schema.get_collection("articles").model
     live = model.objects.filter(status="published", deleted_at__isnull=True).order_by("-published_at")

@@ -28,7 +28,8 @@ import django
 django.setup()
 
 from accounts.models import User  # noqa: E402
-from content import schema, selectors, services  # noqa: E402
+from content.entries import selectors, services  # noqa: E402
+from content.schema import specs as schema  # noqa: E402
 from emdash.actor import Actor  # noqa: E402
 from emdash.ids import new_id  # noqa: E402
 
@@ -80,9 +81,9 @@ def wide(actor: Actor, collections: int, fields: int) -> dict[str, str]:
     from django.apps.registry import Apps
     from django.db import connection
 
-    from content.dynamic import build_model, table_name_for
     from content.models import Collection, Field, SchemaState
-    from content.schema import CollectionSpec
+    from content.schema.dynamic import build_model, table_name_for
+    from content.schema.specs import CollectionSpec
 
     slugs = [f"wide{c:02d}" for c in range(collections)]
     with connection.schema_editor(atomic=True) as editor:

@@ -13,8 +13,9 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from content import rows, schema
-from content.schema import CollectionSpec
+from content.entries import rows
+from content.schema import specs as schema
+from content.schema.specs import CollectionSpec
 from emdash.actor import Actor
 from emdash.errors import Conflict, NotFound, ValidationError
 from emdash.ids import new_id

@@ -13,7 +13,8 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from content import rows, schema, slugs
+from content.entries import rows, slugs
+from content.schema import specs as schema
 from emdash.actor import Actor
 from emdash.errors import Conflict, NotFound, SlugConflict, ValidationError
 from emdash.ids import new_id

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from content import schema
+from content.schema import specs as schema
 
 pytest_plugins = ["tests.browser"]
 

@@ -6,9 +6,10 @@ import itertools
 from typing import Any
 
 from accounts.models import User
-from content import schema_services, services
-from content.entry import Entry
-from content.schema import CollectionSpec
+from content.entries import services
+from content.entries.entry import Entry
+from content.schema import services as schema_services
+from content.schema.specs import CollectionSpec
 from emdash.actor import Actor
 from emdash.roles import Role
 

@@ -8,7 +8,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from accounts.models import User
-from content import schema, services
+from content.entries import services
+from content.schema import specs as schema
 from taxonomy import services as taxonomy_services
 from tests.factories import SYSTEM, actor, make_collection, make_entry, make_user
 

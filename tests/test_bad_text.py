@@ -103,7 +103,7 @@ def test_database_errors_from_such_text_are_recognised(posts):
 
 
 def _db_error(value: str) -> Exception:
-    from content import schema
+    from content.schema import specs as schema
 
     try:
         with transaction.atomic():

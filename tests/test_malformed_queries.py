@@ -9,7 +9,7 @@ from django.test import Client
 
 from accounts.oauth import metadata
 from accounts.tokens import token_create
-from content import services
+from content.entries import services
 from emdash.actor import Actor
 from tests.factories import make_collection, make_user
 

@@ -33,9 +33,9 @@ CATEGORIES = (
 )
 # The modules that declare operations; importing one fills TABLE. Add an area's module here.
 MODULES = (
-    "content.operations",
-    "content.redirect_operations",
-    "content.schema_operations",
+    "content.entries.operations",
+    "content.redirects.operations",
+    "content.schema.operations",
     "content.search.operations",
     "media.operations",
     "settings_app.operations",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from audit.models import AuditLog
-from content import selectors
+from content.entries import selectors
 from taxonomy import selectors as taxonomy_selectors
 from taxonomy import services as taxonomy_services
 from tests.factories import SYSTEM, actor, make_entry

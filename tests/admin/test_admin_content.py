@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from audit.models import AuditLog
-from content import selectors, services
+from content.entries import selectors, services
 from tests.factories import SYSTEM, actor, make_entry
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from audit.models import AuditLog
-from content import selectors
+from content.entries import selectors
 from settings_app.selectors import site_settings
 from tests.factories import SYSTEM, make_entry
 

@@ -9,7 +9,7 @@ from channels.testing import WebsocketCommunicator
 
 from admin_ui.live import GROUP
 from config.asgi import application
-from content import services
+from content.entries import services
 from tests.factories import actor, make_entry
 
 

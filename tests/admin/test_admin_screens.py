@@ -12,7 +12,7 @@ from PIL import Image
 from accounts.models import PersonalAccessToken, User
 from accounts.tokens import resolve_pat
 from audit.models import AuditLog
-from content import schema
+from content.schema import specs as schema
 from media.models import MediaItem
 from menus import selectors as menu_selectors
 from menus import services as menu_services

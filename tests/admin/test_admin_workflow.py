@@ -9,7 +9,7 @@ import pytest
 from django.test import override_settings
 
 from audit.models import AuditLog
-from content import selectors, services
+from content.entries import selectors, services
 from content.models import Revision
 from menus import selectors as menu_selectors
 from menus import services as menu_services

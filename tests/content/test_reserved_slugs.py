@@ -12,8 +12,8 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, resolve
 
 from accounts.tokens import token_create
-from content import selectors
-from content.slugs import RESERVED_ENTRY_SLUGS
+from content.entries import selectors
+from content.entries.slugs import RESERVED_ENTRY_SLUGS
 from emdash.actor import Actor
 from tests.factories import make_entry, make_user
 

@@ -11,7 +11,8 @@ from django.test import Client, override_settings
 
 from accounts.models import User
 from accounts.tokens import token_create
-from content import schema, selectors, services
+from content.entries import selectors, services
+from content.schema import specs as schema
 from emdash.actor import Actor
 from emdash.roles import Role
 from tests.factories import make_collection, make_user

@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 
 from accounts.tokens import token_create
-from content import selectors
+from content.entries import selectors
 from tests.browser import screenshot
 from tests.factories import SYSTEM, make_collection, make_entry, make_user
 

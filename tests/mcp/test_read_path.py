@@ -19,7 +19,7 @@ from accounts.models import PersonalAccessToken
 from accounts.tokens import token_revoke
 from audit import writer as audit_writer
 from audit.models import AuditLog
-from content import schema
+from content.schema import specs as schema
 from tests.factories import make_entry
 from tests.servers import DAPHNE, serve
 

@@ -21,8 +21,9 @@ from mcp.client.streamable_http import create_mcp_http_client, streamable_http_c
 
 from accounts.tokens import token_create, token_revoke
 from audit.models import AuditLog
-from content import rows, schema
+from content.entries import rows
 from content.models import Collection
+from content.schema import specs as schema
 from emdash.roles import Role
 from mcp_endpoint.registry import REGISTRY, load_tools
 from tests.mcp_e2e.conftest import new_user, token_for

@@ -38,8 +38,11 @@ from django.utils import timezone
 from jsonschema import Draft202012Validator
 
 from accounts.models import User
-from content import redirects, schema, schema_services, services
+from content.entries import services
 from content.models import Collection, Field, Redirect, Revision
+from content.redirects import services as redirects
+from content.schema import services as schema_services
+from content.schema import specs as schema
 from emdash.permissions import RULES, Perm
 from emdash.roles import Role
 from emdash.scopes import IMPLIES, Scope

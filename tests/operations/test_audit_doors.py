@@ -9,7 +9,7 @@ import pytest
 from django.db import DatabaseError
 
 from audit.models import AuditLog
-from content import selectors
+from content.entries import selectors
 from emdash.actor import Actor
 from emdash.errors import NotFound
 from emdash.operations import TABLE, load, run_operation

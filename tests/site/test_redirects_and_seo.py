@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from django.test import Client
 
-from content import redirects, services
+from content.entries import services
+from content.redirects import services as redirects
 from media import presenters as media_presenters
 from tests.media.helpers import make_media
 from tests.site.conftest import SYSTEM

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 from audit.models import AuditLog
-from content import schema_services
+from content.schema import services as schema_services
 from emdash.permissions import RULES, Perm
 from emdash.roles import Role
 from taxonomy import services

@@ -10,8 +10,10 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from accounts.models import User
-from content import schema, schema_services, selectors, services
-from content.slugs import slugify
+from content.entries import selectors, services
+from content.entries.slugs import slugify
+from content.schema import services as schema_services
+from content.schema import specs as schema
 from emdash.actor import Actor
 from emdash.errors import EmDashError, NotFound
 from emdash.roles import Role
