@@ -11,6 +11,8 @@ from urllib.parse import urlsplit
 import dj_database_url
 from csp.constants import NONCE
 
+from config.layout import APPS
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("EMDASH_VAR_DIR", BASE_DIR / "var"))
 VAR_DIR.mkdir(parents=True, exist_ok=True)
@@ -75,23 +77,9 @@ INSTALLED_APPS = [
     "csp",
     "channels",
     *TASK_APPS,
-    "emdash",
-    "accounts",
-    "accounts.oauth",
-    "audit",
-    "content",
-    "media",
-    "taxonomy",
-    "menus",
-    "settings_app",
-    "webhooks",
-    "mcp_endpoint",
-    "admin_ui",
-    "api",
     "drf_spectacular",
     "drf_spectacular_sidecar",
-    "public_site",
-    "config",
+    *APPS,
 ]
 
 MIDDLEWARE = [
