@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest
 
-from emdash import audit
+from audit import record as audit
 from emdash.actor import Actor
 from emdash.call import Call
 

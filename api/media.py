@@ -18,16 +18,17 @@ from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.auth import site_origin
 from api import filters
 from api.base import ApiView
 from api.operations import run_named as run
 from api.parsers import CheckedJSONParser
 from api.rules import rule
 from api.schema_doc import doc
-from emdash import limits, operations
-from emdash.audit import record
-from emdash.auth import site_origin
+from audit.record import record
+from emdash import operations
 from emdash.call import Call
+from emdash.edge import limits
 from emdash.errors import ValidationError
 from emdash.permissions import Perm
 from media import presenters, services

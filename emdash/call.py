@@ -1,7 +1,7 @@
 """``Call``: one call through one door — who, with which token or OAuth client, from which program.
 
 Every door builds one (MCP, REST, admin, the task worker, commands) and hands it to the pipeline and to
-``emdash.audit.record``, so an audit row (and, with SPEC 9.3, a revision) can say how a change was made without
+``audit.record.record``, so an audit row (and, with SPEC 9.3, a revision) can say how a change was made without
 each door spelling it out. Token and client names come from the token lookup (``Actor``), so a call costs no query.
 """
 
@@ -14,7 +14,7 @@ from emdash.actor import Actor
 from emdash.tracing import current_trace_id
 
 if TYPE_CHECKING:
-    from emdash.models import User
+    from accounts.models import User
 
 # The door's name as audit rows store it (AuditLog.source); SPEC 9.3's list ("cli": management commands,
 # "import": the transfer import, neither of which runs operations yet).

@@ -1,10 +1,11 @@
 """The doors, each declared once: where it is (URL prefix), what it may receive (body limit), how fast (rate
 bucket), through which middleware, and in which shape it answers its errors.
 
-The edge reads this table and nothing else to tell doors apart: the body limit and its 413 (``emdash.limits``), the
-request rates (``emdash.door_limits``), CORS (``emdash.cors``), the NUL guard's 400 (``emdash.input_guard``), the
-MCP endpoint's own middleware chain (``mcp_endpoint.middleware``), the 500 page (``emdash.views``) and the OpenAPI
-document (``api.openapi``). Adding a door is one entry here (docs/architecture.md, "Add a door").
+The edge reads this table and nothing else to tell doors apart: the body limit and its 413
+(``emdash.edge.limits``), the request rates (``emdash.edge.door_limits``), CORS (``emdash.edge.cors``), the NUL
+guard's 400 (``emdash.edge.input_guard``), the MCP endpoint's own middleware chain (``mcp_endpoint.middleware``),
+the 500 page (``emdash.views``) and the OpenAPI document (``api.openapi``). Adding a door is one entry here
+(docs/architecture.md, "Add a door").
 """
 
 from __future__ import annotations
@@ -50,12 +51,12 @@ class Door:
 MCP_MIDDLEWARE = (
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "emdash.cors.CorsMiddleware",
+    "emdash.edge.cors.CorsMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "emdash.door_limits.RateLimitMiddleware",
+    "emdash.edge.door_limits.RateLimitMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "emdash.csp.CSPMiddleware",
-    "emdash.input_guard.BadTextMiddleware",
+    "emdash.edge.csp.CSPMiddleware",
+    "emdash.edge.input_guard.BadTextMiddleware",
 )
 
 MCP = Door("mcp", (MCP_PATH + "/",), "jsonrpc", "mcp", "MCP_MAX_BODY", rate="mcp", middleware=MCP_MIDDLEWARE, cors=True)

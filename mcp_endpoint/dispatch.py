@@ -10,11 +10,11 @@ from typing import Any
 
 import orjson
 
-from emdash import audit
+from audit import record as audit
+from audit.models import AuditLog
 from emdash.actor import Actor
 from emdash.call import Call
 from emdash.errors import EmDashError, InsufficientPermissions, InsufficientScope, ValidationError
-from emdash.models import AuditLog
 from emdash.operations import run_operation
 from emdash.text import PROBLEM, find_bad_text, is_bad_text_db_error, scrub
 from emdash.tracing import unexpected

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from emdash import audit_writer
+from accounts.models import PersonalAccessToken, User
+from accounts.oauth.models import AccessToken
+from audit import writer as audit_writer
+from audit.record import record
 from emdash.actor import Actor
-from emdash.audit import record
 from emdash.background import task
 from emdash.call import Call
-from emdash.models import PersonalAccessToken, User
-from emdash.oauth.models import AccessToken
 from emdash.tracing import unexpected
 from mcp_endpoint import dispatch, task_store
 from mcp_endpoint.jsonrpc import INTERNAL_ERROR, INVALID_REQUEST, RpcError

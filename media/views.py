@@ -7,8 +7,8 @@ import time
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.csrf import csrf_exempt
 
-from emdash.audit import record
-from emdash.auth import BadToken, request_actor
+from accounts.auth import BadToken, request_actor
+from audit.record import record
 from emdash.call import Call
 from emdash.errors import EmDashError, InsufficientPermissions
 from emdash.http import error_response, internal_error, json_response

@@ -11,8 +11,8 @@ from django.shortcuts import redirect, render
 
 from admin_ui import audit
 from admin_ui.base import actor_for, admin_page, attempt, run
+from audit.record import record
 from emdash.actor import Actor
-from emdash.audit import record
 from emdash.call import Call
 from emdash.errors import EmDashError
 from emdash.permissions import Perm, can

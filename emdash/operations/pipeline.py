@@ -14,7 +14,7 @@ from typing import Any
 from django.db import transaction
 from pydantic import ValidationError as PydanticError
 
-from emdash.audit import Later, record
+from audit.record import Later, record
 from emdash.call import Call
 from emdash.errors import EmDashError, ValidationError
 from emdash.operations.record import Operation, Payload

@@ -10,14 +10,15 @@ import pytest
 from django.db import transaction
 from django.test import Client
 
-from emdash import audit, audit_writer
+from accounts.auth import resolve_bearer
+from accounts.oauth.models import OAuthClient
+from accounts.oauth.tokens import issue_pair
+from accounts.tokens import token_create
+from audit import record as audit
+from audit import writer as audit_writer
+from audit.models import AuditLog
 from emdash.actor import Actor
-from emdash.auth import resolve_bearer
 from emdash.call import Call, agent_version
-from emdash.models import AuditLog
-from emdash.oauth.models import OAuthClient
-from emdash.oauth.tokens import issue_pair
-from emdash.tokens import token_create
 from tests.api.helpers import session_client
 from tests.factories import SYSTEM, make_user
 from tests.mcp.conftest import MODERN, MakeMCP, modern_meta

@@ -10,8 +10,9 @@ from django.test import Client, RequestFactory
 from django.urls import get_resolver
 
 from api.openapi import only_rest_routes
-from emdash import door_limits, doors, input_guard, limits
+from emdash import doors
 from emdash.doors import DOORS, door_for
+from emdash.edge import door_limits, input_guard, limits
 
 PATHS = {
     "/_emdash/api/mcp": "mcp",
@@ -60,7 +61,8 @@ def test_the_mcp_chain_is_the_doors_middleware_in_the_sites_order() -> None:
     chain = list(doors.MCP.middleware or ())
     below = settings.MIDDLEWARE[settings.MIDDLEWARE.index("mcp_endpoint.middleware.McpPathMiddleware") + 1 :]
     assert chain == [path for path in below if path in chain], "a subset of MIDDLEWARE, in its order"
-    assert "emdash.door_limits.RateLimitMiddleware" in chain and "emdash.input_guard.BadTextMiddleware" in chain
+    assert "emdash.edge.door_limits.RateLimitMiddleware" in chain
+    assert "emdash.edge.input_guard.BadTextMiddleware" in chain
     assert [door.name for door in DOORS if door.middleware is not None] == ["mcp"]
 
 
@@ -113,7 +115,7 @@ def test_openapi_documents_the_rest_doors_routes_only() -> None:
 
 @pytest.mark.django_db
 def test_the_500_answer_follows_the_door(settings) -> None:
-    from emdash.views import server_error
+    from config.views import server_error
 
     factory = RequestFactory()
     assert server_error(factory.get("/_emdash/api/content/x"))["Content-Type"] == "application/json"
@@ -131,7 +133,7 @@ def test_the_mcp_path_takes_the_short_chain() -> None:
 
 
 def test_cors_is_on_for_the_doors_that_say_so() -> None:
-    from emdash.cors import CorsMiddleware
+    from emdash.edge.cors import CorsMiddleware
 
     middleware = CorsMiddleware(lambda request: None)  # type: ignore[arg-type, return-value]
     factory = RequestFactory()

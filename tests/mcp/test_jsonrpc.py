@@ -11,7 +11,7 @@ import orjson
 import pytest
 from django.test import Client
 
-from emdash.models import AuditLog
+from audit.models import AuditLog
 from emdash.operations import NoInput
 from emdash.permissions import Perm
 from mcp_endpoint import dispatch, registry
