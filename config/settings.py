@@ -102,9 +102,9 @@ MIDDLEWARE = [
     "public_site.middleware.RedirectFallbackMiddleware",  # last: sees the 404 of any unanswered path
 ]
 
-ROOT_URLCONF = "emdash.urls"
-WSGI_APPLICATION = "emdash.wsgi.application"
-ASGI_APPLICATION = "emdash.asgi.application"
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+ASGI_APPLICATION = "config.asgi.application"
 
 TEMPLATES = [
     {
@@ -260,7 +260,8 @@ SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 
 # CORS (django-cors-headers): only the doors that say so (emdash.doors: MCP, OAuth, REST); which origins may
-# call is decided per request by emdash.cors (same origin, EMDASH_SITE_URL, EMDASH_ALLOWED_ORIGINS, loopback in DEBUG).
+# call is decided per request by emdash.edge.cors (same origin, EMDASH_SITE_URL, EMDASH_ALLOWED_ORIGINS,
+# loopback in DEBUG).
 CORS_ALLOW_CREDENTIALS = True
 CORS_ALLOW_HEADERS = [
     "authorization", "content-type", "accept", "mcp-protocol-version", "mcp-method", "mcp-name", "last-event-id",
