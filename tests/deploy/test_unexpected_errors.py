@@ -130,7 +130,7 @@ def test_signed_upload_put(db: None, errors: Any, monkeypatch: pytest.MonkeyPatc
 @override_settings(DEBUG=False)
 def test_admin_action(db: None, errors: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """An admin form whose operation fails: the form says so with the id, the log has the rest."""
-    from emdash.models import AuditLog
+    from audit.models import AuditLog
     from tests.api.helpers import session_client
     from tests.factories import make_user
 
