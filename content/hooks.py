@@ -1,16 +1,18 @@
 """What content needs from the apps above it, plugged in by those apps (content never imports them).
 
-Content sits below taxonomy and media (they import content, never the reverse), yet an entry write can
-carry ``terms``, an entry's output shows them, and image/file values must name existing media. The
-taxonomy and media apps register their functions in ``ready()``; without them, entries have no terms
-and no media reference is valid.
+Content sits below taxonomy, media and settings (they import content, never the reverse), yet an entry write
+can carry ``terms``, an entry's output shows them, image/file values must name existing media and datetime
+values are typed in the site's time zone. Those apps register their functions in ``ready()``; without them,
+entries have no terms, no media reference is valid and instants are shown in UTC.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
+from emdash.dates import parse_iso
 from emdash.errors import ValidationError
 
 Replace = Callable[..., None]
@@ -46,6 +48,23 @@ def register_media(
     _hooks["media_ids"] = existing_ids
     _hooks["urls_by_id"] = urls_by_id
     _hooks["ids_by_url"] = ids_by_url
+
+
+@dataclass(frozen=True)
+class SiteTime:
+    """How the admin shows and reads instants: in the site's time zone (settings), UTC ISO 8601 without them."""
+
+    display: Callable[[Any], str] = str
+    to_input: Callable[[Any], str] = str
+    from_input: Callable[[str], Any] = parse_iso
+
+
+def register_site_time(clock: SiteTime) -> None:
+    _hooks["site_time"] = clock
+
+
+def site_time() -> SiteTime:
+    return _hooks.get("site_time") or SiteTime()
 
 
 def media_urls_by_id(ids: set[str]) -> dict[str, str]:

@@ -1,17 +1,22 @@
-"""The field-type table: for each type, its column, how a value is checked, stored and read back."""
+"""The field-type base class: every part a type owns, and the value checks several families share.
+
+A part is a method or attribute every registered type has (:data:`PARTS`); the families define the ones with
+no sensible default (column, type check, filters, search text, JSON Schema), which are abstract here, and may
+override the defaults (identity storage, plain display, one-line text input...). Nothing outside the
+``content.field_types`` package branches on a type's name: it asks the type object.
+"""
 
 from __future__ import annotations
 
-import functools
+import json
 import math
-from collections.abc import Callable
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
+import django_filters
 import regex
 from django.db import models
-
-from emdash.dates import iso, parse_iso
 
 PATTERN_MAX_LENGTH = 500
 PATTERN_TIMEOUT_SECONDS = 0.05
@@ -19,12 +24,59 @@ INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 JSON_MAX_DEPTH = 200
 CONTENT_SLUG_RE = regex.compile(r"^[a-z0-9](?:[a-z0-9_-]{0,198}[a-z0-9])?\Z")  # \Z: no trailing newline
 
+# The parts of a field type, as the completeness test checks them.
+PARTS = (
+    "name",
+    "label",
+    "help",
+    "example",
+    "column",
+    "validation_keys",
+    "required_rules",
+    "option_keys",
+    "check",
+    "constraints",
+    "prepare",
+    "is_empty",
+    "normalize",
+    "to_db",
+    "from_db",
+    "entry_links",
+    "media_links",
+    "in_summary",
+    "filters",
+    "search_text",
+    "display",
+    "multiline",
+    "widget",
+    "input_type",
+    "input_step",
+    "zoned",
+    "to_form",
+    "from_form",
+    "json_schema",
+    "has_markdown",
+    "to_markdown",
+    "markdown_media",
+)
 
-def _identity(value: Any) -> Any:
-    return value
+Problems = dict[str, str]
+Filters = dict[str, django_filters.Filter]
 
 
-def _is_number(value: Any) -> bool:
+@dataclass(frozen=True)
+class FieldRules:
+    """The parts of a field definition that value checks need."""
+
+    min: float | None = None
+    max: float | None = None
+    min_length: int | None = None
+    max_length: int | None = None
+    pattern: str | None = None
+    options: tuple[str, ...] = ()
+
+
+def is_number(value: Any) -> bool:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return False
     try:
@@ -56,172 +108,6 @@ def json_problem(value: Any) -> str | None:
     return None
 
 
-def _check_string(value: Any, _: FieldRules) -> str | None:
-    return None if isinstance(value, str) else "must be a string"
-
-
-def _check_number(value: Any, _: FieldRules) -> str | None:
-    return None if _is_number(value) else "must be a finite number"
-
-
-def _check_integer(value: Any, _: FieldRules) -> str | None:
-    if isinstance(value, bool) or not isinstance(value, int):
-        return "must be an integer"
-    return None if INT64_MIN <= value <= INT64_MAX else "must fit in 64 bits"
-
-
-def _check_boolean(value: Any, _: FieldRules) -> str | None:
-    return None if isinstance(value, bool) else "must be true or false"
-
-
-def _check_datetime(value: Any, _: FieldRules) -> str | None:
-    try:
-        parse_iso(value)
-    except ValueError as exc:
-        return str(exc)
-    return None
-
-
-def _check_select(value: Any, rules: FieldRules) -> str | None:
-    allowed = rules.options
-    if not isinstance(value, str):
-        return "must be a string"
-    return None if value in allowed else f"must be one of: {', '.join(allowed)}"
-
-
-def _check_multi_select(value: Any, rules: FieldRules) -> str | None:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        return "must be a list of strings"
-    bad = [v for v in value if v not in rules.options]
-    if bad:
-        return f"{', '.join(map(repr, bad))} not allowed; choose from: {', '.join(rules.options)}"
-    return None if len(set(value)) == len(value) else "must not repeat a value"
-
-
-def _check_portable_text(value: Any, _: FieldRules) -> str | None:
-    """The strict check (content/portable_text.py); entry writes call it directly to report inner paths."""
-    from content.portable_text import PortableTextError, normalize
-
-    if problem := json_problem(value):
-        return problem
-    try:
-        normalize(value)
-    except PortableTextError as exc:
-        return str(exc)
-    return None
-
-
-def _check_media_ref(value: Any, _: FieldRules) -> str | None:
-    if not isinstance(value, dict) or not isinstance(value.get("id"), str) or not value["id"]:
-        return 'must be a media reference object like {"id": "<media id>"}'
-    return json_problem(value)
-
-
-def _check_reference(value: Any, _: FieldRules) -> str | None:
-    return None if isinstance(value, str) and value else "must be the id of an entry"
-
-
-def _check_json(value: Any, _: FieldRules) -> str | None:
-    return json_problem(value)  # services can be called without a request parser in front
-
-
-def _check_slug(value: Any, _: FieldRules) -> str | None:
-    if not isinstance(value, str) or not CONTENT_SLUG_RE.match(value):
-        return "must be a slug: lowercase letters, digits, '-' or '_'"
-    return None
-
-
-@dataclass(frozen=True)
-class FieldRules:
-    """The parts of a field definition that value checks need."""
-
-    min: float | None = None
-    max: float | None = None
-    min_length: int | None = None
-    max_length: int | None = None
-    pattern: str | None = None
-    options: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class FieldType:
-    name: str
-    column: Callable[..., models.Field]  # called with extra kwargs (unique, db_column)
-    check: Callable[[Any, FieldRules], str | None]
-    to_db: Callable[[Any], Any] = _identity
-    from_db: Callable[[Any], Any] = _identity
-    validation_keys: frozenset[str] = frozenset()
-    in_summary: bool = True  # listed in content_list summaries
-    text_like: bool = False  # minLength/maxLength/pattern apply to the string
-
-
-_TEXT_KEYS = frozenset({"minLength", "maxLength", "pattern"})
-_NUM_KEYS = frozenset({"min", "max"})
-
-
-def _nullable(column: type[models.Field], **fixed: Any) -> Callable[..., models.Field]:
-    """The column factory: every field column is nullable (items may predate the field)."""
-    return functools.partial(column, null=True, **fixed)
-
-
-_TEXT_COLUMN = _nullable(models.TextField)
-_JSON_COLUMN = _nullable(models.JSONField)
-
-
-def _text_type(name: str, check: Callable[[Any, FieldRules], str | None], **extra: Any) -> FieldType:
-    """A type whose value is a string the length and pattern rules apply to."""
-    return FieldType(name, _TEXT_COLUMN, check, validation_keys=_TEXT_KEYS, text_like=True, **extra)
-
-
-FIELD_TYPES: dict[str, FieldType] = {
-    t.name: t
-    for t in [
-        _text_type("string", _check_string),
-        _text_type("text", _check_string, in_summary=False),
-        FieldType("number", _nullable(models.FloatField), _check_number, validation_keys=_NUM_KEYS),
-        FieldType("integer", _nullable(models.BigIntegerField), _check_integer, validation_keys=_NUM_KEYS),
-        FieldType("boolean", _nullable(models.BooleanField), _check_boolean),
-        FieldType("datetime", _nullable(models.DateTimeField), _check_datetime, to_db=parse_iso, from_db=iso),
-        FieldType("select", _TEXT_COLUMN, _check_select, validation_keys=frozenset({"options"})),
-        FieldType(
-            "multiSelect",
-            _JSON_COLUMN,
-            _check_multi_select,
-            validation_keys=frozenset({"options", "minLength", "maxLength"}),
-        ),
-        FieldType("portableText", _JSON_COLUMN, _check_portable_text, in_summary=False),
-        FieldType("image", _JSON_COLUMN, _check_media_ref),
-        FieldType("file", _JSON_COLUMN, _check_media_ref),
-        FieldType("reference", _nullable(models.CharField, max_length=26), _check_reference),
-        FieldType("json", _JSON_COLUMN, _check_json, in_summary=False),
-        _text_type("slug", _check_slug),
-    ]
-}
-
-
-def check_constraints(value: Any, field_type: FieldType, rules: FieldRules) -> str | None:
-    """Length, range and pattern rules, after the type check has passed."""
-    if field_type.text_like or field_type.name == "multiSelect":
-        size = len(value)
-        unit = "characters" if field_type.text_like else "values"
-        if rules.min_length is not None and size < rules.min_length:
-            return f"must have at least {rules.min_length} {unit}"
-        if rules.max_length is not None and size > rules.max_length:
-            return f"must have at most {rules.max_length} {unit}"
-    if field_type.name in {"number", "integer"}:
-        if rules.min is not None and value < rules.min:
-            return f"must be at least {rules.min:g}"
-        if rules.max is not None and value > rules.max:
-            return f"must be at most {rules.max:g}"
-    if rules.pattern and field_type.text_like:
-        try:
-            if not regex.search(rules.pattern, value, timeout=PATTERN_TIMEOUT_SECONDS):
-                return f"must match the pattern {rules.pattern}"
-        except TimeoutError:
-            return "could not be checked against the pattern in time; use a simpler value or pattern"
-    return None
-
-
 def compile_pattern(pattern: Any) -> str | None:
     """Problem with a user-supplied pattern, or None when it is usable."""
     if not isinstance(pattern, str) or not pattern:
@@ -233,3 +119,131 @@ def compile_pattern(pattern: Any) -> str | None:
     except regex.error as exc:
         return f"pattern is not a valid regular expression ({exc})"
     return None
+
+
+def size_problem(size: int, rules: FieldRules, unit: str) -> str | None:
+    if rules.min_length is not None and size < rules.min_length:
+        return f"must have at least {rules.min_length} {unit}"
+    if rules.max_length is not None and size > rules.max_length:
+        return f"must have at most {rules.max_length} {unit}"
+    return None
+
+
+def stripped(raw: str) -> str | None:
+    """A posted form value with surrounding space removed; None when nothing is left."""
+    return raw.strip() or None
+
+
+class FieldType(ABC):
+    """One family of field values. Registered instances are shared: they hold no per-field state."""
+
+    name: ClassVar[str]
+    label: ClassVar[str]  # the schema builder's name for the type
+    help: ClassVar[str]  # one line for the schema builder
+    example: ClassVar[Any]  # a valid value (tests and documentation)
+    # Validation rules (field.validation keys) and options (field.options keys) a field of this type accepts;
+    # the required ones must be given when the field is created.
+    validation_keys: ClassVar[frozenset[str]] = frozenset()
+    required_rules: ClassVar[tuple[str, ...]] = ()
+    option_keys: ClassVar[frozenset[str]] = frozenset({"rows"})
+    in_summary: ClassVar[bool] = True  # listed in content_list summaries (long values are not)
+    multiline: ClassVar[bool] = False  # shown as a block of text in read-only views
+    widget: ClassVar[str] = "input"  # the admin form widget (admin_ui.widgets names them)
+    input_type: ClassVar[str] = "text"  # the <input type> of the "input" widget
+    input_step: ClassVar[str] = ""  # its step attribute, for numbers
+    zoned: ClassVar[bool] = False  # typed and shown in the site's time zone
+    has_markdown: ClassVar[bool] = False  # ``markdown: true`` reads convert the value (to_markdown)
+
+    @property
+    def takes_choices(self) -> bool:
+        """The field lists its allowed values (``validation.options``)."""
+        return "options" in self.required_rules
+
+    @property
+    def takes_target(self) -> bool:
+        """The field names a target collection (``options.collection``)."""
+        return "collection" in self.option_keys
+
+    # Storage -----------------------------------------------------------------------------------------------
+
+    @abstractmethod
+    def column(self, **extra: Any) -> models.Field:
+        """The dynamic table's column (always nullable: items may predate the field); ``extra``: db_column, unique."""
+
+    def to_db(self, value: Any) -> Any:
+        return value
+
+    def from_db(self, value: Any) -> Any:
+        return value
+
+    # Validation --------------------------------------------------------------------------------------------
+
+    @abstractmethod
+    def check(self, value: Any, rules: FieldRules) -> str | None:
+        """The problem with a non-empty value's type and shape, or None."""
+
+    def constraints(self, value: Any, rules: FieldRules) -> str | None:
+        """Length, range and pattern rules, after :meth:`check` has passed."""
+        return None
+
+    def prepare(self, value: Any, path: str, problems: Problems) -> Any:
+        """The value to check, converted from another accepted input form (Markdown); None with a problem
+        added when it cannot be read, None without one when it is empty."""
+        return value
+
+    def is_empty(self, value: Any) -> bool:
+        """An empty value stands for "no value" (stored as null; refused when required)."""
+        return value is None or value == "" or value == [] or value == {}
+
+    def normalize(self, value: Any) -> Any:
+        """The canonical JSON form of a checked value (rows and revisions store the same)."""
+        return value
+
+    def entry_links(self, value: Any, options: dict[str, Any]) -> list[tuple[str, str, str]]:
+        """(path suffix, target collection, item id) for each entry the value names; writes check they exist."""
+        return []
+
+    def media_links(self, value: Any) -> list[tuple[str, str]]:
+        """(path suffix, media id) for each media item the value names; writes check they exist."""
+        return []
+
+    # Reading -----------------------------------------------------------------------------------------------
+
+    @abstractmethod
+    def filters(self, name: str, column: str, rules: FieldRules) -> Filters:
+        """``content_list`` filters on this field: ``{name[.op]: django-filter Filter}`` (none: not filterable)."""
+
+    @abstractmethod
+    def search_text(self, value: Any) -> str:
+        """The plain text of a non-empty value that full-text search indexes ("" when it has no words)."""
+
+    def display(self, value: Any) -> str:
+        """A non-empty value as read-only text (comparisons, a translation's source)."""
+        if isinstance(value, dict | list):
+            return json.dumps(value, indent=2, ensure_ascii=False)
+        return str(value)
+
+    def to_markdown(self, value: Any, media_urls: dict[str, str]) -> Any:
+        """The value ``markdown: true`` reads return (rich text as Markdown; other values unchanged)."""
+        return value
+
+    def markdown_media(self, value: Any) -> list[str]:
+        """Media ids :meth:`to_markdown` needs the URLs of."""
+        return []
+
+    @abstractmethod
+    def json_schema(self, rules: FieldRules, options: dict[str, Any]) -> dict[str, Any]:
+        """The JSON Schema of a value a write accepts (null, "no value", aside)."""
+
+    # The admin form ----------------------------------------------------------------------------------------
+
+    def to_form(self, value: Any) -> Any:
+        """A stored value (None: none) as the admin widget's value."""
+        return "" if value is None else value
+
+    def from_form(self, raw: str, previous: Any) -> Any:
+        """A posted text value as the value to store (None: empty); ValueError says why it cannot be read."""
+        return stripped(raw)
+
+    def __repr__(self) -> str:
+        return f"<field type {self.name}>"

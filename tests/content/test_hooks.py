@@ -7,8 +7,10 @@ from collections.abc import Iterator
 import pytest
 
 from content import hooks
+from content.field_types import FIELD_TYPES
 from emdash.errors import ValidationError
 from media.selectors import existing_ids, ids_by_url, urls_by_id
+from settings_app import localtime
 from taxonomy.selectors import assigned_column, assigned_terms, tagged_entries, taxonomies_for, terms_of_rows
 from taxonomy.services import replace_entry_terms
 
@@ -22,7 +24,12 @@ def bare_hooks() -> Iterator[None]:
 
 
 def test_the_apps_register_their_functions() -> None:
-    assert hooks._hooks == {
+    clock = hooks._hooks.pop("site_time")
+    try:
+        assert (clock.to_input, clock.from_input) == (localtime.to_input, localtime.from_input)
+    finally:
+        hooks._hooks["site_time"] = clock
+    assert {k: v for k, v in hooks._hooks.items() if k != "site_time"} == {
         "replace": replace_entry_terms,
         "assigned": assigned_terms,
         "taxonomies": taxonomies_for,
@@ -44,3 +51,9 @@ def test_without_taxonomy_terms_are_refused_and_none_are_listed(bare_hooks: None
 
 def test_without_media_no_id_names_a_media_item(bare_hooks: None) -> None:
     assert hooks.existing_media_ids({"01HZZZZZZZZZZZZZZZZZZZZZZZ"}) == set()
+
+
+def test_without_the_settings_app_instants_are_typed_and_shown_in_utc(bare_hooks: None) -> None:
+    instant = FIELD_TYPES["datetime"]
+    assert instant.display("2026-06-01T09:00:00Z") == "2026-06-01T09:00:00Z"
+    assert instant.from_form(" 2026-06-01T09:00 ", None) == "2026-06-01T09:00:00Z"
