@@ -14,9 +14,9 @@ from typing import Any
 
 from django.http import QueryDict
 
-from content import selectors
+from content.entries import selectors
 from content.portable_text import image_ids
-from content.schema import CollectionSpec, FieldSpec
+from content.schema.specs import CollectionSpec, FieldSpec
 from emdash.actor import Actor
 from emdash.errors import EmDashError
 from emdash.permissions import Perm, can

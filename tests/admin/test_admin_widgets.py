@@ -9,8 +9,9 @@ from django.http import QueryDict
 from PIL import Image
 
 from admin_ui import widgets
-from content import schema, selectors
+from content.entries import selectors
 from content.field_types import FIELD_TYPES
+from content.schema import specs as schema
 from media import services as media_services
 from tests.factories import SYSTEM, make_entry
 

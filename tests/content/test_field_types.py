@@ -19,11 +19,13 @@ import pytest
 from django.db import models
 from django.test import Client
 
-from content import schema, schema_services, services
+from accounts.tokens import token_create
+from content.entries import services
 from content.field_types import FIELD_TYPES, PARTS, FieldRules, FieldType, register, unregister
 from content.field_types.base import Filters
 from content.field_types.lookups import ChoiceInFilter, choices
-from emdash.tokens import token_create
+from content.schema import services as schema_services
+from content.schema import specs as schema
 from tests.factories import SYSTEM, make_collection, make_user
 
 ROOT = Path(__file__).resolve().parents[2]

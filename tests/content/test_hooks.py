@@ -9,37 +9,43 @@ import pytest
 from content import hooks
 from content.field_types import FIELD_TYPES
 from emdash.errors import ValidationError
-from media.selectors import existing_ids, ids_by_url, urls_by_id
+from media import selectors as media_selectors
+from media.hooks import MediaItems
 from settings_app import localtime
-from taxonomy.selectors import assigned_column, assigned_terms, tagged_entries, taxonomies_for, terms_of_rows
+from taxonomy import selectors as taxonomy_selectors
+from taxonomy.hooks import EntryTerms
 from taxonomy.services import replace_entry_terms
 
 
 @pytest.fixture
 def bare_hooks() -> Iterator[None]:
-    saved = dict(hooks._hooks)
-    hooks._hooks.clear()
+    terms, media = hooks.registered()
+    hooks.register_terms(None)
+    hooks.register_media(None)
     yield
-    hooks._hooks.update(saved)
+    hooks.register_terms(terms)
+    hooks.register_media(media)
 
 
-def test_the_apps_register_their_functions() -> None:
-    clock = hooks._hooks.pop("site_time")
-    try:
-        assert (clock.to_input, clock.from_input) == (localtime.to_input, localtime.from_input)
-    finally:
-        hooks._hooks["site_time"] = clock
-    assert {k: v for k, v in hooks._hooks.items() if k != "site_time"} == {
-        "replace": replace_entry_terms,
-        "assigned": assigned_terms,
-        "taxonomies": taxonomies_for,
-        "tagged": tagged_entries,
-        "terms_column": assigned_column,
-        "terms_of_column": terms_of_rows,
-        "media_ids": existing_ids,
-        "urls_by_id": urls_by_id,
-        "ids_by_url": ids_by_url,
-    }
+def test_the_apps_register_their_own_functions() -> None:
+    """No wrapper sits between content and the apps: the providers' methods are the apps' functions."""
+    terms, media = hooks.registered()
+    assert isinstance(terms, EntryTerms) and isinstance(media, MediaItems)
+    assert (terms.replace, terms.assigned, terms.taxonomies) == (
+        replace_entry_terms,
+        taxonomy_selectors.assigned_terms,
+        taxonomy_selectors.taxonomies_for,
+    )
+    assert (terms.tagged, terms.column, terms.of_column) == (
+        taxonomy_selectors.tagged_entries,
+        taxonomy_selectors.assigned_column,
+        taxonomy_selectors.terms_of_rows,
+    )
+    assert (media.existing_ids, media.urls_by_id, media.ids_by_url) == (
+        media_selectors.existing_ids,
+        media_selectors.urls_by_id,
+        media_selectors.ids_by_url,
+    )
 
 
 def test_without_taxonomy_terms_are_refused_and_none_are_listed(bare_hooks: None) -> None:
@@ -53,7 +59,17 @@ def test_without_media_no_id_names_a_media_item(bare_hooks: None) -> None:
     assert hooks.existing_media_ids({"01HZZZZZZZZZZZZZZZZZZZZZZZ"}) == set()
 
 
-def test_without_the_settings_app_instants_are_typed_and_shown_in_utc(bare_hooks: None) -> None:
-    instant = FIELD_TYPES["datetime"]
-    assert instant.display("2026-06-01T09:00:00Z") == "2026-06-01T09:00:00Z"
-    assert instant.from_form(" 2026-06-01T09:00 ", None) == "2026-06-01T09:00:00Z"
+def test_the_settings_app_plugs_in_the_site_time_zone() -> None:
+    clock = hooks.site_time()
+    assert (clock.to_input, clock.from_input) == (localtime.to_input, localtime.from_input)
+
+
+def test_without_the_settings_app_instants_are_typed_and_shown_in_utc() -> None:
+    clock = hooks.site_time()
+    hooks.register_site_time(hooks.SiteTime())
+    try:
+        instant = FIELD_TYPES["datetime"]
+        assert instant.display("2026-06-01T09:00:00Z") == "2026-06-01T09:00:00Z"
+        assert instant.from_form(" 2026-06-01T09:00 ", None) == "2026-06-01T09:00:00Z"
+    finally:
+        hooks.register_site_time(clock)

@@ -1,0 +1,139 @@
+"""Checking entry values against a collection's fields: every problem is reported in one error."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from content import hooks
+from content.schema import specs as schema
+from content.schema.dynamic import field_attname
+from content.schema.specs import CollectionSpec, FieldSpec
+from emdash.errors import ValidationError
+from emdash.text import PROBLEM as BAD_TEXT
+from emdash.text import find_bad_text
+
+
+def normalise(field: FieldSpec, value: Any) -> Any:
+    """Canonical JSON form of a value that passed its checks (stored in rows and revisions alike)."""
+    return None if value is None else field.kind.normalize(value)
+
+
+def check_value(field: FieldSpec, value: Any) -> str | None:
+    """The problem with one non-empty value, or None."""
+    kind, rules = field.kind, field.rules
+    problem = kind.check(value, rules)
+    if not problem and find_bad_text(value) is not None:  # after the type check, which bounds JSON nesting
+        problem = BAD_TEXT
+    return problem or kind.constraints(value, rules)
+
+
+def validate_data(
+    spec: CollectionSpec,
+    data: Any,
+    *,
+    partial: bool,
+    entry_id: str | None = None,
+    problems: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """Validate ``data`` for a create (``partial=False``) or an update; return the normalised values.
+
+    Raises one VALIDATION_ERROR naming every bad field (plus any ``problems`` the caller collected).
+    """
+    problems = dict(problems or {})
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ValidationError.for_fields({"data": "must be an object mapping field slugs to values"})
+    fields = spec.field_map
+    clean: dict[str, Any] = {}
+    for key, value in data.items():
+        field = fields.get(key)
+        if field is None:
+            known = ", ".join(fields) or "none"
+            problems[f"data.{key}"] = f"unknown field (fields of '{spec.slug}': {known})"
+            continue
+        found = len(problems)
+        if not field.kind.is_empty(value):
+            value = field.kind.prepare(value, f"data.{key}", problems)  # e.g. Markdown -> Portable Text
+        if value is None or field.kind.is_empty(value):
+            if len(problems) > found:  # the value could not be read
+                continue
+            if field.required:
+                problems[f"data.{key}"] = "is required"
+            else:
+                clean[key] = None
+            continue
+        problem = check_value(field, value)
+        if problem:
+            problems[f"data.{key}"] = problem
+        else:
+            clean[key] = normalise(field, value)
+    if not partial:
+        for field in spec.fields:
+            if field.slug in clean or f"data.{field.slug}" in problems:
+                continue
+            if field.default_value is not None:
+                clean[field.slug] = normalise(field, field.default_value)
+            elif field.required:
+                problems[f"data.{field.slug}"] = "is required"
+    _check_references(spec, clean, problems)
+    _check_media_refs(spec, clean, problems)
+    _check_unique(spec, clean, entry_id, problems)
+    if problems:
+        raise ValidationError.for_fields(problems)
+    return clean
+
+
+def _check_references(spec: CollectionSpec, clean: dict[str, Any], problems: dict[str, str]) -> None:
+    """Values naming entries (reference fields) must name live items of their target collection."""
+    for field in spec.fields:
+        value = clean.get(field.slug)
+        links = field.kind.entry_links(value, field.options) if value is not None else []
+        for suffix, target_slug, entry_id in links:
+            path = f"data.{field.slug}{suffix}"
+            try:
+                target = schema.current().get(target_slug)
+            except Exception:
+                problems[path] = f"target collection '{target_slug}' no longer exists"
+                continue
+            exists = target.model.objects.filter(id=entry_id, deleted_at__isnull=True).exists()
+            if not exists:
+                problems[path] = f"no item with id '{entry_id}' in '{target_slug}'"
+
+
+def _check_media_refs(spec: CollectionSpec, clean: dict[str, Any], problems: dict[str, str]) -> None:
+    """Values naming media items (image and file values, inline images of rich text) must name existing ones:
+    one query for every reference of the write."""
+    links = [
+        (suffix != "", f"data.{field.slug}{suffix}", media_id)
+        for field in spec.fields
+        if clean.get(field.slug) is not None
+        for suffix, media_id in field.kind.media_links(clean[field.slug])
+    ]
+    links.sort(key=lambda link: link[0])  # whole values before the references inside them, as problems list them
+    refs = {path: media_id for _, path, media_id in links}
+    if not refs:
+        return
+    found = hooks.existing_media_ids(set(refs.values()))
+    for path, media_id in refs.items():
+        if media_id not in found:
+            problems[path] = f"no media item with id '{media_id[:100]}'"
+
+
+def check_publishable(spec: CollectionSpec, values: dict[str, Any], entry_id: str) -> None:
+    """A draft's unique values may have been taken by another item since the draft was saved."""
+    problems: dict[str, str] = {}
+    _check_unique(spec, values, entry_id, problems)
+    if problems:
+        raise ValidationError.for_fields(problems, prefix="Cannot publish: invalid value")
+
+
+def _check_unique(spec: CollectionSpec, clean: dict[str, Any], entry_id: str | None, problems: dict[str, str]) -> None:
+    for field in spec.fields:
+        value = clean.get(field.slug)
+        if not field.unique or value is None or f"data.{field.slug}" in problems:
+            continue
+        lookup = {field_attname(field.slug): field.kind.to_db(value)}
+        taken = spec.model.objects.filter(**lookup).exclude(id=entry_id or "").exists()
+        if taken:
+            problems[f"data.{field.slug}"] = "must be unique; another item already has this value"
