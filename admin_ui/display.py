@@ -1,21 +1,20 @@
-"""Field values as read-only text: comparisons, revisions and a translation's source column."""
+"""Values as read-only text: comparisons, revisions and a translation's source column."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from admin_ui import portable_text
-from settings_app import localtime
+from content.field_types import FieldType
 
 
-def display(value: Any, kind: str) -> str:
+def display(value: Any, kind: FieldType) -> str:
+    """A field's value as its type shows it ("" for no value)."""
+    return "" if value is None else kind.display(value)
+
+
+def display_json(value: Any) -> str:
+    """A structured value (SEO, a slug) as indented JSON; "" for none."""
     if value is None:
         return ""
-    if kind == "portableText":
-        return portable_text.readable(value)
-    if kind == "datetime":
-        return f"{localtime.format_datetime_local(value)} ({localtime.current().zone_name})"
-    if isinstance(value, dict | list):
-        return json.dumps(value, indent=2, ensure_ascii=False)
-    return str(value)
+    return json.dumps(value, indent=2, ensure_ascii=False) if isinstance(value, dict | list) else str(value)

@@ -1,6 +1,8 @@
 """Form widgets generated from a collection's fields: stored value -> form value -> stored value.
 
-Each field type has one widget. :func:`bind` prepares what the template renders; :func:`parse` turns the
+Each field type names its widget and converts its values to and from the form (``content.field_types``);
+this module adds what needs the request: the choices a picker offers (media, entries of the target) and how a
+widget's value is read from the POST. :func:`bind` prepares what the template renders; :func:`parse` turns the
 posted form back into the values the content services expect (problems are reported per field).
 """
 
@@ -12,18 +14,15 @@ from typing import Any
 
 from django.http import QueryDict
 
-from admin_ui import portable_text
 from content.entries import selectors
+from content.portable_text import image_ids
 from content.schema.specs import CollectionSpec, FieldSpec
 from emdash.actor import Actor
-from emdash.dates import iso
 from emdash.errors import EmDashError
 from emdash.permissions import Perm, can
 from media import selectors as media_selectors
 from media.storage import url_for
-from settings_app import localtime
 
-INPUT_TYPES = {"string": "text", "slug": "text", "number": "number", "integer": "number"}
 PREFIX = "f_"
 
 
@@ -52,7 +51,7 @@ class Widget:
 
 
 def _media_choices(actor: Actor, spec: FieldSpec) -> tuple[list[tuple[str, str]], dict[str, str]]:
-    return media_choices(actor, images=spec.type == "image")
+    return media_choices(actor, images=getattr(spec.kind, "images_only", False))
 
 
 def media_choices(actor: Actor, *, images: bool) -> tuple[list[tuple[str, str]], dict[str, str]]:
@@ -79,7 +78,7 @@ def _inline_image_urls(actor: Actor, form_value: Any) -> dict[str, str]:
     except ValueError:
         return {}
     urls = {}
-    for media_id in portable_text.image_ids(blocks)[:200]:
+    for media_id in image_ids(blocks)[:200]:
         try:
             urls[media_id] = url_for(media_selectors.media_get(actor=actor, id=media_id).storage_key)
         except EmDashError:
@@ -101,111 +100,64 @@ def _reference_choices(actor: Actor, spec: FieldSpec) -> list[tuple[str, str]]:
     return out
 
 
-def _form_value(spec: FieldSpec, value: Any) -> Any:
-    if value is None:
-        return [] if spec.type == "multiSelect" else ""
-    if spec.type == "portableText":
-        return portable_text.to_form(value)
-    if spec.type == "json":
-        return json.dumps(value, indent=2, ensure_ascii=False)
-    if spec.type in ("image", "file"):
-        return value.get("id", "") if isinstance(value, dict) else ""
-    if spec.type == "datetime":  # typed and shown in the site's zone (settings ``timezone``), stored in UTC
-        return localtime.to_input(value)
-    if spec.type == "number" and isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return value
+def _options(actor: Actor, w: Widget) -> None:
+    w.choices = [(o, o) for o in w.spec.rules.options]
+
+
+def _rich_text(actor: Actor, w: Widget) -> None:
+    w.previews, w.can_upload = _inline_image_urls(actor, w.value), can(actor, Perm.MEDIA_CREATE)
+
+
+def _media(actor: Actor, w: Widget) -> None:
+    w.choices, w.previews = _media_choices(actor, w.spec)
+
+
+def _entries(actor: Actor, w: Widget) -> None:
+    w.choices = _reference_choices(actor, w.spec)
+
+
+# What a widget needs besides the value: its template partial (when not its own name) and its choices.
+PARTIALS = {"entry_picker": "select"}
+EXTRAS = {
+    "select": _options,
+    "checkboxes": _options,
+    "portable_text": _rich_text,
+    "media": _media,
+    "entry_picker": _entries,
+}
 
 
 def bind(spec: CollectionSpec, values: dict[str, Any], actor: Actor, problems: dict[str, str]) -> list[Widget]:
     """One widget per field with its current form value (``values`` may be raw form data after an error)."""
     widgets = []
     for f in spec.fields:
-        value = values.get(f.slug)
-        w = Widget(f, "input", value, problem=problems.get(f.slug, ""), input_type=INPUT_TYPES.get(f.type, "text"))
-        if f.type == "text":
-            w.kind = "textarea"
-        elif f.type == "boolean":
-            w.kind = "checkbox"
-        elif f.type == "datetime":
-            w.input_type = "datetime-local"
-        elif f.type == "select":
-            w.kind, w.choices = "select", [(o, o) for o in f.rules.options]
-        elif f.type == "multiSelect":
-            w.kind, w.choices = "checkboxes", [(o, o) for o in f.rules.options]
-        elif f.type == "portableText":
-            w.kind, w.previews = "portable_text", _inline_image_urls(actor, value)
-            w.can_upload = can(actor, Perm.MEDIA_CREATE)
-        elif f.type in ("image", "file"):
-            w.kind = "media"
-            w.choices, w.previews = _media_choices(actor, f)
-        elif f.type == "reference":
-            w.kind, w.choices = "select", _reference_choices(actor, f)
-        elif f.type == "json":
-            w.kind = "json"
+        kind = f.kind
+        w = Widget(f, PARTIALS.get(kind.widget, kind.widget), values.get(f.slug), problem=problems.get(f.slug, ""))
+        w.input_type = kind.input_type
+        if extra := EXTRAS.get(kind.widget):
+            extra(actor, w)
         widgets.append(w)
     return widgets
 
 
 def initial(spec: CollectionSpec, data: dict[str, Any]) -> dict[str, Any]:
     """Form values for stored values."""
-    return {f.slug: _form_value(f, data.get(f.slug)) for f in spec.fields}
+    return {f.slug: f.kind.to_form(data.get(f.slug)) for f in spec.fields}
+
+
+def _raw(f: FieldSpec, post: QueryDict) -> Any:
+    """What the form posted for a field: checkboxes post every ticked value, a checkbox only when ticked."""
+    name = PREFIX + f.slug
+    if f.kind.widget == "checkboxes":
+        return post.getlist(name)
+    if f.kind.widget == "checkbox":
+        return name in post
+    return post.get(name, "")
 
 
 def posted(spec: CollectionSpec, post: QueryDict) -> dict[str, Any]:
     """The raw form values, to re-render a form after an error without losing the user's input."""
-    out: dict[str, Any] = {}
-    for f in spec.fields:
-        if f.type == "multiSelect":
-            out[f.slug] = post.getlist(PREFIX + f.slug)
-        elif f.type == "boolean":
-            out[f.slug] = PREFIX + f.slug in post
-        else:
-            out[f.slug] = post.get(PREFIX + f.slug, "")
-    return out
-
-
-def _parse_one(f: FieldSpec, post: QueryDict, previous: Any) -> Any:
-    """The stored value for one field; raises ValueError with a message for input that cannot be read."""
-    name = PREFIX + f.slug
-    if f.type == "multiSelect":
-        return post.getlist(name) or None
-    if f.type == "boolean":
-        return name in post
-    raw = post.get(name, "")
-    if f.type in ("string", "slug", "text", "select", "reference"):
-        return raw if raw != "" else None
-    if not raw.strip():
-        return None
-    raw = raw.strip()
-    if f.type == "number":
-        try:
-            number = float(raw)
-        except ValueError:
-            raise ValueError("must be a number") from None
-        return int(number) if number.is_integer() and abs(number) < 2**53 and "." not in raw else number
-    if f.type == "integer":
-        try:
-            return int(raw)
-        except ValueError:
-            raise ValueError("must be a whole number") from None
-    if f.type == "datetime":
-        try:
-            return iso(localtime.from_input(raw))
-        except EmDashError as exc:  # not a date and time, or a wall-clock time the DST change skips
-            fields = (exc.details or {}).get("fields") or {}
-            raise ValueError(next(iter(fields.values()), exc.message)) from None
-    if f.type == "portableText":
-        return portable_text.parse(raw)
-    if f.type in ("image", "file"):
-        # Keep extra keys (alt, ...) of an unchanged reference.
-        return previous if isinstance(previous, dict) and previous.get("id") == raw else {"id": raw}
-    if f.type == "json":
-        try:
-            return json.loads(raw)
-        except ValueError as exc:
-            raise ValueError(f"is not valid JSON ({exc.args[0] if exc.args else 'parse error'})") from None
-    return raw
+    return {f.slug: _raw(f, post) for f in spec.fields}
 
 
 def parse(spec: CollectionSpec, post: QueryDict, previous: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
@@ -214,7 +166,7 @@ def parse(spec: CollectionSpec, post: QueryDict, previous: dict[str, Any]) -> tu
     problems: dict[str, str] = {}
     for f in spec.fields:
         try:
-            values[f.slug] = _parse_one(f, post, previous.get(f.slug))
+            values[f.slug] = f.kind.from_form(_raw(f, post), previous.get(f.slug))
         except ValueError as exc:
             problems[f.slug] = str(exc)
     return values, problems

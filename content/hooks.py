@@ -1,17 +1,21 @@
 """What content needs from the apps above it, plugged in by those apps (content never imports them).
 
-Content sits below taxonomy and media (they import content, never the reverse), yet an entry write can
-carry ``terms``, an entry's output shows them, and image/file values must name existing media. Each need is a
-typed Protocol; the taxonomy and media apps register an implementation in ``ready()`` (``taxonomy.hooks``,
-``media.hooks``), and mypy checks it against the Protocol. Without them, entries have no terms and no media
-reference is valid. The provider's methods are the apps' own functions (static attributes), so the hot read
-path pays one attribute lookup, no wrapper call.
+Content sits below taxonomy, media and settings (they import content, never the reverse), yet an entry write
+can carry ``terms``, an entry's output shows them, image/file values must name existing media and datetime
+values are typed and shown in the site's time zone (``SiteTime``, plugged in by ``settings_app``; UTC without
+it). Each other need is a typed Protocol; the taxonomy and media apps register an implementation in
+``ready()`` (``taxonomy.hooks``, ``media.hooks``), and mypy checks it against the Protocol. Without them,
+entries have no terms and no media reference is valid. The provider's methods are the apps' own functions
+(static attributes), so the hot read path pays one attribute lookup, no wrapper call.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
+from emdash.dates import parse_iso
 from emdash.errors import ValidationError
 
 Terms = dict[str, list[dict[str, Any]]]  # {taxonomy: [{id, slug, label}]}, as an entry's output shows them
@@ -52,7 +56,17 @@ class MediaProvider(Protocol):
         """Which of ``urls`` are this site's media URLs, mapped to the item id (Markdown input)."""
 
 
+@dataclass(frozen=True)
+class SiteTime:
+    """How instants are shown and typed: in the site's time zone (settings), as UTC ISO 8601 without them."""
+
+    display: Callable[[Any], str] = str
+    to_input: Callable[[Any], str] = str
+    from_input: Callable[[str], Any] = parse_iso
+
+
 _terms: TermsProvider | None = None
+_site_time = SiteTime()
 _media: MediaProvider | None = None
 
 
@@ -64,6 +78,15 @@ def register_terms(provider: TermsProvider | None) -> None:
 def register_media(provider: MediaProvider | None) -> None:
     global _media
     _media = provider
+
+
+def register_site_time(clock: SiteTime) -> None:
+    global _site_time
+    _site_time = clock
+
+
+def site_time() -> SiteTime:
+    return _site_time
 
 
 def registered() -> tuple[TermsProvider | None, MediaProvider | None]:

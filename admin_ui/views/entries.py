@@ -278,7 +278,8 @@ def _source(
     except EmDashError:
         return None
     rows = [
-        {"label": f.label, "type": f.type, "value": display(source["data"].get(f.slug), f.type)} for f in spec.fields
+        {"label": f.label, "multiline": f.kind.multiline, "value": display(source["data"].get(f.slug), f.kind)}
+        for f in spec.fields
     ]
     return {"item": source, "title": title_of(source), "rows": rows, "locales": sorted(others)}
 

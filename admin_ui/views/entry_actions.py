@@ -11,7 +11,7 @@ from django.urls import NoReverseMatch
 
 from admin_ui import plain
 from admin_ui.base import actor_for, admin_page, run
-from admin_ui.display import display
+from admin_ui.display import display, display_json
 from admin_ui.views.entries import collection_or_404, entry_or_404, title_of
 from content.entries import selectors
 from content.schema.specs import CollectionSpec
@@ -92,8 +92,8 @@ def entry_action(request: HttpRequest, collection: str, id: str, action: str) ->
 def _rows(spec: CollectionSpec, left: dict[str, Any] | None, right: dict[str, Any]) -> list[dict[str, Any]]:
     out = []
     for f in spec.fields:
-        a = display((left or {}).get(f.slug), f.type)
-        b = display(right.get(f.slug), f.type)
+        a = display((left or {}).get(f.slug), f.kind)
+        b = display(right.get(f.slug), f.kind)
         out.append({"label": f.label, "left": a, "right": b, "changed": a != b})
     return out
 
@@ -119,7 +119,7 @@ def _meta_rows(result: dict[str, Any]) -> list[dict[str, Any]]:
     """The slug and SEO, which wait in the draft like the fields."""
     out = []
     for label, live, draft in (("Slug", "liveSlug", "draftSlug"), ("SEO", "liveSeo", "draftSeo")):
-        a, b = display(result.get(live) or None, "json"), display(result.get(draft) or None, "json")
+        a, b = display_json(result.get(live) or None), display_json(result.get(draft) or None)
         if result["live"] is None:
             a = ""
         out.append({"label": label, "left": a, "right": b, "changed": a != b})

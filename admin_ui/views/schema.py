@@ -47,12 +47,15 @@ def _collection_form(post: Any, *, slug: str | None = None) -> dict[str, Any]:
     return raw
 
 
-def _rules(post: Any, kind: str) -> dict[str, Any]:
-    """validation and options from a field form (only what the type uses)."""
+def _rules(post: Any, type_name: str) -> dict[str, Any]:
+    """validation and options from a field form (only what the type uses; an unknown type uses nothing)."""
     raw: dict[str, Any] = {}
-    if kind in ("select", "multiSelect"):
+    kind = FIELD_TYPES.get(type_name)
+    if kind is None:
+        return raw
+    if kind.takes_choices:
         raw["validation"] = {"options": [o.strip() for o in post.get("choices", "").split(",") if o.strip()]}
-    if kind == "reference" and "target" in post:
+    if kind.takes_target and "target" in post:
         raw["options"] = {"collection": post.get("target", "")}
     return raw
 

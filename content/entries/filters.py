@@ -12,23 +12,18 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
-from collections.abc import Callable, Mapping
-from datetime import datetime, timedelta
+from collections.abc import Mapping
 from typing import Any
 
 import django_filters
-from django import forms
-from django.db import connection
-from django.db.models import Func, IntegerField, Q, QuerySet, TextField, Value
-from django.db.models.functions import Cast
+from django.db.models import QuerySet
 
 from content import hooks
 from content.entries import rows
-from content.field_types import INT64_MAX, INT64_MIN
+from content.field_types.lookups import InstantFilter, IntegerFilter, choices, limited, one_of
 from content.models import EntryBase
 from content.schema.dynamic import field_attname
-from content.schema.specs import CollectionSpec, FieldSpec
-from emdash.dates import parse_iso
+from content.schema.specs import CollectionSpec
 from emdash.errors import ValidationError
 
 # filter name -> (column, lookup): "after" includes the moment given, "before" too (a date alone: that whole day).
@@ -38,164 +33,23 @@ DATE_FILTERS = {
     for edge in ("After", "Before")
 }
 FIELD_OPS = ("eq", "in", "gte", "lte")
-MAX_IN = 100
-# Field types each operator applies to; other types (image, file, json, portableText) are not filterable.
-_TEXT = {"string", "text", "slug", "reference"}
-_RANGE = {"number", "integer", "datetime"}
-
-
-class InstantField(forms.Field):
-    """An ISO 8601 date-time, or a date: as a lower bound its first moment, as an upper bound its last."""
-
-    default_error_messages = {"invalid": "must be an ISO 8601 date or date-time, e.g. 2026-06-01 or 2026-06-01T09:00Z"}
-
-    def __init__(self, *, end_of_day: bool = False, **kwargs: Any) -> None:
-        self.end_of_day = end_of_day
-        super().__init__(**kwargs)
-
-    def to_python(self, value: Any) -> datetime | None:
-        if value in self.empty_values:
-            return None
-        try:
-            moment = parse_iso(value)
-        except ValueError:
-            raise forms.ValidationError(self.error_messages["invalid"], code="invalid") from None
-        if self.end_of_day and len(str(value).strip()) == 10:  # "2026-06-01": up to the end of that day
-            moment += timedelta(days=1, microseconds=-1)
-        return moment
-
-
-class InstantFilter(django_filters.Filter):
-    field_class = InstantField
-
-
-class IntegerFilter(django_filters.NumberFilter):
-    field_class = forms.IntegerField
-
-
-class FloatFilter(django_filters.NumberFilter):
-    field_class = forms.FloatField
-
-
-class ChoiceInFilter(django_filters.BaseInFilter, django_filters.ChoiceFilter):
-    """Any of several choices, comma-separated."""
 
 
 class SlugsFilter(django_filters.BaseInFilter, django_filters.CharFilter):
     """One slug or several, comma-separated."""
 
 
-def _choices(values: Any) -> list[tuple[str, str]]:
-    return [(str(v), str(v)) for v in values]
-
-
-def _one_of(values: Any) -> dict[str, str]:
-    return {"invalid_choice": "must be one of: " + ", ".join(str(v) for v in values)}
-
-
-def _limited(method: Callable[[QuerySet[EntryBase], str, Any], QuerySet[EntryBase]]) -> Any:
-    """A filter method that refuses overlong value lists before touching the query."""
-
-    def run(qs: QuerySet[EntryBase], name: str, value: Any) -> QuerySet[EntryBase]:
-        if isinstance(value, list) and len(value) > MAX_IN:
-            raise ValidationError.for_fields({f"filter.{name}": f"must list at most {MAX_IN} values"})
-        return method(qs, name, value)
-
-    return run
-
-
-def _has_any(column: str) -> Any:
-    """multiSelect (a JSON list column): items holding any of the options."""
-
-    def method(qs: QuerySet[EntryBase], name: str, value: Any) -> QuerySet[EntryBase]:
-        wanted = value if isinstance(value, list) else [value]
-        match = Q()
-        if connection.vendor == "postgresql":
-            for option in wanted:
-                match |= Q(**{f"{column}__contains": [option]})
-            return qs.filter(match)
-        # SQLite has no JSON containment lookup; the stored text holds each option JSON-encoded, and an
-        # encoded option cannot occur inside another encoded string (its quotes would be escaped). INSTR, not
-        # LIKE: SQLite's LIKE ignores case, and "Red" and "red" may both be options.
-        found = {
-            f"{column}_has_{n}": Func(
-                Cast(column, TextField()), Value(json.dumps(option)), function="INSTR", output_field=IntegerField()
-            )
-            for n, option in enumerate(wanted)
-        }
-        for alias in found:
-            match |= Q(**{f"{alias}__gt": 0})
-        return qs.alias(**found).filter(match)
-
-    return _limited(method)
-
-
-def _field_filters(field: FieldSpec) -> dict[str, django_filters.Filter]:
-    column, name, kind = field_attname(field.slug), f"fields.{field.slug}", field.type
-    if kind in _TEXT:
-        return {name: django_filters.CharFilter(field_name=column, max_length=26 if kind == "reference" else 2000)}
-    if kind == "boolean":
-        choices = [("true", "true"), ("false", "false")]
-        flag = django_filters.TypedChoiceFilter(
-            field_name=column, choices=choices, coerce=lambda v: v == "true", error_messages=_one_of(["true", "false"])
-        )
-        return {name: flag}
-    options = field.rules.options
-    if kind == "select":
-        return {
-            name: django_filters.ChoiceFilter(
-                field_name=column, choices=_choices(options), error_messages=_one_of(options)
-            ),
-            f"{name}.in": ChoiceInFilter(
-                field_name=column, lookup_expr="in", choices=_choices(options), error_messages=_one_of(options)
-            ),
-        }
-    if kind == "multiSelect":
-        has_any = _has_any(column)
-        return {
-            name: django_filters.ChoiceFilter(
-                choices=_choices(options), method=has_any, error_messages=_one_of(options)
-            ),
-            f"{name}.in": ChoiceInFilter(choices=_choices(options), method=has_any, error_messages=_one_of(options)),
-        }
-    if kind in _RANGE:
-        return _range_filters(name, column, kind)
-    return {}
-
-
-def _range_filters(name: str, column: str, kind: str) -> dict[str, django_filters.Filter]:
-    if kind == "datetime":
-        return {
-            f"{name}.gte": InstantFilter(field_name=column, lookup_expr="gte"),
-            f"{name}.lte": InstantFilter(field_name=column, lookup_expr="lte", end_of_day=True),
-        }
-    if kind == "integer":
-        limits = {
-            "min_value": INT64_MIN,
-            "max_value": INT64_MAX,
-            "error_messages": {"invalid": "must be a whole number"},
-        }
-        make: Any = IntegerFilter
-    else:
-        limits = {"error_messages": {"invalid": "must be a number"}}
-        make = FloatFilter
-    return {f"{name}{op}": make(field_name=column, lookup_expr=lookup, **limits) for op, lookup in _NUMBER_OPS}
-
-
-_NUMBER_OPS = (("", "exact"), (".gte", "gte"), (".lte", "lte"))
-
-
 def _term_filter(collection: str, taxonomy: str) -> django_filters.Filter:
     def method(qs: QuerySet[EntryBase], name: str, value: Any) -> QuerySet[EntryBase]:
         return qs.filter(id__in=hooks.tagged_entries(collection=collection, taxonomy=taxonomy, slugs=value))
 
-    return SlugsFilter(method=_limited(method), max_length=200)
+    return SlugsFilter(method=limited(method), max_length=200)
 
 
 def _common_filters() -> dict[str, django_filters.Filter]:
     statuses = rows.STATUSES
     common: dict[str, django_filters.Filter] = {
-        "status": django_filters.ChoiceFilter(choices=_choices(statuses), error_messages=_one_of(statuses)),
+        "status": django_filters.ChoiceFilter(choices=choices(statuses), error_messages=one_of(statuses)),
         "locale": django_filters.CharFilter(max_length=16),  # checked against the settings by rows.resolve_locale
         "author": IntegerFilter(
             field_name="author_id", min_value=1, error_messages={"invalid": "must be a user id (a whole number)"}
@@ -213,8 +67,8 @@ _lock = threading.Lock()
 
 def _build(spec: CollectionSpec, taxonomies: tuple[str, ...]) -> type[django_filters.FilterSet]:
     declared = _common_filters()
-    for field in spec.fields:
-        declared.update(_field_filters(field))
+    for field in spec.fields:  # each type declares its own (none: not filterable)
+        declared.update(field.kind.filters(f"fields.{field.slug}", field_attname(field.slug), field.rules))
     for taxonomy in taxonomies:
         declared[f"terms.{taxonomy}"] = _term_filter(spec.slug, taxonomy)
     meta = type("Meta", (), {"model": spec.model, "fields": []})

@@ -12,7 +12,7 @@ from typing import Any
 from content.field_types import FIELD_TYPES, FieldType, compile_pattern
 from content.schema import specs as schema
 from content.schema.specs import DEFAULT_SUPPORTS, SUPPORTS, CollectionSpec, FieldSpec
-from content.schema.validation import _normalise as normalise_value
+from content.schema.validation import normalise as normalise_value
 from emdash.errors import InvalidSlug, ReservedSlug
 
 SLUG_RE = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -81,6 +81,8 @@ def check_supports(value: Any, problems: dict[str, str]) -> list[str]:
 
 
 VALIDATION_RULES = ("min", "max", "minLength", "maxLength", "pattern", "options")
+# What a rule a type requires holds, for the message when it is missing.
+REQUIRED_WHAT = {"options": "the list of allowed values"}
 
 
 def _rule_problem(kind: FieldType, type: str, key: str, value: Any) -> str | None:
@@ -114,13 +116,14 @@ def _check_rules(kind: FieldType, type: str, validation: dict[str, Any], problem
         lo, hi = validation.get(low), validation.get(high)
         if isinstance(lo, int | float) and isinstance(hi, int | float) and lo > hi and high not in problems:
             problems[f"validation.{low}"] = f"must not exceed {high}"
-    if type in {"select", "multiSelect"} and "options" not in validation:
-        problems["validation.options"] = f"{type} fields need the list of allowed values"
+    for rule in kind.required_rules:
+        if rule not in validation:
+            problems[f"validation.{rule}"] = f"{type} fields need {REQUIRED_WHAT[rule]}"
 
 
-def _option_problem(collection: CollectionSpec, type: str, key: str, value: Any) -> str | None:
+def _option_problem(collection: CollectionSpec, kind: FieldType, key: str, value: Any) -> str | None:
     if key == "collection":
-        if type != "reference":
+        if not kind.takes_target:
             return "only reference fields name a target collection"
         if not isinstance(value, str) or (value not in schema.current().collections and value != collection.slug):
             return "must be the slug of an existing collection"
@@ -155,21 +158,21 @@ def check_field_definition(
         return {}, {}, problems
     validation = _object(validation, "validation", problems)
     options = _object(options, "options", problems)
-    _check_rules(FIELD_TYPES[type], type, validation, problems)
+    kind = FIELD_TYPES[type]
+    _check_rules(kind, type, validation, problems)
     for key, value in options.items():
-        if problem := _option_problem(collection, type, key, value):
+        if problem := _option_problem(collection, kind, key, value):
             problems[f"options.{key}"] = problem
-    if type == "reference" and "collection" not in options:
-        problems["options.collection"] = "reference fields need the target collection's slug"
+    if kind.takes_target and "collection" not in options:
+        problems["options.collection"] = f"{type} fields need the target collection's slug"
     return validation, options, problems
 
 
 def reference_default_problem(spec: CollectionSpec, new: FieldSpec, value: Any) -> str | None:
-    """A reference default must name a live item of the target, or every item created without one would fail."""
-    if new.type != "reference":
-        return None
-    target_slug = new.options.get("collection")
-    target = spec if target_slug == spec.slug else schema.current().get(target_slug)
-    if not target.model.objects.filter(id=normalise_value(new, value), deleted_at__isnull=True).exists():
-        return f"no item with id '{value}' in '{target_slug}'"
+    """A default naming entries must name live items of their target, or every item created without one would
+    fail."""
+    for _, target_slug, entry_id in new.kind.entry_links(normalise_value(new, value), new.options):
+        target = spec if target_slug == spec.slug else schema.current().get(target_slug)
+        if not target.model.objects.filter(id=entry_id, deleted_at__isnull=True).exists():
+            return f"no item with id '{value}' in '{target_slug}'"
     return None

@@ -14,7 +14,6 @@ from django.db import connection, models
 from django.db.backends.utils import truncate_name
 from django.db.models import Q
 
-from content.field_types import FIELD_TYPES
 from content.models import EntryBase
 
 if TYPE_CHECKING:
@@ -45,7 +44,7 @@ def _index_name(table: str, suffix: str) -> str:
 
 
 def make_field_column(spec: FieldSpec) -> models.Field:
-    return FIELD_TYPES[spec.type].column(db_column=spec.slug, unique=spec.unique)
+    return spec.kind.column(db_column=spec.slug, unique=spec.unique)
 
 
 def build_model(spec: CollectionSpec, apps: Apps) -> type[EntryBase]:

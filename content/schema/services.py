@@ -14,6 +14,7 @@ from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 from django.db.models import Max
 from django.utils import timezone
 
+from content.field_types import FIELD_TYPES
 from content.models import Collection, EntryBase, EntrySeo, Field, Redirect, Revision
 from content.schema import specs as schema
 from content.schema.checks import (
@@ -27,8 +28,8 @@ from content.schema.checks import (
 from content.schema.ddl import column, model_from_registry, run_ddl
 from content.schema.dynamic import RESERVED_FIELD_SLUGS, build_model, field_attname, table_name_for
 from content.schema.specs import CollectionSpec, FieldSpec
-from content.schema.validation import _normalise as normalise_value
 from content.schema.validation import check_value
+from content.schema.validation import normalise as normalise_value
 from emdash.actor import Actor
 from emdash.errors import CollectionExists, CollectionHasContent, Conflict, FieldExists, FieldNotFound, ValidationError
 from emdash.permissions import Perm, require
@@ -101,9 +102,10 @@ def collection_delete(*, actor: Actor, slug: Any, force: bool = False) -> None:
         raise CollectionHasContent(
             f"Collection '{spec.slug}' has {count} item(s); use force: true to delete it with its content"
         )
+    linking = [t.name for t in FIELD_TYPES.values() if t.takes_target]  # types whose fields name a collection
     referers = [
         f"{f.collection.slug}.{f.slug}"
-        for f in Field.objects.filter(type="reference").select_related("collection")
+        for f in Field.objects.filter(type__in=linking).select_related("collection")
         if f.options.get("collection") == spec.slug and f.collection.slug != spec.slug
     ]
     if referers:

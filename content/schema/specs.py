@@ -6,6 +6,7 @@ when another process, or this one, changed the schema.
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from dataclasses import dataclass, field
@@ -54,11 +55,12 @@ class FieldSpec:
     translatable: bool = True
     created_at: Any = None
 
-    @property
+    @functools.cached_property
     def kind(self) -> FieldType:
+        """The type object, looked up once per field definition (specs live as long as their schema snapshot)."""
         return FIELD_TYPES[self.type]
 
-    @property
+    @functools.cached_property
     def rules(self) -> FieldRules:
         v = self.validation
         return FieldRules(

@@ -22,7 +22,7 @@ from content.schema.checks import check_field_definition, check_label, check_sup
 from content.schema.ddl import column, model_from_registry, run_ddl
 from content.schema.dynamic import field_attname
 from content.schema.specs import CollectionSpec, FieldSpec
-from content.schema.validation import _is_empty, check_value
+from content.schema.validation import check_value
 from emdash.actor import Actor
 from emdash.errors import Conflict, FieldNotFound, ValidationError
 from emdash.permissions import Perm, require
@@ -151,7 +151,7 @@ def _missing_values(spec: CollectionSpec, slug: str) -> list[str]:
     drafts = dict(model.objects.exclude(draft_revision_id=None).values_list("draft_revision_id", "id"))
     for revision in Revision.objects.filter(id__in=list(drafts)).only("id", "data"):
         value = revision.data.get(slug) if isinstance(revision.data, dict) else None
-        if (value is None or _is_empty(value)) and str(drafts[revision.id]) not in ids:
+        if value in (None, "", [], {}) and str(drafts[revision.id]) not in ids:  # a draft with no value
             ids.append(str(drafts[revision.id]))
     return ids
 

@@ -4,42 +4,27 @@ from __future__ import annotations
 
 from typing import Any
 
-from content import hooks, markdown
-from content.field_types import check_constraints, json_problem
-from content.portable_text import PortableTextError, normalize
+from content import hooks
 from content.schema import specs as schema
 from content.schema.dynamic import field_attname
 from content.schema.specs import CollectionSpec, FieldSpec
-from emdash.dates import iso, parse_iso
 from emdash.errors import ValidationError
 from emdash.text import PROBLEM as BAD_TEXT
 from emdash.text import find_bad_text
 
-MEDIA_FIELD_TYPES = ("image", "file")
 
-
-def _is_empty(value: Any) -> bool:
-    return value is None or value == "" or value == [] or value == {}
-
-
-def _normalise(field: FieldSpec, value: Any) -> Any:
+def normalise(field: FieldSpec, value: Any) -> Any:
     """Canonical JSON form of a value that passed its checks (stored in rows and revisions alike)."""
-    if value is None:
-        return None
-    if field.type == "datetime":
-        return iso(parse_iso(value))
-    if field.type == "reference":
-        return value.upper() if len(value) == 26 else value
-    return value
+    return None if value is None else field.kind.normalize(value)
 
 
 def check_value(field: FieldSpec, value: Any) -> str | None:
     """The problem with one non-empty value, or None."""
-    kind = field.kind
-    problem = kind.check(value, field.rules)
+    kind, rules = field.kind, field.rules
+    problem = kind.check(value, rules)
     if not problem and find_bad_text(value) is not None:  # after the type check, which bounds JSON nesting
         problem = BAD_TEXT
-    return problem or check_constraints(value, kind, field.rules)
+    return problem or kind.constraints(value, rules)
 
 
 def validate_data(
@@ -67,33 +52,28 @@ def validate_data(
             known = ", ".join(fields) or "none"
             problems[f"data.{key}"] = f"unknown field (fields of '{spec.slug}': {known})"
             continue
-        if value is None or (_is_empty(value) and field.type != "json"):
+        found = len(problems)
+        if not field.kind.is_empty(value):
+            value = field.kind.prepare(value, f"data.{key}", problems)  # e.g. Markdown -> Portable Text
+        if value is None or field.kind.is_empty(value):
+            if len(problems) > found:  # the value could not be read
+                continue
             if field.required:
                 problems[f"data.{key}"] = "is required"
             else:
                 clean[key] = None
             continue
-        if field.type == "portableText":
-            found = len(problems)
-            value = _portable_text(f"data.{key}", value, problems)
-            if value is None:
-                if len(problems) == found:  # no problem: Markdown with no blocks (whitespace) is empty
-                    if field.required:
-                        problems[f"data.{key}"] = "is required"
-                    else:
-                        clean[key] = None
-                continue
         problem = check_value(field, value)
         if problem:
             problems[f"data.{key}"] = problem
         else:
-            clean[key] = _normalise(field, value)
+            clean[key] = normalise(field, value)
     if not partial:
         for field in spec.fields:
             if field.slug in clean or f"data.{field.slug}" in problems:
                 continue
             if field.default_value is not None:
-                clean[field.slug] = _normalise(field, field.default_value)
+                clean[field.slug] = normalise(field, field.default_value)
             elif field.required:
                 problems[f"data.{field.slug}"] = "is required"
     _check_references(spec, clean, problems)
@@ -104,57 +84,34 @@ def validate_data(
     return clean
 
 
-def _portable_text(path: str, value: Any, problems: dict[str, str]) -> list[dict[str, Any]] | None:
-    """A Portable Text value (or a Markdown string, converted) checked strictly; problems name the inner path."""
-    if isinstance(value, str):
-        if find_bad_text(value) is not None:
-            problems[path] = BAD_TEXT
-            return None
-        try:
-            value = markdown.to_portable_text(value, hooks.media_ids_by_url(markdown.image_urls(value)))
-        except markdown.ImageNotFound as exc:
-            problems[path] = str(exc)
-            return None
-        if not value:
-            return None
-    elif problem := json_problem(value):  # before normalize copies it: bounds the nesting depth
-        problems[path] = problem
-        return None
-    try:
-        return normalize(value)
-    except PortableTextError as exc:
-        problems[path + exc.path] = exc.message
-        return None
-
-
 def _check_references(spec: CollectionSpec, clean: dict[str, Any], problems: dict[str, str]) -> None:
+    """Values naming entries (reference fields) must name live items of their target collection."""
     for field in spec.fields:
         value = clean.get(field.slug)
-        if field.type != "reference" or value is None:
-            continue
-        target_slug = field.options.get("collection")
-        try:
-            target = schema.current().get(target_slug)
-        except Exception:
-            problems[f"data.{field.slug}"] = f"target collection '{target_slug}' no longer exists"
-            continue
-        exists = target.model.objects.filter(id=value, deleted_at__isnull=True).exists()
-        if not exists:
-            problems[f"data.{field.slug}"] = f"no item with id '{value}' in '{target_slug}'"
+        links = field.kind.entry_links(value, field.options) if value is not None else []
+        for suffix, target_slug, entry_id in links:
+            path = f"data.{field.slug}{suffix}"
+            try:
+                target = schema.current().get(target_slug)
+            except Exception:
+                problems[path] = f"target collection '{target_slug}' no longer exists"
+                continue
+            exists = target.model.objects.filter(id=entry_id, deleted_at__isnull=True).exists()
+            if not exists:
+                problems[path] = f"no item with id '{entry_id}' in '{target_slug}'"
 
 
 def _check_media_refs(spec: CollectionSpec, clean: dict[str, Any], problems: dict[str, str]) -> None:
-    """Image and file values must name existing media items: one query for every reference of the write."""
-    refs = {
-        f"data.{field.slug}": clean[field.slug]["id"]
+    """Values naming media items (image and file values, inline images of rich text) must name existing ones:
+    one query for every reference of the write."""
+    links = [
+        (suffix != "", f"data.{field.slug}{suffix}", media_id)
         for field in spec.fields
-        if field.type in MEDIA_FIELD_TYPES and isinstance(clean.get(field.slug), dict)
-    }
-    for field in spec.fields:  # inline images of rich text: the same rule, reported at the block's path
-        if field.type == "portableText" and isinstance(clean.get(field.slug), list):
-            for index, block in enumerate(clean[field.slug]):
-                if block.get("_type") == "image":
-                    refs[f"data.{field.slug}[{index}].asset.id"] = block["asset"]["id"]
+        if clean.get(field.slug) is not None
+        for suffix, media_id in field.kind.media_links(clean[field.slug])
+    ]
+    links.sort(key=lambda link: link[0])  # whole values before the references inside them, as problems list them
+    refs = {path: media_id for _, path, media_id in links}
     if not refs:
         return
     found = hooks.existing_media_ids(set(refs.values()))

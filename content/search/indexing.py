@@ -38,9 +38,6 @@ MAX_TITLE = 500
 CHUNK = 1000
 # Control characters (the excerpt markers among them), NUL and lone surrogates never reach the index.
 _UNSAFE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
-# Keys of non-text Portable Text blocks and media references whose strings are worth finding.
-_TEXT_KEYS = ("text", "title", "alt", "caption", "description", "code", "content")
-_NESTED_KEYS = ("children", "content", "blocks", "items", "rows", "cells")
 
 Progress = Callable[[int, int], None]
 
@@ -65,70 +62,11 @@ def clean(text: str, limit: int = MAX_TEXT) -> str:
     return _UNSAFE.sub(" ", unicodedata.normalize("NFC", text))[:limit].strip()
 
 
-def portable_text(blocks: Any) -> Iterator[str]:
-    """The words of Portable Text: span text of each block (one line per block), plus the text-like
-    properties of custom blocks (image alt and caption, code, ...)."""
-    for block in blocks if isinstance(blocks, list) else []:
-        if not isinstance(block, dict):
-            continue
-        children = block.get("children")
-        if isinstance(children, list) and block.get("_type") == "block":
-            line = "".join(c["text"] for c in children if isinstance(c, dict) and isinstance(c.get("text"), str))
-            if line.strip():
-                yield line
-            continue
-        yield from _text_properties(block)
-
-
-def _text_properties(node: dict[str, Any], depth: int = 0) -> Iterator[str]:
-    if depth > 20:
-        return
-    for key in _TEXT_KEYS:
-        value = node.get(key)
-        if isinstance(value, str) and value.strip():
-            yield value
-    for key in _NESTED_KEYS:
-        value = node.get(key)
-        if isinstance(value, list):
-            for child in value:
-                if isinstance(child, dict):
-                    if child.get("_type") == "block":
-                        yield from portable_text([child])
-                    else:
-                        yield from _text_properties(child, depth + 1)
-
-
-def _json_strings(value: Any) -> Iterator[str]:
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            if item.strip():
-                yield item
-        elif isinstance(item, list):
-            stack.extend(reversed(item))
-        elif isinstance(item, dict):
-            stack.extend(reversed(list(item.values())))
-
-
 def field_text(field: FieldSpec, value: Any) -> str:
     """A field value as the plain text that gets indexed ("" for values with no words in them)."""
     if value is None or value == "":
         return ""
-    kind = field.type
-    if kind in {"string", "text", "slug", "select"}:
-        return value if isinstance(value, str) else ""
-    if kind in {"number", "integer"}:
-        return str(value)
-    if kind == "multiSelect":
-        return " ".join(v for v in value if isinstance(v, str)) if isinstance(value, list) else ""
-    if kind == "portableText":
-        return "\n".join(portable_text(value))
-    if kind in {"image", "file"}:
-        return "\n".join(_text_properties(value)) if isinstance(value, dict) else ""
-    if kind == "json":
-        return "\n".join(_json_strings(value))
-    return ""  # boolean, datetime, reference: nothing to search for
+    return field.kind.search_text(value)
 
 
 def document_for(spec: CollectionSpec, row: EntryBase) -> SearchDocument | None:

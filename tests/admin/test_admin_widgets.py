@@ -8,11 +8,14 @@ import pytest
 from django.http import QueryDict
 from PIL import Image
 
-from admin_ui import portable_text, widgets
+from admin_ui import widgets
 from content.entries import selectors
+from content.field_types import FIELD_TYPES
 from content.schema import specs as schema
 from media import services as media_services
 from tests.factories import SYSTEM, make_entry
+
+RICH = FIELD_TYPES["portableText"]  # the editor posts and reads its JSON through the type
 
 PT = [
     {
@@ -50,7 +53,7 @@ PT = [
 
 def test_portable_text_survives_the_form_round_trip():
     """The editor posts Portable Text as JSON: stored -> form -> stored gives the very same blocks and keys."""
-    assert portable_text.parse(portable_text.to_form(PT)) == PT
+    assert RICH.from_form(RICH.to_form(PT), None) == PT
 
 
 @pytest.mark.parametrize(
@@ -78,23 +81,23 @@ def test_portable_text_survives_the_form_round_trip():
 )
 def test_bad_portable_text_is_refused_with_a_message(raw, message):
     with pytest.raises(ValueError, match=message):
-        portable_text.parse(raw)
+        RICH.from_form(raw, None)
 
 
 def test_portable_text_gets_missing_keys_and_defaults():
-    blocks = portable_text.parse(
-        '[{"_type": "block", "children": [{"text": "a"}, {"text": "b", "_key": "x"}]}, {"_type": "x"}]'
+    blocks = RICH.from_form(
+        '[{"_type": "block", "children": [{"text": "a"}, {"text": "b", "_key": "x"}]}, {"_type": "x"}]', None
     )
     assert blocks is not None
     first = blocks[0]
     assert first["style"] == "normal" and first["markDefs"] == [] and first["_key"]
     assert [c["_type"] for c in first["children"]] == ["span", "span"] and first["children"][1]["_key"] == "x"
     assert blocks[1] == {"_type": "x", "_key": blocks[1]["_key"]}  # unknown custom blocks are kept
-    assert portable_text.parse("  ") is None and portable_text.parse("[]") is None
+    assert RICH.from_form("  ", None) is None and RICH.from_form("[]", None) is None
 
 
 def test_portable_text_readable_for_comparisons():
-    text = portable_text.readable(PT)
+    text = RICH.display(PT)
     assert "## Heading" in text and "link <https://example.com/>" in text and "  - # not a heading" in text
     assert "[image 01J0000000000000000000000M]" in text
 

@@ -7,9 +7,11 @@ from collections.abc import Iterator
 import pytest
 
 from content import hooks
+from content.field_types import FIELD_TYPES
 from emdash.errors import ValidationError
 from media import selectors as media_selectors
 from media.hooks import MediaItems
+from settings_app import localtime
 from taxonomy import selectors as taxonomy_selectors
 from taxonomy.hooks import EntryTerms
 from taxonomy.services import replace_entry_terms
@@ -55,3 +57,19 @@ def test_without_taxonomy_terms_are_refused_and_none_are_listed(bare_hooks: None
 
 def test_without_media_no_id_names_a_media_item(bare_hooks: None) -> None:
     assert hooks.existing_media_ids({"01HZZZZZZZZZZZZZZZZZZZZZZZ"}) == set()
+
+
+def test_the_settings_app_plugs_in_the_site_time_zone() -> None:
+    clock = hooks.site_time()
+    assert (clock.to_input, clock.from_input) == (localtime.to_input, localtime.from_input)
+
+
+def test_without_the_settings_app_instants_are_typed_and_shown_in_utc() -> None:
+    clock = hooks.site_time()
+    hooks.register_site_time(hooks.SiteTime())
+    try:
+        instant = FIELD_TYPES["datetime"]
+        assert instant.display("2026-06-01T09:00:00Z") == "2026-06-01T09:00:00Z"
+        assert instant.from_form(" 2026-06-01T09:00 ", None) == "2026-06-01T09:00:00Z"
+    finally:
+        hooks.register_site_time(clock)

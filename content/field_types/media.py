@@ -1,0 +1,66 @@
+"""References to media library items: ``{"id": "<media id>", ...}`` (extra keys such as ``alt`` are kept)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import models
+
+from content.field_types.base import FieldRules, FieldType, Filters, json_problem, stripped
+from content.field_types.registry import register
+from content.field_types.rich_text import text_properties
+
+
+class MediaReference(FieldType):
+    widget = "media"
+    images_only = False  # the admin picker lists images only
+
+    def column(self, **extra: Any) -> models.Field:
+        return models.JSONField(null=True, **extra)
+
+    def check(self, value: Any, rules: FieldRules) -> str | None:
+        if not isinstance(value, dict) or not isinstance(value.get("id"), str) or not value["id"]:
+            return 'must be a media reference object like {"id": "<media id>"}'
+        return json_problem(value)
+
+    def media_links(self, value: Any) -> list[tuple[str, str]]:
+        return [("", value["id"])] if isinstance(value, dict) else []
+
+    def filters(self, name: str, column: str, rules: FieldRules) -> Filters:
+        return {}  # not filterable
+
+    def search_text(self, value: Any) -> str:
+        return "\n".join(text_properties(value)) if isinstance(value, dict) else ""
+
+    def json_schema(self, rules: FieldRules, options: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "type": "object",
+            "properties": {"id": {"type": "string", "minLength": 1, "description": "Media item id"}},
+            "required": ["id"],
+        }
+
+    def to_form(self, value: Any) -> Any:
+        return value.get("id", "") if isinstance(value, dict) else ""
+
+    def from_form(self, raw: str, previous: Any) -> Any:
+        if (media_id := stripped(raw)) is None:
+            return None
+        # Keep extra keys (alt, ...) of an unchanged reference.
+        return previous if isinstance(previous, dict) and previous.get("id") == media_id else {"id": media_id}
+
+
+@register
+class ImageType(MediaReference):
+    name = "image"
+    label = "Image"
+    help = "An image from the media library."
+    example = {"id": "01JD0000000000000000000000", "alt": "A view of the sea"}
+    images_only = True
+
+
+@register
+class FileType(MediaReference):
+    name = "file"
+    label = "File"
+    help = "Any file from the media library, such as a PDF."
+    example = {"id": "01JD0000000000000000000000"}
