@@ -7,6 +7,7 @@ from typing import Any
 
 from content import presenters, seo
 from content.models import EntryBase
+from content.outputs import Item
 from content.rows import draft_meta, draft_raw, known_values, rev_token
 from content.schema import CollectionSpec
 
@@ -40,6 +41,6 @@ class Entry:
     def rev(self) -> str:
         return rev_token(self.row)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> Item:
         body = presenters.entry(self.spec, self.row, draft=self.draft, show_draft=self.show_draft)
         return presenters.with_seo(body, self.row, live_seo=self.seo, meta=self.meta if self.show_draft else {})

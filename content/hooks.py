@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from content.outputs import Terms
 from emdash.errors import ValidationError
 
 Replace = Callable[..., None]
-Terms = dict[str, list[dict[str, Any]]]  # {taxonomy: [{id, slug, label}]}, as an entry's output shows them
 Assigned = Callable[..., Terms]
 
 _hooks: dict[str, Any] = {}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from django.core.exceptions import FieldDoesNotExist
 from django.db.models import Count, F, Q, QuerySet
@@ -13,6 +13,7 @@ from content import filters, presenters, rows, schema, seo
 from content.dynamic import field_attname
 from content.entry import Entry
 from content.models import EntryBase, Revision
+from content.outputs import Compare, Item, Revisions, SavedRevision, Seo, Translations
 from content.schema import CollectionSpec
 from content.schema_retry import schema_retry
 from emdash import cursors
@@ -255,7 +256,7 @@ def entry_list_trashed(*, actor: Actor, collection: str, limit: int = 50, cursor
 
 
 @schema_retry
-def entry_compare(*, actor: Actor, collection: str, id: str) -> dict[str, Any]:
+def entry_compare(*, actor: Actor, collection: str, id: str) -> Compare:
     """``{hasChanges, live, draft}`` (live is None for items never published), plus the slug and SEO on each
     side: a new slug or SEO waits in the draft like the values."""
     spec = schema.get_collection(collection)
@@ -267,18 +268,21 @@ def entry_compare(*, actor: Actor, collection: str, id: str) -> dict[str, Any]:
     live = rows.row_values(spec, row) if published_once else None
     draft = rows.known_values(spec, raw) if raw is not None else rows.row_values(spec, row)
     live_seo = seo.live(spec.slug, row.id)
-    sides = {
-        "liveSlug": row.slug if published_once else None,
-        "draftSlug": meta.get(rows.DRAFT_SLUG, row.slug),
-        "liveSeo": live_seo if published_once else None,
-        "draftSeo": meta.get(rows.DRAFT_SEO, live_seo),
+    live_slug, draft_slug = row.slug if published_once else None, meta.get(rows.DRAFT_SLUG, row.slug)
+    shown_seo, draft_seo = live_seo if published_once else None, meta.get(rows.DRAFT_SEO, live_seo)
+    return {
+        "hasChanges": live != draft or live_slug != draft_slug or shown_seo != draft_seo,
+        "live": live,
+        "draft": draft,
+        "liveSlug": live_slug,
+        "draftSlug": draft_slug,
+        "liveSeo": cast(Seo | None, shown_seo),  # stored SEO, checked by seo.merge when written
+        "draftSeo": draft_seo,
     }
-    changed = live != draft or sides["liveSlug"] != sides["draftSlug"] or sides["liveSeo"] != sides["draftSeo"]
-    return {"hasChanges": changed, "live": live, "draft": draft, **sides}
 
 
 @schema_retry
-def entry_translations(*, actor: Actor, collection: str, id: str) -> dict[str, Any]:
+def entry_translations(*, actor: Actor, collection: str, id: str) -> Translations:
     spec = schema.get_collection(collection)
     require(actor, Perm.CONTENT_READ)
     row = rows.find(spec, id)
@@ -298,13 +302,13 @@ def entry_translations(*, actor: Actor, collection: str, id: str) -> dict[str, A
 
 
 @schema_retry
-def revision_list(*, actor: Actor, collection: str, id: str, limit: int = 20) -> dict[str, Any]:
+def revision_list(*, actor: Actor, collection: str, id: str, limit: int = 20) -> Revisions:
     spec = schema.get_collection(collection)
     require(actor, Perm.CONTENT_READ_UNPUBLISHED)
     limit = _check_limit(limit, 50)
     row = rows.find(spec, id)
     qs = Revision.objects.filter(collection=spec.slug, entry_id=row.id)
-    items = [
+    items: list[SavedRevision] = [
         {
             "id": r.id,
             "kind": r.kind,
@@ -332,7 +336,7 @@ def entry_status_counts(*, actor: Actor, collection: str) -> dict[str, int]:
 @schema_retry
 def published_page(
     *, collection: str, ids: list[str] | None = None, locale: Any = None, page: int = 1, per_page: int = 10
-) -> tuple[list[dict[str, Any]], bool]:
+) -> tuple[list[Item], bool]:
     """For the public site: one numbered page of published items (newest first, full values) and whether
     another page follows. ``ids`` narrows it to those items (taxonomy archives)."""
     spec = schema.get_collection(collection)

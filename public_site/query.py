@@ -6,11 +6,13 @@ so a template can never show a draft. Previews go through :mod:`public_site.prev
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from content import schema, selectors, seo
 from content.links import entry_path
+from content.outputs import Item
 from content.search import selectors as search_selectors
 from emdash.actor import Actor
 from emdash.errors import CollectionNotFound, EmDashError, NotFound
@@ -19,6 +21,7 @@ from media import selectors as media_selectors
 from menus import selectors as menu_selectors
 from settings_app import selectors as settings_selectors
 from taxonomy import selectors as taxonomy_selectors
+from taxonomy.outputs import Definition, Term
 
 PUBLIC = Actor.anonymous()
 
@@ -36,7 +39,7 @@ class EntryPage:
         return self.number > 1
 
 
-def _with_url(item: dict[str, Any]) -> dict[str, Any]:
+def _with_url(item: Mapping[str, Any]) -> dict[str, Any]:
     return {**item, "url": entry_path(item["collection"], item["slug"])}
 
 
@@ -103,9 +106,9 @@ def term_entries(
     return EntryPage([_with_url(i) for i in items], page, more)
 
 
-def _newest(collection: str, ids: list[str], count: int) -> list[dict[str, Any]]:
+def _newest(collection: str, ids: list[str], count: int) -> list[Item]:
     """The ``count`` newest published items of ``collection`` among ``ids`` (pages of 100)."""
-    found: list[dict[str, Any]] = []
+    found: list[Item] = []
     number, more = 1, True
     while more and len(found) < count:
         items, more = selectors.published_page(collection=collection, ids=ids, page=number, per_page=100)
@@ -119,7 +122,7 @@ def term_archive(taxonomy: str, term: str, collections: list[str], *, page: int 
     if len(collections) == 1:
         return term_entries(taxonomy, term, collections[0], page=page, per_page=per_page)
     window = page * per_page + 1  # enough of each collection to fill this page and see whether one follows
-    merged: list[dict[str, Any]] = []
+    merged: list[Item] = []
     for collection in collections:
         ids = taxonomy_selectors.term_entry_ids(actor=PUBLIC, taxonomy=taxonomy, term=term, collection=collection)
         if ids:
@@ -129,18 +132,18 @@ def term_archive(taxonomy: str, term: str, collections: list[str], *, page: int 
     return EntryPage([_with_url(i) for i in merged[start : start + per_page]], page, len(merged) > start + per_page)
 
 
-def taxonomy(name: str) -> dict[str, Any] | None:
+def taxonomy(name: str) -> Definition | None:
     try:
         return taxonomy_selectors.taxonomy_get(actor=PUBLIC, name=name)
     except EmDashError:
         return None
 
 
-def taxonomies() -> list[dict[str, Any]]:
+def taxonomies() -> list[Definition]:
     return taxonomy_selectors.taxonomy_list(actor=PUBLIC)
 
 
-def term(taxonomy: str, slug: str) -> dict[str, Any] | None:
+def term(taxonomy: str, slug: str) -> Term | None:
     try:
         return taxonomy_selectors.term_get(actor=PUBLIC, taxonomy=taxonomy, term=slug)
     except EmDashError:
@@ -173,7 +176,7 @@ def search(query: str, *, collections: list[str] | None = None, limit: int = 20)
         results = search_selectors.search(actor=PUBLIC, query=query, collections=collections, limit=limit)
     except EmDashError:
         return []
-    return [{**r.to_dict(), "url": entry_path(r.collection, r.slug)} for r in results]
+    return [{**r, "url": entry_path(r["collection"], r["slug"])} for r in results]
 
 
 def media(media_id: Any) -> dict[str, Any] | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.contrib import messages
@@ -39,7 +40,7 @@ def collection_or_404(slug: str) -> CollectionSpec:
         raise Http404("No such collection") from None
 
 
-def title_of(item: dict[str, Any]) -> str:
+def title_of(item: Mapping[str, Any]) -> str:
     data = item.get("data") or {}
     return str(data.get("title") or data.get("name") or item["slug"])
 
