@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from content import hooks, markdown, schema
 from content.portable_text import image_ids
 
 
-def _pt_values(spec_fields: list[str], items: list[dict[str, Any]]) -> list[tuple[dict[str, Any], str]]:
+def _pt_values(spec_fields: list[str], items: Iterable[Mapping[str, Any]]) -> list[tuple[dict[str, Any], str]]:
     """(values dict, field slug) of every portableText value in the items' data and liveData."""
     found: list[tuple[dict[str, Any], str]] = []
     for item in items:
@@ -19,7 +20,7 @@ def _pt_values(spec_fields: list[str], items: list[dict[str, Any]]) -> list[tupl
     return found
 
 
-def convert(collection: str, items: list[dict[str, Any]]) -> None:
+def convert(collection: str, items: Iterable[Mapping[str, Any]]) -> None:
     """Replace, in place, each portableText value by its Markdown (one media query for all images)."""
     spec = schema.get_collection(collection)
     slugs = [f.slug for f in spec.fields if f.type == "portableText"]

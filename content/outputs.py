@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal, Required, TypedDict
 
 from pydantic import Field
 
-from emdash.operations.shapes import NULLABLE_STRING, shared
+from emdash.operations.shapes import shared
 from emdash.operations.typed import Copied, Schema, Shared, schema_of
 
 
@@ -23,7 +23,6 @@ def field_values(description: str, *, nullable: bool = False) -> dict[str, Any]:
 
 Status = Literal["draft", "published", "scheduled"]
 Timestamp = str | None  # ISO 8601 UTC; said once on the item rather than on each of its five dates
-DATETIME = NULLABLE_STRING  # Timestamp's schema, for hand-written shapes elsewhere
 
 
 class SeoImage(TypedDict, total=False):

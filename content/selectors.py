@@ -9,16 +9,15 @@ from typing import Any, cast
 from django.core.exceptions import FieldDoesNotExist
 from django.db.models import Count, F, Q, QuerySet
 
-from content import filters, presenters, rows, schema, seo
+from content import filters, rows, schema, seo
 from content.dynamic import field_attname
-from content.entry import Entry
+from content.entry import Entry, EntryRows
 from content.models import EntryBase, Revision
-from content.outputs import Compare, Item, Revisions, SavedRevision, Seo, Translations
+from content.outputs import Compare, Revisions, SavedRevision, Seo, Translations
 from content.schema import CollectionSpec
 from content.schema_retry import schema_retry
 from emdash import cursors
 from emdash.actor import Actor
-from emdash.cursors import Page
 from emdash.dates import iso, parse_iso
 from emdash.errors import ValidationError
 from emdash.permissions import Perm, can, require
@@ -136,7 +135,7 @@ def _page(
     query_key: str,
     show_draft: bool,
     full: bool,
-) -> Page:
+) -> EntryRows:
     key = (spec.model, query_key, limit, full) if cursor is None else None
     prepared = _first_pages.get(key) if key is not None else None
     if prepared is None:
@@ -152,12 +151,8 @@ def _page(
     more = len(page) > limit
     page = page[:limit]
     drafts = rows.drafts_for(page) if show_draft else {}
-    items = [
-        presenters.summary(spec, r, draft=drafts.get(r.draft_revision_id or ""), show_draft=show_draft, full=full)
-        for r in page
-    ]
     next_cursor = cursors.encode(query_key, _position(page[-1], column)) if more and page else None
-    return Page(items, next_cursor)
+    return EntryRows(spec, page, drafts, next_cursor, show_draft, full)
 
 
 # The FilterSet's form validation costs about as much as the list query; a list narrowed only by status and
@@ -191,7 +186,7 @@ def entry_list(
     full: bool = False,
     search: Any = None,
     filter: Mapping[str, Any] | None = None,
-) -> Page:
+) -> EntryRows:
     """A page of items narrowed by the collection's FilterSet (``filter``: see content/filters.py);
     ``search`` keeps items whose title (or slug) contains the text, case-insensitively."""
     spec = schema.get_collection(collection)
@@ -209,7 +204,7 @@ def entry_list(
     if not show_draft:
         if status not in (None, "published"):
             filters.apply(spec, rows.live_rows(spec), given)  # bad filters are refused for everyone alike
-            return Page([], None)
+            return EntryRows(spec, [], {})
         status = "published"
     qs, digest = _filtered(spec, {**given, "status": status})
     if search is not None:
@@ -238,7 +233,7 @@ def _title_contains(spec: CollectionSpec, search: Any) -> Q:
 
 
 @schema_retry
-def entry_list_trashed(*, actor: Actor, collection: str, limit: int = 50, cursor: str | None = None) -> Page:
+def entry_list_trashed(*, actor: Actor, collection: str, limit: int = 50, cursor: str | None = None) -> EntryRows:
     spec = schema.get_collection(collection)
     require(actor, Perm.CONTENT_READ_UNPUBLISHED)
     limit = _check_limit(limit)
@@ -336,7 +331,7 @@ def entry_status_counts(*, actor: Actor, collection: str) -> dict[str, int]:
 @schema_retry
 def published_page(
     *, collection: str, ids: list[str] | None = None, locale: Any = None, page: int = 1, per_page: int = 10
-) -> tuple[list[Item], bool]:
+) -> tuple[EntryRows, bool]:
     """For the public site: one numbered page of published items (newest first, full values) and whether
     another page follows. ``ids`` narrows it to those items (taxonomy archives)."""
     spec = schema.get_collection(collection)
@@ -351,5 +346,4 @@ def published_page(
         qs = qs.filter(locale=rows.resolve_locale(locale))
     start = (page - 1) * per_page
     found = list(qs.order_by(F("published_at").desc(nulls_last=True), "-id")[start : start + per_page + 1])
-    items = [presenters.summary(spec, r, draft=None, show_draft=False, full=True) for r in found[:per_page]]
-    return items, len(found) > per_page
+    return EntryRows(spec, found[:per_page], {}, full=True), len(found) > per_page

@@ -18,6 +18,7 @@ from emdash.actor import Actor
 from emdash.errors import CollectionNotFound, EmDashError, NotFound
 from media import presenters as media_presenters
 from media import selectors as media_selectors
+from media.outputs import Media
 from menus import selectors as menu_selectors
 from settings_app import selectors as settings_selectors
 from taxonomy import selectors as taxonomy_selectors
@@ -54,8 +55,8 @@ def collection(slug: str) -> Any | None:
 
 def entries(collection: str, *, page: int = 1, per_page: int = 10, locale: str | None = None) -> EntryPage:
     """Published entries of a collection, newest first, by page number."""
-    items, more = selectors.published_page(collection=collection, page=page, per_page=per_page, locale=locale)
-    return EntryPage([_with_url(i) for i in items], page, more)
+    found, more = selectors.published_page(collection=collection, page=page, per_page=per_page, locale=locale)
+    return EntryPage([_with_url(i) for i in found.present().items], page, more)
 
 
 def entry_list(
@@ -102,8 +103,8 @@ def term_entries(
 ) -> EntryPage:
     """Published entries carrying a term (a category or tag archive)."""
     ids = taxonomy_selectors.term_entry_ids(actor=PUBLIC, taxonomy=taxonomy, term=term, collection=collection)
-    items, more = selectors.published_page(collection=collection, ids=ids, page=page, per_page=per_page)
-    return EntryPage([_with_url(i) for i in items], page, more)
+    found, more = selectors.published_page(collection=collection, ids=ids, page=page, per_page=per_page)
+    return EntryPage([_with_url(i) for i in found.present().items], page, more)
 
 
 def _newest(collection: str, ids: list[str], count: int) -> list[Item]:
@@ -111,8 +112,8 @@ def _newest(collection: str, ids: list[str], count: int) -> list[Item]:
     found: list[Item] = []
     number, more = 1, True
     while more and len(found) < count:
-        items, more = selectors.published_page(collection=collection, ids=ids, page=number, per_page=100)
-        found += items
+        rows, more = selectors.published_page(collection=collection, ids=ids, page=number, per_page=100)
+        found += rows.present().items
         number += 1
     return found[:count]
 
@@ -179,7 +180,7 @@ def search(query: str, *, collections: list[str] | None = None, limit: int = 20)
     return [{**r, "url": entry_path(r["collection"], r["slug"])} for r in results]
 
 
-def media(media_id: Any) -> dict[str, Any] | None:
+def media(media_id: Any) -> Media | None:
     """A media item (with ``url``) by ID, or None."""
     try:
         return media_presenters.item(media_selectors.media_get(actor=PUBLIC, id=media_id))

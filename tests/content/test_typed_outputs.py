@@ -1,7 +1,7 @@
-"""Outputs are typed once: the content and taxonomy output schemas are generated from the TypedDicts their
-presenters return (emdash/operations/typed.py). The generated schemas must equal, byte for byte, the shapes
-that were written by hand before (tools/list is budgeted and compared), and what the tools answer must fit
-them exactly: a key the presenter adds or renames without the type fails here."""
+"""Outputs are typed once: the content, taxonomy, media and search output schemas are generated from the
+TypedDicts their presenters return (emdash/operations/typed.py). The generated schemas must equal, byte for
+byte, the shapes that were written by hand before (tools/list is budgeted and compared), and what the tools
+answer must fit them exactly: a key the presenter adds or renames without the type fails here."""
 
 from __future__ import annotations
 
@@ -13,7 +13,9 @@ import jsonschema
 import pytest
 
 from content import outputs
+from content.search import outputs as search_outputs
 from emdash.operations.shapes import full, page_of
+from media import outputs as media_outputs
 from taxonomy import definitions
 from taxonomy import outputs as taxonomy_outputs
 from tests.content.test_values import MEDIA_IDS, VALID, kitchen, slug_for  # noqa: F401 (kitchen: a fixture)
@@ -25,7 +27,12 @@ HAND_WRITTEN = Path(__file__).with_name("hand_written_output_schemas.json")
 
 def test_generated_schemas_equal_the_hand_written_ones_byte_for_byte():
     expected = json.loads(HAND_WRITTEN.read_text())
-    modules = {"content.outputs": outputs, "taxonomy.outputs": taxonomy_outputs}
+    modules = {
+        "content.outputs": outputs,
+        "taxonomy.outputs": taxonomy_outputs,
+        "media.outputs": media_outputs,
+        "content.search.outputs": search_outputs,
+    }
     for dotted, schema in expected.items():
         module, name = dotted.rsplit(".", 1)
         generated = json.loads(json.dumps(getattr(modules[module], name)))  # the markers' tuples as lists

@@ -108,7 +108,7 @@ def test_a_write_that_rolls_back_leaves_no_audit_row(posts) -> None:
     broken = replace(real, present=present_then_fail)
     with pytest.raises(NotFound):
         run_operation(broken, SYSTEM, {"collection": "posts", "data": {"title": "Lost"}}, source="worker")
-    assert selectors.entry_list(actor=SYSTEM, collection="posts").items == []
+    assert selectors.entry_list(actor=SYSTEM, collection="posts").rows == []
     assert _rows() == []
 
 
@@ -122,4 +122,4 @@ def test_a_failed_audit_insert_rolls_the_write_back(posts, monkeypatch) -> None:
     actor = Actor.for_user(make_user("editor"))
     with pytest.raises(DatabaseError):
         run_operation(TABLE["content_create"], actor, {"collection": "posts", "data": {"title": "x"}}, source="rest")
-    assert selectors.entry_list(actor=SYSTEM, collection="posts").items == []
+    assert selectors.entry_list(actor=SYSTEM, collection="posts").rows == []
