@@ -54,28 +54,31 @@ def schema_of(shape: type, description: str = "") -> dict[str, Any]:
         raise TypeError(f"{shape!r} is not a TypedDict")
     hints = get_type_hints(shape, include_extras=True)
     unmarked: frozenset[str] = shape.__required_keys__  # type: ignore[attr-defined]
-    # Read from the hints: on Python 3.11 __required_keys__ misses Required[...] under postponed annotations.
-    required = [key for key, hint in hints.items() if _required(hint, default=key in unmarked)]
+    required = []
+    for key, hint in hints.items():
+        # Read from the hints: on Python 3.11 __required_keys__ misses Required[...] under postponed annotations.
+        marked = _unwrap(hint)[2]
+        if marked or (marked is None and key in unmarked):
+            required.append(key)
     return obj({key: _property(hint) for key, hint in hints.items()}, required, description)
 
 
-def _required(hint: Any, *, default: bool) -> bool:
-    while hasattr(hint, "__metadata__") or get_origin(hint) in (Required, NotRequired):
-        if get_origin(hint) in (Required, NotRequired):
-            return get_origin(hint) is Required
-        hint = hint.__origin__
-    return default
-
-
-def _property(hint: Any) -> dict[str, Any]:
+def _unwrap(hint: Any) -> tuple[Any, tuple[Any, ...], bool | None]:
+    """The type under ``Annotated``/``Required``/``NotRequired`` (nested either way), the ``Annotated``
+    metadata, and whether it is marked ``Required`` (True), ``NotRequired`` (False) or neither (None)."""
     metadata: tuple[Any, ...] = ()
-    while True:  # Required[Annotated[T, ...]] and Annotated[Required[T], ...] alike
+    required = None
+    while True:
         if hasattr(hint, "__metadata__"):
             metadata, hint = metadata + hint.__metadata__, hint.__origin__
         elif get_origin(hint) in (Required, NotRequired):
-            hint = get_args(hint)[0]
+            required, hint = get_origin(hint) is Required, get_args(hint)[0]
         else:
-            break
+            return hint, metadata, required
+
+
+def _property(hint: Any) -> dict[str, Any]:
+    hint, metadata, _ = _unwrap(hint)
     given = next((item.schema for item in metadata if isinstance(item, Schema)), None)
     schema = dict(given) if given is not None else _of(hint)
     for item in metadata:
