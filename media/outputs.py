@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Required, TypedDict
 
-from content.outputs import Timestamp
+from content.entries.outputs import Timestamp
 from emdash.operations.typed import schema_of
 
 

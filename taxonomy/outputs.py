@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Required, TypedDict
 
-from content.outputs import TermRef
+from content.entries.outputs import TermRef
 from emdash.operations.shapes import shared
 from emdash.operations.typed import Schema, schema_of
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from content.outputs import TermRef
+from content.entries.outputs import TermRef
 from taxonomy.models import TaxonomyDefinition
 from taxonomy.models import Term as TermRow
 from taxonomy.outputs import Definition, Term

@@ -9,7 +9,8 @@ from django.shortcuts import render
 
 from admin_ui.base import actor_for, admin_page
 from admin_ui.views.entries import title_of
-from content import schema, selectors
+from content.entries import selectors
+from content.schema import specs as schema
 from emdash.permissions import Perm, can
 
 

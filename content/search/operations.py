@@ -7,7 +7,7 @@ from typing import Annotated
 from pydantic import Field, field_validator
 from pydantic_core import PydanticCustomError
 
-from content.schema_checks import SLUG_MAX_LENGTH
+from content.schema.checks import SLUG_MAX_LENGTH
 from content.search import selectors
 from content.search.outputs import OUTPUT
 from emdash.operations import READ, Input, WholeNumber, family, limit, reference, under

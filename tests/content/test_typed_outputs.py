@@ -12,7 +12,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from content import outputs
+from content.entries import outputs
 from content.search import outputs as search_outputs
 from emdash.operations.shapes import full, page_of
 from media import outputs as media_outputs
@@ -28,7 +28,7 @@ HAND_WRITTEN = Path(__file__).with_name("hand_written_output_schemas.json")
 def test_generated_schemas_equal_the_hand_written_ones_byte_for_byte():
     expected = json.loads(HAND_WRITTEN.read_text())
     modules = {
-        "content.outputs": outputs,
+        "content.entries.outputs": outputs,
         "taxonomy.outputs": taxonomy_outputs,
         "media.outputs": media_outputs,
         "content.search.outputs": search_outputs,
