@@ -9,6 +9,7 @@ from django.http import QueryDict
 from content.schema.specs import CollectionSpec
 from emdash.actor import Actor
 from taxonomy import selectors
+from taxonomy.outputs import Definition
 
 TAXONOMIES_KEY = "terms_taxonomies"
 
@@ -22,7 +23,7 @@ def flatten(nodes: list[dict[str, Any]], depth: int = 0) -> list[dict[str, Any]]
     return out
 
 
-def attached(actor: Actor, spec: CollectionSpec) -> list[dict[str, Any]]:
+def attached(actor: Actor, spec: CollectionSpec) -> list[Definition]:
     """The taxonomy definitions whose terms the collection's items can carry."""
     return [t for t in selectors.taxonomy_list(actor=actor) if spec.slug in t["collections"]]
 

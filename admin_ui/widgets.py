@@ -89,7 +89,7 @@ def _inline_image_urls(actor: Actor, form_value: Any) -> dict[str, str]:
 def _reference_choices(actor: Actor, spec: FieldSpec) -> list[tuple[str, str]]:
     target = str(spec.options.get("collection") or "")
     try:
-        page = selectors.entry_list(actor=actor, collection=target, limit=100, order_by="updated_at")
+        page = selectors.entry_list(actor=actor, collection=target, limit=100, order_by="updated_at").present()
     except EmDashError:
         return []
     out = []

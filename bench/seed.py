@@ -133,7 +133,7 @@ def main() -> None:
         bulk(str(last.id), args.bulk)
     extra = wide(actor, args.collections, args.fields) if args.collections else {}
     page = selectors.entry_list(actor=actor, collection=COLLECTION, limit=100)
-    count = len(page.items)
+    count = len(page.rows)
     print(json.dumps({"collection": COLLECTION, "count": count, "id": str(last.to_dict()["id"]), **extra}))
 
 

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from emdash.dates import parse_iso
 from emdash.errors import ValidationError
 
-Terms = dict[str, list[dict[str, Any]]]  # {taxonomy: [{id, slug, label}]}, as an entry's output shows them
+if TYPE_CHECKING:  # entries import this module; the type is only an annotation here
+    from content.entries.outputs import Terms
 
 
 class TermsProvider(Protocol):

@@ -69,3 +69,19 @@ def current_batch() -> Batch:
         conn._emdash_batch = Batch()  # type: ignore[attr-defined]
     batch: Batch = conn._emdash_batch  # type: ignore[attr-defined]
     return batch
+
+
+def after_content_migrate(model: str, then: Callable[[], Any]) -> Callable[..., None]:
+    """A ``post_migrate`` receiver that calls ``then`` once the content app is migrated, unless it was migrated
+    back to before its model ``model`` existed (the table ``then`` needs is not there)."""
+
+    def receiver(sender: Any, **kwargs: Any) -> None:
+        if getattr(sender, "name", None) != "content":
+            return
+        try:
+            kwargs["apps"].get_model("content", model)
+        except (KeyError, LookupError):
+            return
+        then()
+
+    return receiver

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from django.core import signing
 
 from emdash.errors import InvalidCursor
 
 _SALT = "emdash.cursor.v1"
+T = TypeVar("T")
 
 
 def encode(query_key: str, position: list[Any]) -> str:
@@ -30,10 +31,10 @@ def decode(token: Any, query_key: str) -> list[Any]:
 
 
 @dataclass
-class Page:
+class Page(Generic[T]):
     """One page of a listing and the cursor to the next (none on the last page)."""
 
-    items: list[dict[str, Any]]
+    items: list[T]
     next_cursor: str | None
 
     def to_dict(self) -> dict[str, Any]:

@@ -6,7 +6,6 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from content.entries.outputs import DATETIME
 from emdash.operations import (
     NULLABLE,
     READ,
@@ -20,35 +19,14 @@ from emdash.operations import (
     limit,
     reference,
 )
-from emdash.operations.shapes import INTEGER, NULLABLE_INTEGER, NULLABLE_STRING, STRING, obj, page_of, shared
+from emdash.operations.shapes import INTEGER, STRING, obj, page_of, shared
 from emdash.permissions import Perm
 from media import ingest, presenters, selectors, services, uploads
+from media.outputs import MEDIA_ITEM
 
 MEDIA = "_emdash/api/media"
 UPLOAD = Endpoint(f"{MEDIA}/upload", "media-upload-json")
 CONFIRM = Endpoint(f"{MEDIA}/confirm", "media-confirm")
-MEDIA_ITEM = obj(
-    {
-        "id": STRING,
-        "filename": STRING,
-        "mimeType": STRING,
-        "size": NULLABLE_INTEGER,
-        "width": NULLABLE_INTEGER,
-        "height": NULLABLE_INTEGER,
-        "alt": STRING,
-        "caption": STRING,
-        "url": STRING,
-        "storageKey": STRING,
-        "contentHash": NULLABLE_STRING,
-        "blurhash": NULLABLE_STRING,
-        "dominantColor": NULLABLE_STRING,
-        "authorId": NULLABLE_INTEGER,
-        "createdAt": DATETIME,
-        "updatedAt": DATETIME,
-    },
-    ["id", "filename", "mimeType", "url", "storageKey"],
-    "A media item with its public url",
-)
 SHARED_ITEM = shared(MEDIA_ITEM, "media_get", "item")
 ITEM = obj({"item": SHARED_ITEM}, ["item"])
 PAGE = page_of(SHARED_ITEM)

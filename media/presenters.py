@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from emdash.dates import iso
-from emdash.wire import attrs
 from media.models import MediaItem
+from media.outputs import Media
 from media.storage import url_for
 
 
-def item(row: MediaItem) -> dict[str, Any]:
+def item(row: MediaItem) -> Media:
     return {
-        **attrs(row, "id", "filename", "mime_type", "size", "width", "height", "alt", "caption"),
+        "id": row.id,
+        "filename": row.filename,
+        "mimeType": row.mime_type,
+        "size": row.size,
+        "width": row.width,
+        "height": row.height,
+        "alt": row.alt,
+        "caption": row.caption,
         "url": url_for(row.storage_key),
         "storageKey": row.storage_key,
         "contentHash": row.content_hash or None,

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.db import transaction
@@ -11,5 +12,5 @@ from django.dispatch import Signal
 media_changed = Signal()
 
 
-def send_media_changed(item: dict[str, Any], action: str, actor: Any) -> None:
+def send_media_changed(item: Mapping[str, Any], action: str, actor: Any) -> None:
     transaction.on_commit(lambda: media_changed.send(sender=None, item=item, action=action, actor=actor))

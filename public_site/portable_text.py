@@ -7,7 +7,7 @@ reference media items; code blocks. Unknown block types render nothing (never ra
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.utils.html import escape, format_html
@@ -28,7 +28,7 @@ STYLES = {
 DECORATORS = {"strong": "strong", "em": "em", "code": "code", "underline": "u", "strike-through": "s"}
 LISTS = {"bullet": "ul", "number": "ol"}
 MAX_BLOCKS = 5000
-ImageResolver = Callable[[Any], dict[str, Any] | None]
+ImageResolver = Callable[[Any], Mapping[str, Any] | None]
 
 
 def _text(value: Any) -> str:

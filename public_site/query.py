@@ -6,10 +6,12 @@ so a template can never show a draft. Previews go through :mod:`public_site.prev
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from content.entries import selectors, seo
+from content.entries.outputs import Item
 from content.links import entry_path
 from content.schema import specs as schema
 from content.search import selectors as search_selectors
@@ -17,9 +19,11 @@ from emdash.actor import Actor
 from emdash.errors import CollectionNotFound, EmDashError, NotFound
 from media import presenters as media_presenters
 from media import selectors as media_selectors
+from media.outputs import Media
 from menus import selectors as menu_selectors
 from settings_app import selectors as settings_selectors
 from taxonomy import selectors as taxonomy_selectors
+from taxonomy.outputs import Definition, Term
 
 PUBLIC = Actor.anonymous()
 
@@ -37,7 +41,7 @@ class EntryPage:
         return self.number > 1
 
 
-def _with_url(item: dict[str, Any]) -> dict[str, Any]:
+def _with_url(item: Mapping[str, Any]) -> dict[str, Any]:
     return {**item, "url": entry_path(item["collection"], item["slug"])}
 
 
@@ -52,8 +56,8 @@ def collection(slug: str) -> Any | None:
 
 def entries(collection: str, *, page: int = 1, per_page: int = 10, locale: str | None = None) -> EntryPage:
     """Published entries of a collection, newest first, by page number."""
-    items, more = selectors.published_page(collection=collection, page=page, per_page=per_page, locale=locale)
-    return EntryPage([_with_url(i) for i in items], page, more)
+    found, more = selectors.published_page(collection=collection, page=page, per_page=per_page, locale=locale)
+    return EntryPage([_with_url(i) for i in found.present().items], page, more)
 
 
 def entry_list(
@@ -100,17 +104,17 @@ def term_entries(
 ) -> EntryPage:
     """Published entries carrying a term (a category or tag archive)."""
     ids = taxonomy_selectors.term_entry_ids(actor=PUBLIC, taxonomy=taxonomy, term=term, collection=collection)
-    items, more = selectors.published_page(collection=collection, ids=ids, page=page, per_page=per_page)
-    return EntryPage([_with_url(i) for i in items], page, more)
+    found, more = selectors.published_page(collection=collection, ids=ids, page=page, per_page=per_page)
+    return EntryPage([_with_url(i) for i in found.present().items], page, more)
 
 
-def _newest(collection: str, ids: list[str], count: int) -> list[dict[str, Any]]:
+def _newest(collection: str, ids: list[str], count: int) -> list[Item]:
     """The ``count`` newest published items of ``collection`` among ``ids`` (pages of 100)."""
-    found: list[dict[str, Any]] = []
+    found: list[Item] = []
     number, more = 1, True
     while more and len(found) < count:
-        items, more = selectors.published_page(collection=collection, ids=ids, page=number, per_page=100)
-        found += items
+        rows, more = selectors.published_page(collection=collection, ids=ids, page=number, per_page=100)
+        found += rows.present().items
         number += 1
     return found[:count]
 
@@ -120,7 +124,7 @@ def term_archive(taxonomy: str, term: str, collections: list[str], *, page: int 
     if len(collections) == 1:
         return term_entries(taxonomy, term, collections[0], page=page, per_page=per_page)
     window = page * per_page + 1  # enough of each collection to fill this page and see whether one follows
-    merged: list[dict[str, Any]] = []
+    merged: list[Item] = []
     for collection in collections:
         ids = taxonomy_selectors.term_entry_ids(actor=PUBLIC, taxonomy=taxonomy, term=term, collection=collection)
         if ids:
@@ -130,18 +134,18 @@ def term_archive(taxonomy: str, term: str, collections: list[str], *, page: int 
     return EntryPage([_with_url(i) for i in merged[start : start + per_page]], page, len(merged) > start + per_page)
 
 
-def taxonomy(name: str) -> dict[str, Any] | None:
+def taxonomy(name: str) -> Definition | None:
     try:
         return taxonomy_selectors.taxonomy_get(actor=PUBLIC, name=name)
     except EmDashError:
         return None
 
 
-def taxonomies() -> list[dict[str, Any]]:
+def taxonomies() -> list[Definition]:
     return taxonomy_selectors.taxonomy_list(actor=PUBLIC)
 
 
-def term(taxonomy: str, slug: str) -> dict[str, Any] | None:
+def term(taxonomy: str, slug: str) -> Term | None:
     try:
         return taxonomy_selectors.term_get(actor=PUBLIC, taxonomy=taxonomy, term=slug)
     except EmDashError:
@@ -174,10 +178,10 @@ def search(query: str, *, collections: list[str] | None = None, limit: int = 20)
         results = search_selectors.search(actor=PUBLIC, query=query, collections=collections, limit=limit)
     except EmDashError:
         return []
-    return [{**r.to_dict(), "url": entry_path(r.collection, r.slug)} for r in results]
+    return [{**r, "url": entry_path(r["collection"], r["slug"])} for r in results]
 
 
-def media(media_id: Any) -> dict[str, Any] | None:
+def media(media_id: Any) -> Media | None:
     """A media item (with ``url``) by ID, or None."""
     try:
         return media_presenters.item(media_selectors.media_get(actor=PUBLIC, id=media_id))

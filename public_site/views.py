@@ -16,6 +16,7 @@ from emdash.actor import Actor
 from emdash.errors import EmDashError
 from public_site import query
 from public_site.seo import page_meta
+from taxonomy.outputs import Definition
 
 HOME_COLLECTION = "posts"
 MAX_PAGE = 10_000
@@ -83,7 +84,7 @@ def entry_or_archive(request: HttpRequest, first: str, second: str) -> HttpRespo
     return _render(request, "site/entry.html", {"item": item, "collection": query.collection(first), "meta_for": item})
 
 
-def _archive(request: HttpRequest, definition: dict[str, Any], slug: str) -> HttpResponse:
+def _archive(request: HttpRequest, definition: Definition, slug: str) -> HttpResponse:
     term = query.term(definition["name"], slug)
     if term is None:
         raise Http404("No such term")

@@ -1,28 +1,65 @@
-"""JSON Schema of what the taxonomy operations return (MCP outputSchema, OpenAPI responses)."""
+"""What the taxonomy operations return: typed once, as the presenters' return types, from which the JSON Schema
+(MCP outputSchema, OpenAPI responses) is generated."""
 
 from __future__ import annotations
 
-from emdash.operations.shapes import BOOLEAN, NULLABLE_STRING, STRING, array, obj, shared
+from typing import Annotated, Required, TypedDict
+
+from content.entries.outputs import TermRef
+from emdash.operations.shapes import shared
+from emdash.operations.typed import Schema, schema_of
+
+
+class Term(TypedDict, total=False):
+    id: Required[str]
+    taxonomy: str
+    slug: Required[str]
+    label: Required[str]
+    parentId: Required[str | None]
+    description: str
+
 
 # Listed in full by taxonomy_list_terms (its items), pointed to by the term writes.
-TERM_SHAPE = obj(
-    {
-        "id": STRING,
-        "taxonomy": STRING,
-        "slug": STRING,
-        "label": STRING,
-        "parentId": NULLABLE_STRING,
-        "description": STRING,
-    },
-    ["id", "slug", "label", "parentId"],
-)
+TERM_SHAPE = schema_of(Term)
 TERM = shared(TERM_SHAPE, "taxonomy_list_terms", "items[]")
-TERM_ONLY = obj({"term": TERM}, ["term"])
-TERM_REF = obj({"id": STRING, "slug": STRING, "label": STRING}, ["id", "slug", "label"])
-DEFINITION = obj(
-    {"name": STRING, "label": STRING, "labelSingular": STRING, "hierarchical": BOOLEAN, "collections": array(STRING)},
-    ["name", "label", "labelSingular", "hierarchical", "collections"],
-)
-DEFINITIONS = obj({"taxonomies": array(DEFINITION)}, ["taxonomies"])
-DEFINITION_ONLY = obj({"taxonomy": DEFINITION}, ["taxonomy"])
-ENTRY_TERMS = obj({"taxonomy": STRING, "terms": array(TERM_REF)}, ["taxonomy", "terms"])
+
+
+class Definition(TypedDict):
+    name: str
+    label: str
+    labelSingular: str
+    hierarchical: bool
+    collections: list[str]
+
+
+DEFINITION = schema_of(Definition)
+
+
+class TermOnly(TypedDict):
+    term: Annotated[Term, Schema(TERM)]
+
+
+TERM_ONLY = schema_of(TermOnly)
+
+
+class Definitions(TypedDict):
+    taxonomies: list[Definition]
+
+
+DEFINITIONS = schema_of(Definitions)
+
+
+class DefinitionOnly(TypedDict):
+    taxonomy: Definition
+
+
+DEFINITION_ONLY = schema_of(DefinitionOnly)
+
+
+class EntryTerms(TypedDict):
+    taxonomy: str
+    terms: list[TermRef]
+
+
+TERM_REF = schema_of(TermRef)
+ENTRY_TERMS = schema_of(EntryTerms)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from content.entries.outputs import TermRef
+from taxonomy.models import TaxonomyDefinition
+from taxonomy.models import Term as TermRow
+from taxonomy.outputs import Definition, Term
 
-from taxonomy.models import TaxonomyDefinition, Term
 
-
-def definition(row: TaxonomyDefinition, existing: set[str] | None = None) -> dict[str, Any]:
+def definition(row: TaxonomyDefinition, existing: set[str] | None = None) -> Definition:
     """``existing``: the collections that exist; a definition names only those (SPEC 6.5)."""
     attached = list(row.collections or [])
     return {
@@ -19,7 +20,7 @@ def definition(row: TaxonomyDefinition, existing: set[str] | None = None) -> dic
     }
 
 
-def term(row: Term, taxonomy: str) -> dict[str, Any]:
+def term(row: TermRow, taxonomy: str) -> Term:
     return {
         "id": row.id,
         "taxonomy": taxonomy,
@@ -30,10 +31,10 @@ def term(row: Term, taxonomy: str) -> dict[str, Any]:
     }
 
 
-def term_ref(row: Term) -> dict[str, Any]:
+def term_ref(row: TermRow) -> TermRef:
     """A term as it appears on an entry."""
     return term_ref_of(row.id, row.slug, row.label)
 
 
-def term_ref_of(term_id: str, slug: str, label: str) -> dict[str, Any]:
+def term_ref_of(term_id: str, slug: str, label: str) -> TermRef:
     return {"id": term_id, "slug": slug, "label": label}

@@ -13,6 +13,7 @@ from django.db.models import Aggregate, JSONField, OuterRef, Q, Subquery
 from django.db.models.functions import JSONArray
 
 from content.entries import rows
+from content.entries.outputs import Terms
 from content.entries.selectors import sees_unpublished
 from content.schema import specs as schema
 from emdash import cursors
@@ -25,16 +26,18 @@ from taxonomy import presenters
 from taxonomy.definitions import existing_collections
 from taxonomy.links import term_path
 from taxonomy.models import TaxonomyDefinition, Term, TermAssignment
+from taxonomy.outputs import Definition
+from taxonomy.outputs import Term as TermOut
 from taxonomy.services import get_definition, get_term
 
 
-def taxonomy_list(*, actor: Actor) -> list[dict[str, Any]]:
+def taxonomy_list(*, actor: Actor) -> list[Definition]:
     require(actor, Perm.TAXONOMY_READ)
     existing = existing_collections()
     return [presenters.definition(d, existing) for d in TaxonomyDefinition.objects.order_by("name")]
 
 
-def taxonomy_get(*, actor: Actor, name: str) -> dict[str, Any]:
+def taxonomy_get(*, actor: Actor, name: str) -> Definition:
     require(actor, Perm.TAXONOMY_READ)
     return presenters.definition(get_definition(name), existing_collections())
 
@@ -65,7 +68,7 @@ def term_list(*, actor: Actor, taxonomy: str, limit: int = 50, cursor: str | Non
     return Page([presenters.term(t, definition.name) for t in page], next_cursor)
 
 
-def term_get(*, actor: Actor, taxonomy: str, term: str) -> dict[str, Any]:
+def term_get(*, actor: Actor, taxonomy: str, term: str) -> TermOut:
     require(actor, Perm.TAXONOMY_READ)
     definition = get_definition(taxonomy)
     return presenters.term(get_term(definition, term), definition.name)
@@ -92,7 +95,7 @@ def term_tree(*, actor: Actor, taxonomy: Any) -> list[dict[str, Any]]:
     return roots
 
 
-def assigned_terms(*, collection: str, entry_id: str) -> dict[str, list[dict[str, Any]]]:
+def assigned_terms(*, collection: str, entry_id: str) -> Terms:
     """``{taxonomy: [{id, slug, label}]}`` for an entry the caller has already been allowed to read or write
     (one query, no permission check of its own: a write's result must not fail on a read scope).
 
@@ -100,10 +103,10 @@ def assigned_terms(*, collection: str, entry_id: str) -> dict[str, list[dict[str
     return terms_of_rows(_assigned().rows([collection, entry_id]))
 
 
-def terms_of_rows(found: Any) -> dict[str, list[dict[str, Any]]]:
+def terms_of_rows(found: Any) -> Terms:
     """``{taxonomy: [term refs]}`` of ``(taxonomy, term id, slug, label, assignment id)`` rows in any order:
     sorted here, so both databases (and both ways of reading them) agree whatever their collation."""
-    result: dict[str, list[dict[str, Any]]] = {}
+    result: Terms = {}
     for taxonomy, term_id, slug, label, _ in sorted(found or (), key=lambda row: (row[0], row[4])):
         result.setdefault(taxonomy, []).append(presenters.term_ref_of(term_id, slug, label))
     return result
@@ -149,7 +152,7 @@ def _assigned() -> Prepared:
     return Prepared(qs.values_list("term__taxonomy__name", "term_id", "term__slug", "term__label", "id"))
 
 
-def entry_terms(*, actor: Actor, collection: str, id: Any, locale: Any = None) -> dict[str, list[dict[str, Any]]]:
+def entry_terms(*, actor: Actor, collection: str, id: Any, locale: Any = None) -> Terms:
     """An entry's terms; readers who may not see the entry get NOT_FOUND, as for the entry itself."""
     require(actor, Perm.CONTENT_READ)
     spec = schema.get_collection(collection)

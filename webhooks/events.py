@@ -72,7 +72,7 @@ def _item(collection: str, entry_id: str, action: str) -> dict[str, Any]:
     item: dict[str, Any] = {"id": entry_id, "collection": collection}
     if action != "deleted":
         with suppress(EmDashError):  # trashed items are not found by id: the reference is enough
-            item = selectors.entry_get(actor=Actor.system(), collection=collection, id=entry_id).to_dict()
+            item = {**selectors.entry_get(actor=Actor.system(), collection=collection, id=entry_id).to_dict()}
     if action in ("trashed", "deleted"):
         item["permanent"] = action == "deleted"
     return item

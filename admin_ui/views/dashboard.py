@@ -8,21 +8,19 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from admin_ui.base import actor_for, admin_page
+from admin_ui.views.entries import title_of
 from content.entries import selectors
 from content.schema import specs as schema
 from emdash.permissions import Perm, can
 
 
-def _title(item: dict[str, Any]) -> str:
-    data = item.get("data") or {}
-    return str(data.get("title") or data.get("name") or item["slug"])
-
-
 def _recent(actor: Any, specs: list[Any], status: str | None, order_by: str) -> list[dict[str, Any]]:
     items = []
     for spec in specs:
-        page = selectors.entry_list(actor=actor, collection=spec.slug, status=status, order_by=order_by, limit=5)
-        items += [{**i, "title": _title(i), "collection_label": spec.label_singular} for i in page.items]
+        page = selectors.entry_list(
+            actor=actor, collection=spec.slug, status=status, order_by=order_by, limit=5
+        ).present()
+        items += [{**i, "title": title_of(i), "collection_label": spec.label_singular} for i in page.items]
     reverse = order_by != "scheduled_at"
     return sorted(items, key=lambda i: i.get(_KEYS[order_by]) or "", reverse=reverse)[:8]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.contrib import messages
@@ -40,7 +41,7 @@ def collection_or_404(slug: str) -> CollectionSpec:
         raise Http404("No such collection") from None
 
 
-def title_of(item: dict[str, Any]) -> str:
+def title_of(item: Mapping[str, Any]) -> str:
     data = item.get("data") or {}
     return str(data.get("title") or data.get("name") or item["slug"])
 
@@ -64,11 +65,11 @@ def _list_context(request: HttpRequest, spec: CollectionSpec) -> dict[str, Any]:
     if params["order_by"] == "title" and spec.title_field is None:
         params["order_by"] = "updated_at"
     try:
-        page = selectors.entry_list(actor=actor, collection=spec.slug, limit=PAGE_SIZE, **params)
+        page = selectors.entry_list(actor=actor, collection=spec.slug, limit=PAGE_SIZE, **params).present()
     except EmDashError as exc:  # a stale cursor, a refused search or filter: show why, and the unfiltered first page
         messages.error(request, plain.message_for(exc, list_filters.labels(exc)), extra_tags=plain.code_tag(exc.code))
         fallback = {**params, "cursor": None, "search": None, "filter": None}
-        page = selectors.entry_list(actor=actor, collection=spec.slug, limit=PAGE_SIZE, **fallback)
+        page = selectors.entry_list(actor=actor, collection=spec.slug, limit=PAGE_SIZE, **fallback).present()
     items = [{**item, "title": title_of(item)} for item in page.items]
     next_query = request.GET.copy()
     if page.next_cursor:
@@ -113,7 +114,7 @@ def entry_rows(request: HttpRequest, collection: str) -> HttpResponse:
 def trash(request: HttpRequest, collection: str) -> HttpResponse:
     spec = collection_or_404(collection)
     actor = actor_for(request)
-    page = selectors.entry_list_trashed(actor=actor, collection=spec.slug, limit=100)
+    page = selectors.entry_list_trashed(actor=actor, collection=spec.slug, limit=100).present()
     context = {
         "spec": spec,
         "items": [{**item, "title": title_of(item)} for item in page.items],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.contrib import messages
@@ -115,7 +116,7 @@ def compare(request: HttpRequest, collection: str, id: str) -> HttpResponse:
     return render(request, "admin_ui/entries/compare.html", context)
 
 
-def _meta_rows(result: dict[str, Any]) -> list[dict[str, Any]]:
+def _meta_rows(result: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The slug and SEO, which wait in the draft like the fields."""
     out = []
     for label, live, draft in (("Slug", "liveSlug", "draftSlug"), ("SEO", "liveSeo", "draftSeo")):

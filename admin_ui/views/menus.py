@@ -139,7 +139,7 @@ def content_search(request: HttpRequest) -> JsonResponse:
             try:
                 page = content_selectors.entry_list(
                     actor=actor, collection=slug, search=query, limit=SEARCH_PER_COLLECTION, order_by="updated_at"
-                )
+                ).present()
             except EmDashError:  # a collection this user may not list, or a refused search text
                 continue
             results += [

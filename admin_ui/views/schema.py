@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
@@ -10,7 +11,7 @@ from django.shortcuts import redirect
 from admin_ui.base import actor_for, admin_page, form_page, found_or_404, posted, run
 from content.field_types import FIELD_TYPES
 from content.schema import services as schema_services
-from content.schema.specs import SUPPORTS
+from content.schema.specs import SUPPORTS, CollectionSpec
 from emdash.permissions import Perm, can
 
 
@@ -67,27 +68,21 @@ def _field_form(post: Any, kind: str) -> dict[str, Any]:
 
 @admin_page(Perm.SCHEMA_READ, "GET", "POST")
 def collection(request: HttpRequest, slug: str) -> HttpResponse:
-    actor = actor_for(request)
-    with found_or_404("No such collection"):
-        spec = schema_services.collection_get(actor=actor, slug=slug)
+    spec = _collection(request, slug)
 
     def new_field(post: Any) -> dict[str, Any]:
         kind = post.get("type", "")
         return {"collection": spec.slug, "slug": post.get("slug", "").strip(), "type": kind, **_field_form(post, kind)}
 
-    outcome = posted(request, "schema_create_field", new_field, "Field added.")
-    if outcome and outcome.ok:
-        return redirect("admin_ui:schema_collection", spec.slug)
-    return form_page(
+    return _field_page(
         request,
+        spec,
+        "schema_create_field",
+        new_field,
+        "Field added.",
         "admin_ui/schema/collection.html",
-        "schema",
-        outcome,
-        spec=spec,
         supports=SUPPORTS,
         types=list(FIELD_TYPES),
-        targets=schema_services.collection_list(actor=actor),
-        can_write=can(actor, Perm.SCHEMA_WRITE),
     )
 
 
@@ -99,9 +94,7 @@ def collection_settings(request: HttpRequest, slug: str) -> HttpResponse:
 
 @admin_page(Perm.SCHEMA_READ, "GET", "POST")
 def field_edit(request: HttpRequest, slug: str, field: str) -> HttpResponse:
-    actor = actor_for(request)
-    with found_or_404("No such collection"):
-        spec = schema_services.collection_get(actor=actor, slug=slug)
+    spec = _collection(request, slug)
     found = spec.get_field(field)
     if found is None:
         raise Http404("No such field")
@@ -109,19 +102,48 @@ def field_edit(request: HttpRequest, slug: str, field: str) -> HttpResponse:
     def changes(post: Any) -> dict[str, Any]:
         return {"collection": spec.slug, "fieldSlug": found.slug, **_field_form(post, found.type)}
 
-    outcome = posted(request, "schema_update_field", changes, "Field saved.")
+    return _field_page(
+        request,
+        spec,
+        "schema_update_field",
+        changes,
+        "Field saved.",
+        "admin_ui/schema/field.html",
+        field=found,
+        form=request.POST if request.method == "POST" else None,
+    )
+
+
+def _collection(request: HttpRequest, slug: str) -> CollectionSpec:
+    with found_or_404("No such collection"):
+        return schema_services.collection_get(actor=actor_for(request), slug=slug)
+
+
+def _field_page(
+    request: HttpRequest,
+    spec: CollectionSpec,
+    name: str,
+    make_input: Callable[[Any], dict[str, Any]],
+    success: str,
+    template: str,
+    /,
+    **context: Any,
+) -> HttpResponse:
+    """A field form: on POST run ``name`` and go back to the collection's page; on GET or a failure show
+    ``template`` with the collections a reference field may point to."""
+    outcome = posted(request, name, make_input, success)
     if outcome and outcome.ok:
         return redirect("admin_ui:schema_collection", spec.slug)
+    actor = actor_for(request)
     return form_page(
         request,
-        "admin_ui/schema/field.html",
+        template,
         "schema",
         outcome,
         spec=spec,
-        field=found,
         targets=schema_services.collection_list(actor=actor),
         can_write=can(actor, Perm.SCHEMA_WRITE),
-        form=request.POST if outcome else None,
+        **context,
     )
 
 

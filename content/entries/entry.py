@@ -6,9 +6,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from content.entries import presenters, seo
+from content.entries.outputs import Item
 from content.entries.rows import draft_meta, draft_raw, known_values, rev_token
 from content.models import EntryBase
 from content.schema.specs import CollectionSpec
+from emdash.cursors import Page
 
 
 @dataclass
@@ -40,6 +42,37 @@ class Entry:
     def rev(self) -> str:
         return rev_token(self.row)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> Item:
         body = presenters.entry(self.spec, self.row, draft=self.draft, show_draft=self.show_draft)
         return presenters.with_seo(body, self.row, live_seo=self.seo, meta=self.meta if self.show_draft else {})
+
+
+@dataclass
+class EntryRows:
+    """A page of rows as a list selector found them, with their pending drafts (raw, by revision id).
+    Presenting them is the caller's step: the operation's presenter, or a door's view, calls ``present``."""
+
+    spec: CollectionSpec
+    rows: list[EntryBase]
+    drafts: dict[str, dict[str, Any]]
+    next_cursor: str | None = None
+    show_draft: bool = False
+    full: bool = False  # every field, not only the summary's small ones
+
+    def present(self) -> Page[Item]:
+        return Page(
+            [
+                presenters.summary(
+                    self.spec,
+                    row,
+                    draft=self.drafts.get(row.draft_revision_id or ""),
+                    show_draft=self.show_draft,
+                    full=self.full,
+                )
+                for row in self.rows
+            ],
+            self.next_cursor,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.present().to_dict()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from content import hooks
@@ -10,7 +11,7 @@ from content.schema import specs as schema
 
 
 def _values(
-    fields: list[tuple[str, FieldType]], items: list[dict[str, Any]]
+    fields: list[tuple[str, FieldType]], items: Iterable[Mapping[str, Any]]
 ) -> list[tuple[dict[str, Any], str, FieldType]]:
     """(values dict, field slug, type) of every value of ``fields`` in the items' data and liveData."""
     found: list[tuple[dict[str, Any], str, FieldType]] = []
@@ -22,7 +23,7 @@ def _values(
     return found
 
 
-def convert(collection: str, items: list[dict[str, Any]]) -> None:
+def convert(collection: str, items: Iterable[Mapping[str, Any]]) -> None:
     """Replace, in place, each rich-text value by its Markdown (one media query for all images)."""
     spec = schema.get_collection(collection)
     fields = [(f.slug, f.kind) for f in spec.fields if f.kind.has_markdown]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from content.entries import markdown_output, outputs, selectors, services
-from content.entries.entry import Entry
+from content.entries.entry import Entry, EntryRows
 from content.entries.inputs import (
     CreateInput,
     GetInput,
@@ -43,14 +43,18 @@ def _item_only(entry: Entry, args: Any) -> dict[str, Any]:
     return {"item": entry.to_dict()}
 
 
-def _list(*, markdown: bool = False, **kwargs: Any) -> Any:
-    """content_list; with ``markdown`` the summaries carry the long fields, rich text as Markdown."""
+def _list(*, markdown: bool = False, **kwargs: Any) -> EntryRows:
+    """content_list; with ``markdown`` the summaries carry the long fields (made Markdown by the presenter)."""
     if kwargs.get("filter") is not None:
         kwargs["filter"] = kwargs["filter"].model_dump(by_alias=True, exclude_none=True)
-    page = selectors.entry_list(**kwargs, full=markdown)
-    if markdown:
-        markdown_output.convert(kwargs["collection"], page.items)
-    return page
+    return selectors.entry_list(**kwargs, full=markdown)
+
+
+def _present_list(found: EntryRows, args: Any) -> dict[str, Any]:
+    page = found.present()
+    if args.markdown:
+        markdown_output.convert(found.spec.slug, page.items)
+    return page.to_dict()
 
 
 def _get(*, markdown: bool = False, **kwargs: Any) -> Entry:
@@ -99,7 +103,15 @@ act = edit.but(present=_item_only, output=outputs.ITEM_ONLY, target=audit_as("{c
 
 # --- reads ----------------------------------------------------------------------------------------------------
 
-read("content_list", "List content", ListInput, _list, LIST.get("query"), output=page_of(outputs.SUMMARY)).describe(
+read(
+    "content_list",
+    "List content",
+    ListInput,
+    _list,
+    LIST.get("query"),
+    present=_present_list,
+    output=page_of(outputs.SUMMARY),
+).describe(
     "List a collection's items, newest first by default, as summaries without long text and rich-text fields "
     "(markdown: true adds them). content_get gives one in full; search finds items by words."
 )

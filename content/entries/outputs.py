@@ -1,20 +1,14 @@
-"""JSON Schema of what the content operations return (MCP outputSchema, OpenAPI responses)."""
+"""What the content operations return: typed once, as the presenters' return types, from which the JSON Schema
+(MCP outputSchema, OpenAPI responses) is generated."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any, Literal, Required, TypedDict
 
-from emdash.operations.shapes import (
-    BOOLEAN,
-    INTEGER,
-    NULLABLE_INTEGER,
-    NULLABLE_STRING,
-    STRING,
-    array,
-    copy,
-    obj,
-    shared,
-)
+from pydantic import Field
+
+from emdash.operations.shapes import shared
+from emdash.operations.typed import Copied, Schema, Shared, schema_of
 
 
 def field_values(description: str, *, nullable: bool = False) -> dict[str, Any]:
@@ -27,88 +21,144 @@ def field_values(description: str, *, nullable: bool = False) -> dict[str, Any]:
     }
 
 
-SEO = obj(
-    {
-        "title": STRING,
-        "description": STRING,
-        "image": obj({"id": STRING, "alt": STRING}),
-        "canonical": STRING,
-        "noindex": BOOLEAN,
-    },
-    description="Per-item SEO (the draft's when one is pending)",
-)
+Status = Literal["draft", "published", "scheduled"]
+Timestamp = str | None  # ISO 8601 UTC; said once on the item rather than on each of its five dates
 
-# Said once on the item ("dates ... ISO 8601 UTC") rather than on each of its five date properties.
-DATETIME = NULLABLE_STRING
 
-ITEM_SHAPE = obj(
-    {
-        "id": STRING,
-        "collection": STRING,
-        "slug": STRING,
-        "status": {"type": "string", "enum": ["draft", "published", "scheduled"]},
-        "locale": STRING,
-        "translationGroup": STRING,
-        "authorId": NULLABLE_INTEGER,
-        "createdAt": DATETIME,
-        "updatedAt": DATETIME,
-        "publishedAt": DATETIME,
-        "scheduledAt": DATETIME,
-        "deletedAt": DATETIME,
-        "hasDraft": BOOLEAN,
-        "data": field_values("Field values keyed by field slug (the draft's, when one is pending and may be read)"),
-        "liveData": field_values("The published values, when a draft is pending"),
-        "draftSlug": {"type": "string", "description": "A new slug waiting for publish (slug is the live one)"},
-        "seo": shared(SEO, "content_get", "item.seo"),
-        "liveSeo": copy(SEO, "content_get", "item.seo", "The live SEO, when the draft changes it"),
-        "terms": {
-            "type": "object",
-            "description": "Taxonomy terms by taxonomy name (content_get)",
-            "additionalProperties": array(
-                obj({"id": STRING, "slug": STRING, "label": STRING}, ["id", "slug", "label"])
-            ),
-        },
-    },
-    ["id", "collection", "slug", "status", "locale", "data"],
-    "A content item; dates in ISO 8601 UTC",
-)
+class SeoImage(TypedDict, total=False):
+    id: str
+    alt: str
+
+
+class Seo(TypedDict, total=False):
+    title: str
+    description: str
+    image: SeoImage
+    canonical: str
+    noindex: bool
+
+
+class TermRef(TypedDict):
+    """A term as it appears on an entry."""
+
+    id: str
+    slug: str
+    label: str
+
+
+Terms = dict[str, list[TermRef]]  # by taxonomy name
+
+
+class ItemMeta(TypedDict, total=False):
+    """An item's system fields: everything but its values, SEO and terms."""
+
+    id: Required[str]
+    collection: Required[str]
+    slug: Required[str]
+    status: Required[Status]
+    locale: Required[str]
+    translationGroup: str
+    authorId: int | None
+    createdAt: Timestamp
+    updatedAt: Timestamp
+    publishedAt: Timestamp
+    scheduledAt: Timestamp
+    deletedAt: Timestamp
+
+
+class Item(ItemMeta, total=False):
+    """A content item as MCP, REST and templates see it (content_get's item; a list's summaries)."""
+
+    hasDraft: bool
+    data: Required[
+        Annotated[
+            dict[str, Any],
+            Schema(field_values("Field values keyed by field slug (the draft's, when one is pending and may be read)")),
+        ]
+    ]
+    liveData: Annotated[dict[str, Any], Schema(field_values("The published values, when a draft is pending"))]
+    draftSlug: Annotated[str, Field(description="A new slug waiting for publish (slug is the live one)")]
+    seo: Annotated[
+        Seo, Field(description="Per-item SEO (the draft's when one is pending)"), Shared("content_get", "item.seo")
+    ]
+    liveSeo: Annotated[Seo, Copied("content_get", "item.seo", "The live SEO, when the draft changes it")]
+    terms: Annotated[Terms, Field(description="Taxonomy terms by taxonomy name (content_get)")]
+
+
+ITEM_SHAPE = schema_of(Item, "A content item; dates in ISO 8601 UTC")
 ITEM = shared(ITEM_SHAPE, "content_get", "item")
-ITEM_WITH_REV = obj(
-    {"item": ITEM, "_rev": STRING},
-    ["item", "_rev"],  # _rev's use is said once, by content_update's input
-)
-ITEM_ONLY = obj({"item": ITEM}, ["item"])
 SUMMARY = shared(ITEM_SHAPE, "content_get", "item", "data without long text and rich-text fields")
-RESTORED = obj({"restored": BOOLEAN, "item": ITEM}, ["restored", "item"])
-COMPARE = obj(
-    {
-        "hasChanges": BOOLEAN,
-        "live": field_values("The published values; null if the item was never published", nullable=True),
-        "draft": field_values("The draft's values"),
-        "liveSlug": NULLABLE_STRING,
-        "draftSlug": STRING,
-        "liveSeo": copy(
-            {**SEO, "type": ["object", "null"]}, "content_get", "item.seo", "The live SEO; null if never published"
-        ),
-        "draftSeo": copy(SEO, "content_get", "item.seo", "The draft's SEO"),
-    },
-    ["hasChanges", "live", "draft"],
-)
-TRANSLATION = obj(
-    {"id": STRING, "locale": STRING, "slug": STRING, "status": STRING, "updatedAt": NULLABLE_STRING},
-    ["id", "locale", "slug", "status"],
-)
-TRANSLATIONS = obj(
-    {"translationGroup": STRING, "translations": array(TRANSLATION)}, ["translationGroup", "translations"]
-)
-REVISION = obj(
-    {
-        "id": STRING,
-        "kind": STRING,
-        "createdAt": STRING,
-        "authorId": NULLABLE_INTEGER,
-        "data": field_values("The field values this revision saved"),
-    },
-    ["id", "createdAt", "data"],
-)
-REVISIONS = obj({"items": array(REVISION), "total": INTEGER}, ["items", "total"])
+ListedItem = Annotated[Item, Schema(ITEM)]
+
+
+class ItemOnly(TypedDict):
+    item: ListedItem
+
+
+ITEM_ONLY = schema_of(ItemOnly)
+
+
+class ItemWithRev(TypedDict):
+    item: ListedItem
+    _rev: str  # its use is said once, by content_update's input
+
+
+ITEM_WITH_REV = schema_of(ItemWithRev)
+
+
+class Restored(TypedDict):
+    restored: bool
+    item: ListedItem
+
+
+RESTORED = schema_of(Restored)
+
+
+class Compare(TypedDict, total=False):
+    hasChanges: Required[bool]
+    live: Required[
+        Annotated[
+            dict[str, Any] | None,
+            Schema(field_values("The published values; null if the item was never published", nullable=True)),
+        ]
+    ]
+    draft: Required[Annotated[dict[str, Any], Schema(field_values("The draft's values"))]]
+    liveSlug: str | None
+    draftSlug: str
+    liveSeo: Annotated[Seo | None, Copied("content_get", "item.seo", "The live SEO; null if never published")]
+    draftSeo: Annotated[Seo, Copied("content_get", "item.seo", "The draft's SEO")]
+
+
+COMPARE = schema_of(Compare)
+
+
+class Translation(TypedDict, total=False):
+    id: Required[str]
+    locale: Required[str]
+    slug: Required[str]
+    status: Required[str]
+    updatedAt: str | None
+
+
+class Translations(TypedDict):
+    translationGroup: str
+    translations: list[Translation]
+
+
+TRANSLATIONS = schema_of(Translations)
+
+
+class SavedRevision(TypedDict, total=False):
+    id: Required[str]
+    kind: str
+    createdAt: Required[str]
+    authorId: int | None
+    data: Required[Annotated[dict[str, Any], Schema(field_values("The field values this revision saved"))]]
+
+
+class Revisions(TypedDict):
+    items: list[SavedRevision]
+    total: int
+
+
+REVISIONS = schema_of(Revisions)

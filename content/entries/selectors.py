@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from django.core.exceptions import FieldDoesNotExist
 from django.db.models import Count, F, Q, QuerySet
 
-from content.entries import filters, presenters, rows, seo
-from content.entries.entry import Entry
+from content.entries import filters, rows, seo
+from content.entries.entry import Entry, EntryRows
+from content.entries.outputs import Compare, Revisions, SavedRevision, Seo, Translations
 from content.models import EntryBase, Revision
 from content.schema import specs as schema
 from content.schema.dynamic import field_attname
@@ -18,7 +19,6 @@ from content.schema.retry import schema_retry
 from content.schema.specs import CollectionSpec
 from emdash import cursors
 from emdash.actor import Actor
-from emdash.cursors import Page
 from emdash.dates import iso, parse_iso
 from emdash.errors import ValidationError
 from emdash.permissions import Perm, can, require
@@ -136,7 +136,7 @@ def _page(
     query_key: str,
     show_draft: bool,
     full: bool,
-) -> Page:
+) -> EntryRows:
     key = (spec.model, query_key, limit, full) if cursor is None else None
     prepared = _first_pages.get(key) if key is not None else None
     if prepared is None:
@@ -152,12 +152,8 @@ def _page(
     more = len(page) > limit
     page = page[:limit]
     drafts = rows.drafts_for(page) if show_draft else {}
-    items = [
-        presenters.summary(spec, r, draft=drafts.get(r.draft_revision_id or ""), show_draft=show_draft, full=full)
-        for r in page
-    ]
     next_cursor = cursors.encode(query_key, _position(page[-1], column)) if more and page else None
-    return Page(items, next_cursor)
+    return EntryRows(spec, page, drafts, next_cursor, show_draft, full)
 
 
 # The FilterSet's form validation costs about as much as the list query; a list narrowed only by status and
@@ -191,7 +187,7 @@ def entry_list(
     full: bool = False,
     search: Any = None,
     filter: Mapping[str, Any] | None = None,
-) -> Page:
+) -> EntryRows:
     """A page of items narrowed by the collection's FilterSet (``filter``: see content/entries/filters.py);
     ``search`` keeps items whose title (or slug) contains the text, case-insensitively."""
     spec = schema.get_collection(collection)
@@ -209,7 +205,7 @@ def entry_list(
     if not show_draft:
         if status not in (None, "published"):
             filters.apply(spec, rows.live_rows(spec), given)  # bad filters are refused for everyone alike
-            return Page([], None)
+            return EntryRows(spec, [], {})
         status = "published"
     qs, digest = _filtered(spec, {**given, "status": status})
     if search is not None:
@@ -238,7 +234,7 @@ def _title_contains(spec: CollectionSpec, search: Any) -> Q:
 
 
 @schema_retry
-def entry_list_trashed(*, actor: Actor, collection: str, limit: int = 50, cursor: str | None = None) -> Page:
+def entry_list_trashed(*, actor: Actor, collection: str, limit: int = 50, cursor: str | None = None) -> EntryRows:
     spec = schema.get_collection(collection)
     require(actor, Perm.CONTENT_READ_UNPUBLISHED)
     limit = _check_limit(limit)
@@ -256,7 +252,7 @@ def entry_list_trashed(*, actor: Actor, collection: str, limit: int = 50, cursor
 
 
 @schema_retry
-def entry_compare(*, actor: Actor, collection: str, id: str) -> dict[str, Any]:
+def entry_compare(*, actor: Actor, collection: str, id: str) -> Compare:
     """``{hasChanges, live, draft}`` (live is None for items never published), plus the slug and SEO on each
     side: a new slug or SEO waits in the draft like the values."""
     spec = schema.get_collection(collection)
@@ -268,18 +264,21 @@ def entry_compare(*, actor: Actor, collection: str, id: str) -> dict[str, Any]:
     live = rows.row_values(spec, row) if published_once else None
     draft = rows.known_values(spec, raw) if raw is not None else rows.row_values(spec, row)
     live_seo = seo.live(spec.slug, row.id)
-    sides = {
-        "liveSlug": row.slug if published_once else None,
-        "draftSlug": meta.get(rows.DRAFT_SLUG, row.slug),
-        "liveSeo": live_seo if published_once else None,
-        "draftSeo": meta.get(rows.DRAFT_SEO, live_seo),
+    live_slug, draft_slug = row.slug if published_once else None, meta.get(rows.DRAFT_SLUG, row.slug)
+    shown_seo, draft_seo = live_seo if published_once else None, meta.get(rows.DRAFT_SEO, live_seo)
+    return {
+        "hasChanges": live != draft or live_slug != draft_slug or shown_seo != draft_seo,
+        "live": live,
+        "draft": draft,
+        "liveSlug": live_slug,
+        "draftSlug": draft_slug,
+        "liveSeo": cast(Seo | None, shown_seo),  # stored SEO, checked by seo.merge when written
+        "draftSeo": draft_seo,
     }
-    changed = live != draft or sides["liveSlug"] != sides["draftSlug"] or sides["liveSeo"] != sides["draftSeo"]
-    return {"hasChanges": changed, "live": live, "draft": draft, **sides}
 
 
 @schema_retry
-def entry_translations(*, actor: Actor, collection: str, id: str) -> dict[str, Any]:
+def entry_translations(*, actor: Actor, collection: str, id: str) -> Translations:
     spec = schema.get_collection(collection)
     require(actor, Perm.CONTENT_READ)
     row = rows.find(spec, id)
@@ -299,13 +298,13 @@ def entry_translations(*, actor: Actor, collection: str, id: str) -> dict[str, A
 
 
 @schema_retry
-def revision_list(*, actor: Actor, collection: str, id: str, limit: int = 20) -> dict[str, Any]:
+def revision_list(*, actor: Actor, collection: str, id: str, limit: int = 20) -> Revisions:
     spec = schema.get_collection(collection)
     require(actor, Perm.CONTENT_READ_UNPUBLISHED)
     limit = _check_limit(limit, 50)
     row = rows.find(spec, id)
     qs = Revision.objects.filter(collection=spec.slug, entry_id=row.id)
-    items = [
+    items: list[SavedRevision] = [
         {
             "id": r.id,
             "kind": r.kind,
@@ -333,7 +332,7 @@ def entry_status_counts(*, actor: Actor, collection: str) -> dict[str, int]:
 @schema_retry
 def published_page(
     *, collection: str, ids: list[str] | None = None, locale: Any = None, page: int = 1, per_page: int = 10
-) -> tuple[list[dict[str, Any]], bool]:
+) -> tuple[EntryRows, bool]:
     """For the public site: one numbered page of published items (newest first, full values) and whether
     another page follows. ``ids`` narrows it to those items (taxonomy archives)."""
     spec = schema.get_collection(collection)
@@ -348,5 +347,4 @@ def published_page(
         qs = qs.filter(locale=rows.resolve_locale(locale))
     start = (page - 1) * per_page
     found = list(qs.order_by(F("published_at").desc(nulls_last=True), "-id")[start : start + per_page + 1])
-    items = [presenters.summary(spec, r, draft=None, show_draft=False, full=True) for r in found[:per_page]]
-    return items, len(found) > per_page
+    return EntryRows(spec, found[:per_page], {}, full=True), len(found) > per_page

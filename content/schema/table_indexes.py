@@ -7,10 +7,10 @@ sorted the whole table; ``add_missing_indexes`` creates what each table lacks, o
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from content.schema import specs as schema
 from content.schema.dynamic import add_missing_indexes
+from content.signals import after_content_migrate
 
 log = logging.getLogger("emdash.content")
 
@@ -27,11 +27,4 @@ def ensure_all() -> dict[str, list[str]]:
     return created
 
 
-def on_post_migrate(sender: Any, **kwargs: Any) -> None:
-    if getattr(sender, "name", None) != "content":
-        return
-    try:
-        kwargs["apps"].get_model("content", "SchemaState")
-    except (KeyError, LookupError):
-        return  # migrated back to before the registry existed
-    ensure_all()
+on_post_migrate = after_content_migrate("SchemaState", ensure_all)

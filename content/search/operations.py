@@ -2,30 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import Field, field_validator
 from pydantic_core import PydanticCustomError
 
 from content.schema.checks import SLUG_MAX_LENGTH
 from content.search import selectors
-from emdash.operations import READ, Input, WholeNumber, family, limit, reference
-from emdash.operations.shapes import STRING, items_of, obj
+from content.search.outputs import OUTPUT
+from emdash.operations import READ, Input, WholeNumber, family, limit, reference, under
 from emdash.permissions import Perm
 
-RESULT = obj(
-    {
-        "collection": STRING,
-        "id": STRING,
-        "slug": STRING,
-        "locale": STRING,
-        "title": {"type": "string", "description": "Plain text (not HTML)"},
-        "snippet": {"type": "string", "description": "HTML: escaped text with the matches in <mark>"},
-        "score": {"type": "number", "description": "Relevance; higher is better (only comparable within a call)"},
-    },
-    ["collection", "id", "slug", "locale", "title", "snippet", "score"],
-)
-OUTPUT = items_of(RESULT)
 Collection = Annotated[str, reference("Collection slug", SLUG_MAX_LENGTH)]
 
 
@@ -52,12 +39,8 @@ class SearchInput(Input):
         return value
 
 
-def _items(results: list[selectors.SearchResult], args: Any) -> dict[str, Any]:
-    return {"items": [result.to_dict() for result in results]}
-
-
 family("search", Perm.SEARCH, **READ)(
-    "search", "Search content", SearchInput, selectors.search, present=_items, output=OUTPUT
+    "search", "Search content", SearchInput, selectors.search, present=under("items"), output=OUTPUT
 ).describe(
     "Full-text search of published items, most relevant first, in the searchable fields of "
     "collections supporting search. Every word must match (case, accents and word endings ignored; operators are "

@@ -13,7 +13,15 @@ from django.db import transaction
 from django.db.models.signals import post_migrate
 
 from content.search import indexing
-from content.signals import Batch, current_batch, entry_changed, entry_deleting, entry_publishing, schema_changed
+from content.signals import (
+    Batch,
+    after_content_migrate,
+    current_batch,
+    entry_changed,
+    entry_deleting,
+    entry_publishing,
+    schema_changed,
+)
 
 log = logging.getLogger("emdash.search")
 
@@ -63,15 +71,8 @@ def on_schema_changed(sender: Any, **kwargs: Any) -> None:
         log.exception("search index: could not follow a schema change; run emdash_reindex")
 
 
-def on_post_migrate(sender: Any, **kwargs: Any) -> None:
-    """After ``migrate`` (first install of the index included): index collections that have no index yet."""
-    if getattr(sender, "name", None) != "content":
-        return
-    try:
-        kwargs["apps"].get_model("content", "SearchIndexState")
-    except (KeyError, LookupError):
-        return  # migrated back to before the index existed
-    on_schema_changed(sender)
+# After ``migrate`` (first install of the index included): index collections that have no index yet.
+on_post_migrate = after_content_migrate("SearchIndexState", lambda: on_schema_changed(None))
 
 
 def connect() -> None:

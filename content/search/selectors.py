@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import html
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from content.entries import rows
@@ -20,6 +19,7 @@ from content.schema.retry import schema_retry
 from content.schema.specs import CollectionSpec
 from content.search.backends import MARK_END, MARK_START, Hit, get_backend
 from content.search.indexing import indexable
+from content.search.outputs import SearchResult
 from content.search.query import SearchQuery, parse, words_of
 from emdash.actor import Actor
 from emdash.errors import ValidationError
@@ -33,28 +33,6 @@ MAX_COLLECTIONS = 50
 SLACK = 10
 _MARKS = re.compile(f"([{MARK_START}{MARK_END}])")
 _SPACE = re.compile(r"\s+")
-
-
-@dataclass(frozen=True)
-class SearchResult:
-    collection: str
-    id: str
-    slug: str
-    locale: str
-    title: str
-    snippet: str
-    score: float
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "collection": self.collection,
-            "id": self.id,
-            "slug": self.slug,
-            "locale": self.locale,
-            "title": self.title,
-            "snippet": self.snippet,
-            "score": self.score,
-        }
 
 
 def terms_of(query: str) -> list[str]:
@@ -151,18 +129,18 @@ def search(
     live = _live(by_slug, hits)
     hits = [hit for hit in hits if (hit.collection, hit.entry_id) in live][:limit]
     excerpts = backend.excerpts(terms, [hit.doc_id for hit in hits])
-    results = []
+    results: list[SearchResult] = []
     for hit in hits:
         slug, title = live[(hit.collection, hit.entry_id)]
         results.append(
-            SearchResult(
-                collection=hit.collection,
-                id=hit.entry_id,
-                slug=slug,
-                locale=hit.locale,
-                title=title,
-                snippet=render_snippet(excerpts.get(hit.doc_id, "")),
-                score=float(f"{hit.score:.6g}"),
-            )
+            {
+                "collection": hit.collection,
+                "id": hit.entry_id,
+                "slug": slug,
+                "locale": hit.locale,
+                "title": title,
+                "snippet": render_snippet(excerpts.get(hit.doc_id, "")),
+                "score": float(f"{hit.score:.6g}"),
+            }
         )
     return results

@@ -14,6 +14,7 @@ from django import template
 from django.utils.safestring import SafeString
 
 from emdash.errors import EmDashError
+from media.outputs import Media
 from public_site import query
 from public_site.portable_text import render
 
@@ -62,7 +63,7 @@ def portable_text(blocks: Any) -> SafeString:
 
 
 @register.filter
-def media_item(ref: Any) -> dict[str, Any] | None:
+def media_item(ref: Any) -> Media | None:
     """A media reference (``{"id": ...}`` or ``{"mediaId": ...}``) as the media item with its ``url``."""
     if not isinstance(ref, dict):
         return None

@@ -53,7 +53,7 @@ def test_bulk_publish_runs_each_item_through_the_pipeline_and_reports(posts, as_
     assert "1 of 1 posts unpublished." in response.content.decode() and _status(entries[0].id) == "draft"
     response = client.post(URL, {"action": "trash", "ids": [entries[1].id, entries[2].id]})
     assert "2 of 2 posts moved to the trash." in response.content.decode()
-    assert selectors.entry_list_trashed(actor=SYSTEM, collection="posts").items.__len__() == 2
+    assert selectors.entry_list_trashed(actor=SYSTEM, collection="posts").present().items.__len__() == 2
 
 
 def test_an_author_bulk_publishing_someone_elses_post_gets_a_plain_refusal_for_that_item_only(posts, as_role):

@@ -139,7 +139,7 @@ def test_duplicate_trash_restore_and_delete(posts, as_role):
     assert _get(copy_id).row.deleted_at is None
     client.post(f"/_emdash/admin/content/posts/{copy_id}/trash/")
     client.post(f"/_emdash/admin/content/posts/{copy_id}/delete/")
-    assert selectors.entry_list_trashed(actor=SYSTEM, collection="posts").items == []
+    assert selectors.entry_list_trashed(actor=SYSTEM, collection="posts").rows == []
 
 
 def test_authors_cannot_change_or_permanently_delete_others_items(posts, as_role):
@@ -155,7 +155,7 @@ def test_authors_cannot_change_or_permanently_delete_others_items(posts, as_role
     mine = make_entry(by=actor(role="author"))
     services.entry_trash(actor=SYSTEM, collection="posts", id=mine.id)
     client.post(f"/_emdash/admin/content/posts/{mine.id}/delete/")
-    assert len(selectors.entry_list_trashed(actor=SYSTEM, collection="posts").items) == 1
+    assert len(selectors.entry_list_trashed(actor=SYSTEM, collection="posts").present().items) == 1
 
 
 @pytest.mark.parametrize("role", ["subscriber"])

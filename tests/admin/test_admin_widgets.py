@@ -192,4 +192,4 @@ def test_bad_input_is_reported_on_the_field_and_creates_nothing(kitchen_sink, as
     response = client.post("/_emdash/admin/content/things/new/", {"f_title": "Bad", f"f_{field}": raw})
     assert response.status_code == 400
     assert message in response.content.decode()
-    assert selectors.entry_list(actor=SYSTEM, collection="things").items == []
+    assert selectors.entry_list(actor=SYSTEM, collection="things").rows == []

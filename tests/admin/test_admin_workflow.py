@@ -53,7 +53,7 @@ def test_an_unknown_term_on_create_saves_nothing_and_keeps_the_ticks(posts, as_r
     assert response.status_code == 400
     page = response.content.decode()
     assert 'value="news" checked' in page and 'value="Fresh"' in page
-    assert selectors.entry_list(actor=SYSTEM, collection="posts").items == []  # the item was not created either
+    assert selectors.entry_list(actor=SYSTEM, collection="posts").rows == []  # the item was not created either
 
 
 def test_a_field_error_on_create_keeps_the_chosen_terms(posts, as_role):

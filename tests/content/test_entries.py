@@ -532,9 +532,9 @@ def test_trash_hides_the_item(posts):
     assert row.deleted_at is not None
     assert row.status == "published"  # trash does not touch the publication state
     fails("NOT_FOUND", get, entry.id)
-    listed = [i["id"] for i in selectors.entry_list(actor=SYSTEM, collection="posts").items]
+    listed = [i["id"] for i in selectors.entry_list(actor=SYSTEM, collection="posts").present().items]
     assert listed == [keep.id]
-    trashed = selectors.entry_list_trashed(actor=SYSTEM, collection="posts").items
+    trashed = selectors.entry_list_trashed(actor=SYSTEM, collection="posts").present().items
     assert [i["id"] for i in trashed] == [entry.id]
     assert trashed[0]["deletedAt"].endswith("Z")
     for fn in (
@@ -586,7 +586,7 @@ def test_restore(posts):
     assert "deletedAt" not in restored.to_dict()
     assert db_row(entry.id).deleted_at is None
     assert get("hello").to_dict()["data"]["excerpt"] == "x"
-    assert selectors.entry_list_trashed(actor=SYSTEM, collection="posts").items == []
+    assert selectors.entry_list_trashed(actor=SYSTEM, collection="posts").rows == []
 
 
 def test_restore_of_an_item_not_in_trash_is_not_found(posts):

@@ -42,7 +42,7 @@ def test_every_field_type_gets_the_filters_its_values_allow(cms) -> None:
     page = selectors.entry_list(
         actor=SYSTEM, collection="every", filter={"fields": {"related": "01ARZ3NDEKTSV4RRFFQ69G5FAV", "tags": "a"}}
     )
-    assert page.items == []
+    assert page.rows == []
 
 
 @pytest.fixture
@@ -53,7 +53,7 @@ def catalog(cms) -> Catalog:
 def _queries(who: Any, **kwargs: Any) -> tuple[int, list[str], int]:
     with CaptureQueriesContext(connection) as captured:
         page = selectors.entry_list(actor=who, collection="posts", limit=50, **kwargs)
-    return len(captured), [q["sql"] for q in captured.captured_queries], len(page.items)
+    return len(captured), [q["sql"] for q in captured.captured_queries], len(page.rows)
 
 
 def test_a_filtered_list_costs_the_same_few_queries_for_3_rows_or_40(catalog, settings) -> None:

@@ -38,7 +38,7 @@ def create(collection: str = "posts", **kwargs: Any) -> Any:
 
 
 def listing(collection: str = "posts", **kwargs: Any) -> Any:
-    return selectors.entry_list(actor=SYSTEM, collection=collection, **kwargs)
+    return selectors.entry_list(actor=SYSTEM, collection=collection, **kwargs).present()
 
 
 def ids(page: Any) -> list[str]:
@@ -279,7 +279,7 @@ def test_cursor_from_another_query_is_rejected(cms):
         fails("INVALID_CURSOR", listing, limit=1, cursor=base, **kwargs)
     fails("INVALID_CURSOR", listing, "pages", limit=1, cursor=base)
     fails("INVALID_CURSOR", selectors.entry_list_trashed, actor=SYSTEM, collection="posts", limit=1, cursor=base)
-    trash_cursor = selectors.entry_list_trashed(actor=SYSTEM, collection="posts", limit=1).next_cursor
+    trash_cursor = trashed(limit=1).next_cursor
     assert trash_cursor
     fails("INVALID_CURSOR", listing, limit=1, cursor=trash_cursor)
     # A different limit or the camelCase spelling of the same order is the same query.
@@ -366,7 +366,7 @@ def test_locale_filter(cms):
 
 
 def trashed(**kwargs: Any) -> Any:
-    return selectors.entry_list_trashed(actor=SYSTEM, collection="posts", **kwargs)
+    return selectors.entry_list_trashed(actor=SYSTEM, collection="posts", **kwargs).present()
 
 
 def test_list_trashed(posts):
@@ -407,4 +407,4 @@ def test_list_trashed_is_per_collection(cms):
     services.entry_trash(actor=SYSTEM, collection="posts", id=a.id)
     services.entry_trash(actor=SYSTEM, collection="pages", id=b.id)
     assert ids(trashed()) == [a.id]
-    assert ids(selectors.entry_list_trashed(actor=SYSTEM, collection="pages")) == [b.id]
+    assert ids(selectors.entry_list_trashed(actor=SYSTEM, collection="pages").present()) == [b.id]

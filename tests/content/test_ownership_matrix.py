@@ -147,9 +147,9 @@ def call(action: Action, actor: Actor, cell: Cell, ident: str | None = None) -> 
         case "get":
             return selectors.entry_get(**kw)
         case "list":
-            return selectors.entry_list(actor=actor, collection="posts", limit=100, full=True)
+            return selectors.entry_list(actor=actor, collection="posts", limit=100, full=True).present()
         case "list_trashed":
-            return selectors.entry_list_trashed(actor=actor, collection="posts", limit=100)
+            return selectors.entry_list_trashed(actor=actor, collection="posts", limit=100).present()
         case "compare":
             return selectors.entry_compare(**kw)
         case "translations":
@@ -312,10 +312,11 @@ def verify_effect(action: Action, role: Role | str, actor: Actor, cell: Cell, be
                 assert all(i["status"] == "published" for i in result.items)
                 assert all(i["data"]["title"] != DRAFT for i in result.items), "a subscriber saw draft data"
                 for st in ("draft", "scheduled"):
-                    assert selectors.entry_list(actor=actor, collection="posts", status=st).items == []
+                    assert selectors.entry_list(actor=actor, collection="posts", status=st).rows == []
             elif status != "published":
                 assert eid in {
-                    i["id"] for i in selectors.entry_list(actor=actor, collection="posts", status=status).items
+                    i["id"]
+                    for i in selectors.entry_list(actor=actor, collection="posts", status=status).present().items
                 }
         case "list_trashed":
             assert eid in {i["id"] for i in result.items}
@@ -437,19 +438,19 @@ def test_subscriber_list_is_silently_restricted(posts):
     hidden = make_entry(data={"title": "Hidden draft"})
     subscriber = Actor.for_user(make_user(Role.SUBSCRIBER, password=None))
     for who in (subscriber, Actor.anonymous()):
-        page = selectors.entry_list(actor=who, collection="posts")
+        page = selectors.entry_list(actor=who, collection="posts").present()
         assert [i["id"] for i in page.items] == [published.id]
         assert page.items[0]["data"]["title"] == LIVE
         assert "hasDraft" not in page.items[0]
-        assert selectors.entry_list(actor=who, collection="posts", status="draft").items == []
-        assert [i["id"] for i in selectors.entry_list(actor=who, collection="posts", status="published").items] == [
-            published.id
-        ]
+        assert selectors.entry_list(actor=who, collection="posts", status="draft").rows == []
+        assert [
+            i["id"] for i in selectors.entry_list(actor=who, collection="posts", status="published").present().items
+        ] == [published.id]
     editor_ids = {
         i["id"]
-        for i in selectors.entry_list(
-            actor=Actor.for_user(make_user(Role.EDITOR, password=None)), collection="posts"
-        ).items
+        for i in selectors.entry_list(actor=Actor.for_user(make_user(Role.EDITOR, password=None)), collection="posts")
+        .present()
+        .items
     }
     assert editor_ids == {published.id, hidden.id}
 

@@ -32,4 +32,4 @@ def test_a_collection_created_elsewhere_is_found_inside_the_window(cms, window):
     assert SchemaState.objects.get(pk=1).version > before.version
     assert schema.get_collection("fresh_elsewhere").slug == "fresh_elsewhere"
     page = selectors.entry_list(actor=Actor.system(), collection="fresh_elsewhere")
-    assert list(page.items) == []
+    assert page.rows == []

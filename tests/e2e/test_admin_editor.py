@@ -97,7 +97,7 @@ def test_rich_text_with_an_uploaded_inline_image_is_published_and_rendered(
     page.get_by_role("button", name="Publish").click()
     expect(page.get_by_text("Published.")).to_be_visible()
 
-    item = selectors.entry_list(actor=SYSTEM, collection="posts", status="published").items[0]
+    item = selectors.entry_list(actor=SYSTEM, collection="posts", status="published").present().items[0]
     stored = _data(item["id"])["body"]
     assert [(b["_type"], b.get("style"), b.get("listItem")) for b in stored] == [
         ("block", "h2", None),

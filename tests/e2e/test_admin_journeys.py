@@ -74,7 +74,7 @@ def test_write_a_post_with_rich_text_and_a_cover_publish_it_and_read_it_on_the_s
     expect(page.get_by_text("Published.")).to_be_visible()
     expect(page.locator("[data-entry-status]")).to_have_text("published")
     screenshot(page, "admin-entry-edit")
-    item = selectors.entry_list(actor=SYSTEM, collection="posts", status="published").items[0]
+    item = selectors.entry_list(actor=SYSTEM, collection="posts", status="published").present().items[0]
     stored = selectors.entry_get(actor=SYSTEM, collection="posts", id=item["id"]).to_dict()["data"]
     assert stored["body"][0]["children"][1] == {
         **stored["body"][0]["children"][1],

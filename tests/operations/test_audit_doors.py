@@ -109,7 +109,7 @@ def test_a_write_that_rolls_back_leaves_no_audit_row(posts) -> None:
     broken = replace(real, present=present_then_fail)
     with pytest.raises(NotFound):
         run_operation(broken, Call.at("worker", SYSTEM), {"collection": "posts", "data": {"title": "Lost"}})
-    assert selectors.entry_list(actor=SYSTEM, collection="posts").items == []
+    assert selectors.entry_list(actor=SYSTEM, collection="posts").rows == []
     assert _rows() == []
 
 
@@ -123,4 +123,4 @@ def test_a_failed_audit_insert_rolls_the_write_back(posts, monkeypatch) -> None:
     actor = Actor.for_user(make_user("editor"))
     with pytest.raises(DatabaseError):
         run_operation(TABLE["content_create"], Call.at("rest", actor), {"collection": "posts", "data": {"title": "x"}})
-    assert selectors.entry_list(actor=SYSTEM, collection="posts").items == []
+    assert selectors.entry_list(actor=SYSTEM, collection="posts").rows == []

@@ -75,7 +75,7 @@ def create(collection: str = "articles", *, publish: bool = False, locale: str |
 
 
 def find(query: str, *, actor: Actor = SYSTEM, **kwargs: Any) -> list[dict[str, Any]]:
-    return [r.to_dict() for r in search(actor=actor, query=query, **kwargs)]
+    return [dict(r) for r in search(actor=actor, query=query, **kwargs)]
 
 
 def found_ids(query: str, **kwargs: Any) -> list[str]:

@@ -127,22 +127,23 @@ def entry_schedule(*, actor: Actor, collection: str, id: str, scheduled_at: str)
     if when <= timezone.now():
         raise ValidationError.for_fields({"scheduledAt": "must be in the future"})
     # Any collection can schedule (SPEC 7); the 'scheduling' capability only shows the admin's controls.
-    with editing(actor, spec, id) as row:
-        status = "published" if row.status == "published" else "scheduled"
-        writes.save(spec, row, status=status, scheduled_at=when)
-        send_entry_changed(spec.slug, row.id, "scheduled", actor)
-    return Entry.load(spec, row)
+    return _set_schedule(actor, spec, id, when)
 
 
 @schema_retry
 def entry_unschedule(*, actor: Actor, collection: str, id: str) -> Entry:
     """Cancel a pending schedule; a no-op when there is none."""
-    spec = schema.get_collection(collection)
+    return _set_schedule(actor, schema.get_collection(collection), id, None)
+
+
+def _set_schedule(actor: Actor, spec: CollectionSpec, id: str, when: datetime | None) -> Entry:
+    """Set or clear (``when`` None) the publish time. A published item stays published (its live version
+    serves until then); any other is ``scheduled`` while a time is set, a draft once it is cleared."""
     with editing(actor, spec, id) as row:
-        if row.scheduled_at is not None:
-            status = "draft" if row.status == "scheduled" else row.status
-            writes.save(spec, row, status=status, scheduled_at=None)
-            send_entry_changed(spec.slug, row.id, "unscheduled", actor)
+        if when is not None or row.scheduled_at is not None:
+            status = "published" if row.status == "published" else "scheduled" if when else "draft"
+            writes.save(spec, row, status=status, scheduled_at=when)
+            send_entry_changed(spec.slug, row.id, "scheduled" if when else "unscheduled", actor)
     return Entry.load(spec, row)
 
 
