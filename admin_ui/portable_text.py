@@ -12,6 +12,7 @@ from typing import Any
 
 from content.portable_text import MAX_BLOCKS, PortableTextError, normalize
 from content.portable_text import image_ids as image_ids
+from emdash import json_input
 
 
 def to_form(blocks: Any) -> str:
@@ -27,7 +28,7 @@ def parse(raw: str) -> list[dict[str, Any]] | None:
     if not raw.strip():
         return None
     try:
-        blocks = json.loads(raw)
+        blocks = json_input.loads(raw)
     except ValueError:
         raise ValueError("could not be read (the rich text was not valid Portable Text JSON)") from None
     if isinstance(blocks, list) and len(blocks) > MAX_BLOCKS:

@@ -15,6 +15,7 @@ from django.http import QueryDict
 from admin_ui import portable_text
 from content import selectors
 from content.schema import CollectionSpec, FieldSpec
+from emdash import json_input
 from emdash.actor import Actor
 from emdash.dates import iso
 from emdash.errors import EmDashError
@@ -75,7 +76,7 @@ def media_choices(actor: Actor, *, images: bool) -> tuple[list[tuple[str, str]],
 def _inline_image_urls(actor: Actor, form_value: Any) -> dict[str, str]:
     """Preview URLs of the images inside a rich-text value (the form's JSON), for the editor."""
     try:
-        blocks = json.loads(form_value) if isinstance(form_value, str) and form_value.strip() else []
+        blocks = json_input.loads(form_value) if isinstance(form_value, str) and form_value.strip() else []
     except ValueError:
         return {}
     urls = {}
@@ -202,9 +203,9 @@ def _parse_one(f: FieldSpec, post: QueryDict, previous: Any) -> Any:
         return previous if isinstance(previous, dict) and previous.get("id") == raw else {"id": raw}
     if f.type == "json":
         try:
-            return json.loads(raw)
-        except ValueError as exc:
-            raise ValueError(f"is not valid JSON ({exc.args[0] if exc.args else 'parse error'})") from None
+            return json_input.loads(raw)
+        except json_input.BadJSON as exc:
+            raise ValueError(f"is not valid JSON ({exc.reason})") from None
     return raw
 
 

@@ -16,7 +16,7 @@ import orjson
 from django.core import checks
 from django.http import HttpRequest, HttpResponse
 
-from emdash import ratelimit
+from emdash import json_input, ratelimit
 from emdash.auth import bearer_token, origin_allowed
 from emdash.conf import DEFAULTS, emdash_settings
 from emdash.oauth.metadata import MCP_PATH
@@ -75,8 +75,8 @@ def _jsonrpc_id(request: HttpRequest) -> Any:
     try:
         if int(request.META.get("CONTENT_LENGTH") or 0) > _ID_PARSE_LIMIT:
             return None
-        message = orjson.loads(request.body)
-    except (ValueError, orjson.JSONDecodeError):
+        message = json_input.loads(request.body)
+    except ValueError:
         return None
     request_id = message.get("id") if isinstance(message, dict) else None
     return request_id if isinstance(request_id, (str, int)) and not isinstance(request_id, bool) else None
