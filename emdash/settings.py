@@ -93,6 +93,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "emdash.tracing.TraceMiddleware",  # first: everything after it, errors included, logs with the trace id
+    "emdash.hosts.HostMiddleware",  # ALLOWED_HOSTS for every path, MCP included; the health probe answers here
     "emdash.limits.BodyLimitMiddleware",  # 413 for oversized bodies before anything reads them
     "mcp_endpoint.middleware.McpPathMiddleware",  # the MCP endpoint continues down MCP_MIDDLEWARE instead
     "django.middleware.security.SecurityMiddleware",

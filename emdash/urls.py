@@ -1,12 +1,11 @@
 from django.urls import include, path, re_path
 
-from emdash import discovery, views
+from emdash import discovery
 
 handler404 = "public_site.views.not_found"
 handler500 = "emdash.views.server_error"
 
 urlpatterns = [
-    path("_emdash/health", views.health, name="health"),
     re_path(
         r"^\.well-known/oauth-protected-resource(?:/_emdash/api/mcp)?$",
         discovery.protected_resource,

@@ -1,4 +1,4 @@
-"""Project-level views: the health check and the 500 page (the public site lives in public_site)."""
+"""Project-level views: the 500 page (the health probe is answered at the edge, emdash.health)."""
 
 from __future__ import annotations
 
@@ -6,10 +6,6 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template import loader
 
 from emdash.tracing import current_trace_id
-
-
-def health(request: HttpRequest) -> JsonResponse:
-    return JsonResponse({"status": "ok"})
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
