@@ -16,7 +16,7 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 
 from api.parsers import BadJSONBody
-from emdash import limits
+from emdash.edge import limits
 from emdash.errors import EmDashError
 from emdash.text import PROBLEM, is_bad_text_db_error
 from emdash.tracing import log_exception

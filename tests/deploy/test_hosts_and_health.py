@@ -9,8 +9,8 @@ import orjson
 import pytest
 from django.test import Client
 
-from emdash.models import AuditLog
-from emdash.tokens import token_create
+from accounts.tokens import token_create
+from audit.models import AuditLog
 from tests.factories import make_user
 
 pytestmark = pytest.mark.django_db
@@ -83,7 +83,7 @@ def test_deep_health_from_this_machine_only_without_a_trusted_proxy(public_name_
 
 
 def test_deep_health_reports_a_failing_check_without_details(public_name_only, monkeypatch, caplog) -> None:
-    from emdash import health
+    from emdash.edge import health
 
     def broken() -> dict:
         raise RuntimeError("password=hunter2 at db.internal:5432")

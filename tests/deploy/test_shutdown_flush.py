@@ -12,17 +12,17 @@ from pathlib import Path
 import httpx
 import pytest
 
-from emdash.models import AuditLog
-from emdash.tokens import token_create
+from accounts.tokens import token_create
+from audit.models import AuditLog
 from tests.mcp.conftest import fast_user
 from tests.servers import serve
 
 BIN = Path(sys.executable).parent
 HOST_PORT = ("--host", "127.0.0.1", "--port", "{port}")
 SERVERS = {
-    "granian": [str(BIN / "granian"), "--interface", "asgi", *HOST_PORT, "--workers", "1", "emdash.asgi:application"],
-    "uvicorn": [sys.executable, "-m", "uvicorn", *HOST_PORT, "emdash.asgi:application"],
-    "daphne": [sys.executable, "-m", "emdash.serve", "-b", "127.0.0.1", "-p", "{port}"],
+    "granian": [str(BIN / "granian"), "--interface", "asgi", *HOST_PORT, "--workers", "1", "config.asgi:application"],
+    "uvicorn": [sys.executable, "-m", "uvicorn", *HOST_PORT, "config.asgi:application"],
+    "daphne": [sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p", "{port}"],
 }
 READS = 6
 

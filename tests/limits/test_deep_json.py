@@ -10,10 +10,10 @@ import orjson
 import pytest
 from django.test import Client
 
-from content import selectors
+from accounts.tokens import token_create
+from content.entries import selectors
 from emdash.actor import Actor
 from emdash.json_input import MAX_DEPTH
-from emdash.tokens import token_create
 from menus import selectors as menu_selectors
 from menus import services as menu_services
 from tests.factories import make_user

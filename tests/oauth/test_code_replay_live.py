@@ -12,8 +12,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from emdash.oauth import codes
-from emdash.oauth.models import OAuthClient
+from accounts.oauth import codes
+from accounts.oauth.models import OAuthClient
 from tests.factories import make_user
 from tests.oauth.conftest import REDIRECT, pkce
 from tests.servers import serve
@@ -22,7 +22,7 @@ TOKEN = "/_emdash/api/oauth/token"
 MCP = "/_emdash/api/mcp"
 GRANIAN = [
     str(Path(sys.executable).parent / "granian"),
-    *("--interface", "asgi", "--host", "127.0.0.1", "--port", "{port}", "--workers", "2", "emdash.asgi:application"),
+    *("--interface", "asgi", "--host", "127.0.0.1", "--port", "{port}", "--workers", "2", "config.asgi:application"),
 ]
 
 
