@@ -8,7 +8,6 @@ posted form back into the values the content services expect (problems are repor
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +16,7 @@ from django.http import QueryDict
 from content.entries import selectors
 from content.portable_text import image_ids
 from content.schema.specs import CollectionSpec, FieldSpec
+from emdash import json_input
 from emdash.actor import Actor
 from emdash.errors import EmDashError
 from emdash.permissions import Perm, can
@@ -74,7 +74,7 @@ def media_choices(actor: Actor, *, images: bool) -> tuple[list[tuple[str, str]],
 def _inline_image_urls(actor: Actor, form_value: Any) -> dict[str, str]:
     """Preview URLs of the images inside a rich-text value (the form's JSON), for the editor."""
     try:
-        blocks = json.loads(form_value) if isinstance(form_value, str) and form_value.strip() else []
+        blocks = json_input.loads(form_value) if isinstance(form_value, str) and form_value.strip() else []
     except ValueError:
         return {}
     urls = {}

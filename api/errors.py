@@ -14,6 +14,7 @@ from django.http import Http404
 from rest_framework import exceptions
 from rest_framework.response import Response
 
+from api.parsers import BadJSONBody
 from emdash.edge import limits
 from emdash.errors import EmDashError
 from emdash.http import internal_error
@@ -49,7 +50,7 @@ def _drf_error(exc: exceptions.APIException) -> Response:
     message = str(exc.detail) if isinstance(exc.detail, str) else "The request is not valid"
     if isinstance(exc, exceptions.PermissionDenied) and message.startswith("CSRF Failed"):
         code, message = "CSRF_FAILED", "CSRF check failed: send the X-CSRFToken header with session requests"
-    if isinstance(exc, exceptions.ParseError):
+    if isinstance(exc, exceptions.ParseError) and not isinstance(exc, BadJSONBody):
         message = "The request body could not be parsed (send a JSON object)"
     headers: dict[str, str] = {}
     if auth_header := getattr(exc, "auth_header", None):

@@ -10,14 +10,18 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from admin_ui.routing import websocket_urlpatterns  # noqa: E402
+from config.lifespan import Lifespan  # noqa: E402
 from emdash.edge.limits import BodyLimitASGI  # noqa: E402
 from emdash.edge.ws_origin import OriginValidator  # noqa: E402
 
-application = ProtocolTypeRouter(
-    {
-        # Oversized bodies get a 413 before Django buffers them (config.serve also stops daphne buffering).
-        "http": BodyLimitASGI(django_asgi),
-        # Session cookies authenticate the admin's websocket, so the Origin must match exactly (emdash.edge.ws_origin).
-        "websocket": OriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
-    }
+# Lifespan: granian and uvicorn announce start and shutdown; shutdown flushes the audit writer.
+application = Lifespan(
+    ProtocolTypeRouter(
+        {
+            # Oversized bodies get a 413 before Django buffers them (config.serve also stops daphne buffering).
+            "http": BodyLimitASGI(django_asgi),
+            # Session cookies authenticate the admin's websocket: the Origin must match exactly (emdash.edge.ws_origin).
+            "websocket": OriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        }
+    )
 )

@@ -1,13 +1,11 @@
 from django.urls import include, path, re_path
 
 from accounts import discovery
-from config import views
 
 handler404 = "public_site.views.not_found"
 handler500 = "config.views.server_error"
 
 urlpatterns = [
-    path("_emdash/health", views.health, name="health"),
     re_path(
         r"^\.well-known/oauth-protected-resource(?:/_emdash/api/mcp)?$",
         discovery.protected_resource,

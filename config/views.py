@@ -1,4 +1,4 @@
-"""Project-level views: the health check and the 500 page (the public site lives in public_site)."""
+"""Project-level views: the 500 page (the health probe is answered at the edge, emdash.edge.health)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,6 @@ from django.template import loader
 from emdash.doors import door_for
 from emdash.http import internal_error
 from emdash.tracing import current_trace_id
-
-
-def health(request: HttpRequest) -> JsonResponse:
-    return JsonResponse({"status": "ok"})
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

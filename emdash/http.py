@@ -17,6 +17,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from accounts.auth import BadToken, request_actor
 from accounts.discovery import resource_metadata_url
+from emdash import json_input
 from emdash.actor import Actor
 from emdash.errors import EmDashError, ValidationError
 from emdash.text import PROBLEM, find_bad_text, is_bad_text_db_error
@@ -42,9 +43,9 @@ def json_object(raw: bytes, refuse: Callable[[str], Exception], *, not_json: str
     """The JSON object in a request body (an empty body is ``{}``); anything else raises ``refuse(message)``,
     so each door keeps its own error type."""
     try:
-        body = orjson.loads(raw or b"{}")
-    except orjson.JSONDecodeError:
-        raise refuse(not_json) from None
+        body = json_input.loads(raw or b"{}")
+    except json_input.BadJSON as exc:
+        raise refuse(not_json if exc.reason == "invalid JSON" else f"{not_json} ({exc.reason})") from None
     if not isinstance(body, dict):
         raise refuse(not_object)
     return body

@@ -7,14 +7,14 @@ from typing import Any
 
 import orjson
 
+from emdash import json_input
+
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
 METHOD_NOT_FOUND = -32601
 INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603
 SERVER_ERROR = -32000
-
-MAX_DEPTH = 64
 
 
 class ParseError(Exception):
@@ -31,28 +31,11 @@ class RpcError(Exception):
         self.data = data
 
 
-def _too_deep(value: Any) -> bool:
-    stack = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            return True
-        if isinstance(item, dict):
-            stack.extend((v, depth + 1) for v in item.values() if isinstance(v, dict | list))
-        elif isinstance(item, list):
-            stack.extend((v, depth + 1) for v in item if isinstance(v, dict | list))
-    return False
-
-
 def parse(body: bytes) -> Any:
     try:
-        value = orjson.loads(body)
-    except orjson.JSONDecodeError as exc:
-        reason = "nesting too deep" if "depth" in str(exc) else "invalid JSON"
-        raise ParseError(f"Parse error: {reason}") from None
-    if _too_deep(value):
-        raise ParseError(f"Parse error: nesting deeper than {MAX_DEPTH} levels")
-    return value
+        return json_input.loads(body)
+    except json_input.BadJSON as exc:
+        raise ParseError(f"Parse error: {exc.reason}") from None
 
 
 @dataclass(frozen=True)

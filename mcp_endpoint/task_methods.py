@@ -80,9 +80,9 @@ def _ttl(spec: Any) -> int | None:
     ttl = spec.get("ttl")
     if ttl is None:
         return None
-    if isinstance(ttl, bool) or not isinstance(ttl, int | float) or ttl != int(ttl) or ttl < 0:
+    if isinstance(ttl, bool) or not isinstance(ttl, int) or ttl < 0:  # 60000.0 too: the message says integer
         raise RpcError(INVALID_PARAMS, "Invalid params: task.ttl must be a non-negative integer (milliseconds)")
-    return int(ttl)
+    return ttl
 
 
 def create(params: dict[str, Any], ctx: Any, *, permission_error: Any, audit: Any) -> dict[str, Any]:

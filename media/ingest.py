@@ -1,7 +1,9 @@
 """``media_upload`` (SPEC 6.4b): a file from base64 bytes or from a URL, for clients that cannot PUT files.
 
 The bytes go through the same checks as a multipart upload (allowlist, sniffing, active-content refusal,
-image measurement); the same bytes twice give back the item already stored (deduplicated by SHA-256).
+image measurement); the same bytes twice from the same user give back the item already stored (deduplicated by
+the SHA-256 the server computed from stored bytes). De-duplication never crosses users: another user's item is not
+the caller's to edit or delete, and sharing it would let whoever stored first decide what a later upload serves.
 """
 
 from __future__ import annotations
@@ -42,13 +44,21 @@ def media_upload(
     if not content:
         raise ValidationError.for_fields({"data" if data is not None else "url": "the file is empty"})
     digest = hashlib.sha256(content).hexdigest()
-    existing = MediaItem.objects.filter(content_hash=digest).order_by("created_at", "id").first()
+    existing = _own_copy(actor, digest)
     if existing is not None:
         return existing
     upload = ContentFile(content, name=name)
     return services.media_upload(
         actor=actor, file=upload, filename=name, content_type=declared_type, alt=alt, caption=caption
     )
+
+
+def _own_copy(actor: Actor, digest: str) -> MediaItem | None:
+    """The caller's earliest item holding exactly these bytes (anonymous and system callers never share)."""
+    if actor.user is None:
+        return None
+    mine = MediaItem.objects.filter(content_hash=digest, author=actor.user)
+    return mine.order_by("created_at", "id").first()
 
 
 def _decode(data: str, limit: int) -> bytes:

@@ -73,7 +73,12 @@ class CreateInput(Input):
     size: Annotated[int, Field(ge=0), WHOLE] | None = Field(None, description="Size in bytes")
     width: Dimension = Field(None, description="Width in pixels")
     height: Dimension = Field(None, description="Height in pixels")
-    content_hash: str | None = Field(None, description="Hash of the file's bytes", min_length=1, max_length=128)
+    content_hash: str | None = Field(
+        None,
+        description="SHA-256 of the file's bytes (hex, or sha256:hex); checked against the stored file, never trusted",
+        min_length=1,
+        max_length=128,
+    )
     blurhash: str | None = Field(None, description="BlurHash placeholder", min_length=6, max_length=128)
     dominant_color: str | None = Field(None, description="Dominant colour as #rrggbb", pattern="^#[0-9a-fA-F]{6}$")
     alt: Alt = None

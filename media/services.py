@@ -155,7 +155,12 @@ def media_create(
         raise ValidationError.for_fields({"size": f"the stored file has {actual_size} bytes, not {size}"})
     with store.open_file(key) as handle:
         facts = sniff.inspect(handle, declared)
-    stored = StoredFile(key, actual_size, content_hash or store.sha256_of(key), facts)
+    # The server hashes the stored bytes itself: a caller's hash is only checked, never stored, since
+    # media_upload de-duplicates by it (a forged hash would hand someone else's upload their file).
+    digest = store.sha256_of(key)
+    if content_hash and content_hash.lower().removeprefix("sha256:") != digest:
+        raise ValidationError.for_fields({"contentHash": f"does not match the stored file (its SHA-256 is {digest})"})
+    stored = StoredFile(key, actual_size, digest, facts)
     row = _register(actor, new_id(), name, stored, extras)
     UploadReservation.objects.filter(storage_key=key).delete()
     return row

@@ -22,9 +22,11 @@ class BadClient(Exception):
 class RedirectError(Exception):
     """An error the client should hear about: redirect back to it with ``error`` and ``state``."""
 
-    def __init__(self, redirect_to: str) -> None:
+    def __init__(self, redirect_to: str, error: str = "", description: str = "") -> None:
         super().__init__(redirect_to)
         self.redirect_to = redirect_to
+        self.error = error  # for the operator's log line
+        self.description = description
 
 
 @dataclass(frozen=True)
@@ -70,7 +72,7 @@ def parse(query: QueryDict, *, expected_resource: str, issuer: str) -> Authoriza
 
     def fail(error: str, description: str) -> RedirectError:
         params = {"error": error, "error_description": description, "state": state, "iss": issuer}
-        return RedirectError(with_params(redirect_uri, params))
+        return RedirectError(with_params(redirect_uri, params), error, description)
 
     try:
         response_type, challenge, method, scope, resource = (

@@ -5,6 +5,7 @@ Views parse input, call one service, and shape the RFC answer; the logic lives i
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -29,9 +30,10 @@ from emdash.errors import EmDashError, ValidationError
 from emdash.http import api_view, json_object
 from emdash.permissions import scopes_for_role
 from emdash.scopes import Scope, describe
-from emdash.text import PROBLEM, bad_text_message, find_bad_text, is_bad_text_db_error
+from emdash.text import PROBLEM, bad_text_message, find_bad_text, is_bad_text_db_error, scrub
 from emdash.tracing import unexpected
 
+log = logging.getLogger("emdash.oauth")
 MAX_BODY = 64 * 1024
 
 
@@ -93,6 +95,7 @@ def oauth_endpoint(view: Callable[[HttpRequest], Any]) -> Callable[[HttpRequest]
         try:
             body, status = view(request)
         except OAuthError as exc:
+            log_refusal(request, exc.error, exc.description, _client_id(request))
             return oauth_json(exc.as_dict(), exc.status, exc.headers)
         except RequestDataTooBig:  # Django's own size check (DATA_UPLOAD_MAX_MEMORY_SIZE)
             too_large = limits.too_large(request)
@@ -106,6 +109,27 @@ def oauth_endpoint(view: Callable[[HttpRequest], Any]) -> Callable[[HttpRequest]
         return oauth_json(body, status)
 
     return wrapper
+
+
+def log_refusal(request: HttpRequest, error: str, reason: str, client_id: str) -> None:
+    """One line per refused OAuth request (SPEC 13): a client's failed exchange is otherwise invisible to the
+    operator. The error code, the client and the reason only: never a code, verifier, token or secret.
+    A device still waiting for its user (``authorization_pending``, every few seconds) is not a failure."""
+    level = logging.DEBUG if error == "authorization_pending" else logging.WARNING
+    log.log(
+        level,
+        "oauth %s refused: error=%s client=%s reason=%s",
+        request.path, error, scrub(client_id[:100]) or "-", scrub(reason[:300]),
+    )  # fmt: skip
+
+
+def _client_id(request: HttpRequest) -> str:
+    """The client_id the request named, if it can be read (a public identifier, safe to log)."""
+    try:
+        value = params(request).get("client_id")
+    except Exception:  # the body itself was the problem; the refusal is logged all the same
+        value = None
+    return value if isinstance(value, str) else request.GET.get("client_id", "")
 
 
 @oauth_endpoint
@@ -211,8 +235,10 @@ def authorize(request: HttpRequest) -> HttpResponse:
     try:
         req = authz.parse(request.GET, expected_resource=resource_url(request), issuer=origin + metadata.ISSUER_PATH)
     except authz.BadClient as exc:
+        log_refusal(request, "invalid_client", str(exc), request.GET.get("client_id", ""))
         return render(request, "oauth/error.html", {"message": str(exc)}, status=400)
     except authz.RedirectError as exc:
+        log_refusal(request, exc.error, exc.description, request.GET.get("client_id", ""))
         return HttpResponseRedirect(exc.redirect_to)
     user = request.user
     if request.method == "POST":

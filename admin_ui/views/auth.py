@@ -18,7 +18,7 @@ def _next_url(request: HttpRequest) -> str:
     return target if safe and target.startswith("/") else "/_emdash/admin/"
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])  # HEAD: docs/production.md's `curl -I` check
 def login_view(request: HttpRequest) -> HttpResponse:
     error = ""
     email = ""

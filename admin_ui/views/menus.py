@@ -13,6 +13,7 @@ from admin_ui.base import actor_for, admin_page, attempt, form_page, found_or_40
 from admin_ui.views.entries import title_of
 from content.entries import selectors as content_selectors
 from content.schema import specs as schema
+from emdash import json_input
 from emdash.actor import Actor
 from emdash.errors import EmDashError, ValidationError
 from emdash.permissions import Perm
@@ -40,7 +41,7 @@ def _new_menu(post: Any) -> dict[str, Any]:
 def items_with_parents(raw: str) -> list[Any]:
     """The editor sends items in order with a nesting ``depth``; the service wants ``parentIndex``."""
     try:
-        items = json.loads(raw or "[]")
+        items = json_input.loads(raw or "[]")
     except ValueError:
         raise ValidationError.for_fields({"items": "could not be read; reload the page and try again"}) from None
     if not isinstance(items, list):

@@ -10,6 +10,7 @@ from django.db import models
 
 from content.field_types.base import FieldRules, FieldType, Filters, json_problem, stripped
 from content.field_types.registry import register
+from emdash import json_input
 
 
 def strings(value: Any) -> Iterator[str]:
@@ -60,6 +61,6 @@ class JsonType(FieldType):
         if (text := stripped(raw)) is None:
             return None
         try:
-            return json.loads(text)
-        except ValueError as exc:
-            raise ValueError(f"is not valid JSON ({exc.args[0] if exc.args else 'parse error'})") from None
+            return json_input.loads(text)
+        except json_input.BadJSON as exc:
+            raise ValueError(f"is not valid JSON ({exc.reason})") from None

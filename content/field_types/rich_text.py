@@ -17,6 +17,7 @@ from content import hooks, markdown
 from content.field_types.base import FieldRules, FieldType, Filters, Problems, json_problem
 from content.field_types.registry import register
 from content.portable_text import MAX_BLOCKS, PortableTextError, image_ids, normalize
+from emdash import json_input
 from emdash.text import PROBLEM as BAD_TEXT
 from emdash.text import find_bad_text
 
@@ -186,7 +187,7 @@ class PortableTextType(FieldType):
         if not raw.strip():
             return None
         try:
-            blocks = json.loads(raw)
+            blocks = json_input.loads(raw)
         except ValueError:
             raise ValueError("could not be read (the rich text was not valid Portable Text JSON)") from None
         if isinstance(blocks, list) and len(blocks) > MAX_BLOCKS:

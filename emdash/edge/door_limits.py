@@ -17,7 +17,7 @@ from django.core import checks
 from django.http import HttpRequest, HttpResponse
 
 from accounts.auth import bearer_token, origin_allowed
-from emdash import doors, ratelimit
+from emdash import doors, json_input, ratelimit
 from emdash.conf import DEFAULTS, emdash_settings
 from emdash.edge.proxy import client_ip
 
@@ -69,8 +69,8 @@ def _jsonrpc_id(request: HttpRequest) -> Any:
     try:
         if int(request.META.get("CONTENT_LENGTH") or 0) > _ID_PARSE_LIMIT:
             return None
-        message = orjson.loads(request.body)
-    except (ValueError, orjson.JSONDecodeError):
+        message = json_input.loads(request.body)
+    except ValueError:
         return None
     request_id = message.get("id") if isinstance(message, dict) else None
     return request_id if isinstance(request_id, (str, int)) and not isinstance(request_id, bool) else None

@@ -131,10 +131,14 @@ def test_denied_call_makes_no_task(make_mcp: MakeMCP):
     assert reader.error("tools/call", {"name": "no_such_tool", "task": {}}, version=TASKS)["code"] == INVALID_PARAMS
 
 
-@pytest.mark.parametrize("bad", [[], "x", {"ttl": -1}, {"ttl": "60"}, {"ttl": 1.5}, {"ttl": True}])
+@pytest.mark.parametrize(
+    "bad", [[], "x", {"ttl": -1}, {"ttl": "60"}, {"ttl": 1.5}, {"ttl": 60000.0}, {"ttl": 1e300}, {"ttl": True}]
+)
 def test_malformed_task_param_is_invalid_params(mcp: MCP, bad):
     error = mcp.error("tools/call", {"name": "menu_list", "task": bad}, version=TASKS)
     assert error["code"] == INVALID_PARAMS
+    if isinstance(bad, dict):  # issue 21.6: the message says integer, so a float is refused however whole
+        assert error["message"] == "Invalid params: task.ttl must be a non-negative integer (milliseconds)"
     assert not McpTask.objects.exists()
 
 

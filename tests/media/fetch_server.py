@@ -44,6 +44,16 @@ class Handler(BaseHTTPRequestHandler):
         elif path.startswith("/hop/"):
             left = int(path.rsplit("/", 1)[1])
             self._send(302, Location="/img.png" if left == 0 else f"/hop/{left - 1}")
+        elif path.startswith("/slow-hop/"):  # /slow-hop/<redirects left>?<seconds to wait before each answer>
+            left = int(path.rsplit("/", 1)[1])
+            time.sleep(float(query))
+            self._send(302, Location="/img.png" if left == 0 else f"/slow-hop/{left - 1}?{query}")
+        elif path == "/slow-head":  # the head a line at a time, <query> seconds apart: each read is quick
+            for line in (b"HTTP/1.1 200 OK", b"Content-Type: image/png", b"X-A: 1", b"X-B: 2", b"X-C: 3"):
+                self.wfile.write(line + b"\r\n")
+                self.wfile.flush()
+                time.sleep(float(query))
+            self.wfile.write(f"Content-Length: {len(PNG)}\r\n\r\n".encode() + PNG)
         elif path == "/big-declared":
             self._send(200, b"x" * 5000, "application/octet-stream")
         elif path == "/big-chunked":
@@ -55,6 +65,10 @@ class Handler(BaseHTTPRequestHandler):
             self._chunked(b"z", 40, pause=0.05)
         else:
             self._send(404, b"no", "text/plain")
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        self.do_GET()
 
     def _chunked(self, chunk: bytes, count: int, pause: float = 0.0) -> None:
         self.send_response(200)

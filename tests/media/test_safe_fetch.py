@@ -8,8 +8,10 @@ by the real rule.
 from __future__ import annotations
 
 import socket
+import time
 from typing import Any
 
+import httpx
 import pytest
 
 from emdash import safe_fetch
@@ -65,13 +67,26 @@ def resolve_names(monkeypatch: pytest.MonkeyPatch, names: dict[str, list[str]]) 
         "::ffff:127.0.0.1",  # IPv4-mapped loopback
         "::ffff:169.254.169.254",
         "::ffff:10.0.0.1",
+        # Issue 21.6: IPv4 inside IPv6 transition addresses is judged as IPv4.
+        "2002:c0a8:0101::1",  # 6to4 of 192.168.1.1
+        "2002:7f00:0001::",  # 6to4 of 127.0.0.1
+        "2002:a9fe:a9fe::1",  # 6to4 of 169.254.169.254
+        "64:ff9b::7f00:1",  # NAT64 of 127.0.0.1
+        "64:ff9b::a00:1",  # NAT64 of 10.0.0.1
+        "::7f00:1",  # IPv4-compatible 127.0.0.1
+        "::a9fe:a9fe",  # IPv4-compatible 169.254.169.254
+        "2001:0:4136:e378:8000:63bf:3fff:fdd2",  # Teredo
+        "2001:0:5ef5:79fd::1",  # Teredo
     ],
 )
 def test_non_public_addresses_are_refused(address: str) -> None:
     assert address_problem(address) is not None
 
 
-@pytest.mark.parametrize("address", ["93.184.215.14", "1.1.1.1", "2606:4700:4700::1111", "::ffff:8.8.8.8"])
+@pytest.mark.parametrize(
+    "address",
+    ["93.184.215.14", "1.1.1.1", "2606:4700:4700::1111", "::ffff:8.8.8.8", "2002:808:808::1", "64:ff9b::808:808"],
+)
 def test_public_addresses_are_allowed(address: str) -> None:
     assert address_problem(address) is None
 
@@ -170,6 +185,43 @@ def test_a_trickling_server_hits_the_deadline(server: Server, allow_private: Non
     # Each byte arrives well within the read timeout; the whole answer does not fit in the deadline.
     with pytest.raises(FetchError, match="too long"):
         fetch(f"{server.base}/trickle", max_bytes=10_000, timeout=0.6)
+
+
+def test_one_deadline_covers_every_redirect(server: Server, allow_private: None) -> None:
+    """Issue 21.3: three slow redirects, each within the timeout, used to take three timeouts."""
+    started = time.monotonic()
+    with pytest.raises(FetchError, match="too long"):
+        fetch(f"{server.base}/slow-hop/2?0.5", max_bytes=10_000, timeout=1.2)
+    assert time.monotonic() - started < 1.6
+    assert fetch(f"{server.base}/slow-hop/1?0.2", max_bytes=10_000, timeout=3).content == PNG
+
+
+def test_a_slow_response_head_counts_against_the_deadline(server: Server, allow_private: None) -> None:
+    # Five head lines 0.3 s apart: every read is within any read timeout, the whole head is not.
+    started = time.monotonic()
+    with pytest.raises(FetchError, match="too long"):
+        fetch(f"{server.base}/slow-head?0.3", max_bytes=10_000, timeout=0.7)
+    assert time.monotonic() - started < 1.0
+    assert fetch(f"{server.base}/slow-head?0.05", max_bytes=10_000, timeout=3).content == PNG
+
+
+def test_a_slow_name_lookup_counts_against_the_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    def slow(*args: Any, **kwargs: Any) -> Any:
+        time.sleep(1.5)
+        raise socket.gaierror("too late anyway")
+
+    monkeypatch.setattr(safe_fetch, "getaddrinfo", slow)
+    started = time.monotonic()
+    with pytest.raises(FetchError, match="too long"):
+        fetch("http://slow-dns.test/a.png", max_bytes=10, timeout=0.3)
+    assert time.monotonic() - started < 1.0
+
+
+def test_a_webhook_post_has_one_deadline_too(server: Server) -> None:
+    started = time.monotonic()
+    with pytest.raises(httpx.TimeoutException):  # a timeout, so the delivery is retried (a refusal is final)
+        safe_fetch.post(f"{server.base}/slow-head?0.3", content=b"{}", headers={}, timeout=0.7, allow_private=True)
+    assert time.monotonic() - started < 1.0
 
 
 def test_http_errors_are_reported(server: Server, allow_private: None) -> None:

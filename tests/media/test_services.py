@@ -58,11 +58,16 @@ def test_create_keeps_caller_facts_for_files_it_cannot_measure() -> None:
         mime_type="video/mp4",
         width=1920,
         height=1080,
-        content_hash="sha256:abc",
+        content_hash=None,
         blurhash="LEHV6nWB2yk8pyo0adR*.7kCMdnj",
         dominant_color="#112233",
     )
-    assert (row.width, row.height, row.content_hash, row.dominant_color) == (1920, 1080, "sha256:abc", "#112233")
+    assert (row.width, row.height, row.content_hash, row.dominant_color) == (
+        1920,
+        1080,
+        hashlib.sha256(b"\x00\x00\x00\x18ftypmp42").hexdigest(),
+        "#112233",
+    )
     assert row.blurhash == "LEHV6nWB2yk8pyo0adR*.7kCMdnj"
 
 

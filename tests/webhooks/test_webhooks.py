@@ -177,6 +177,8 @@ def test_a_rolled_back_write_sends_nothing(posts, private_ok, receiver, queued):
         "http://169.254.169.254/latest/meta-data",
         "http://[::1]/hook",
         "http://[::ffff:127.0.0.1]/hook",
+        "http://[2002:a9fe:a9fe::1]/latest/meta-data",  # 6to4 of 169.254.169.254 (issue 21.6)
+        "http://[64:ff9b::a00:1]/hook",  # NAT64 of 10.0.0.1
         "http://0.0.0.0/hook",
         "ftp://example.com/hook",
         "http://user:pw@example.com/hook",
