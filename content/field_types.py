@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import regex
@@ -153,6 +153,8 @@ class FieldType:
     validation_keys: frozenset[str] = frozenset()
     in_summary: bool = True  # listed in content_list summaries
     text_like: bool = False  # minLength/maxLength/pattern apply to the string
+    label: str = ""  # the schema builder's name for the type (editors, not developers): see _WORDS
+    help: str = ""  # one line under the type choice saying what it is for
 
 
 _TEXT_KEYS = frozenset({"minLength", "maxLength", "pattern"})
@@ -197,6 +199,25 @@ FIELD_TYPES: dict[str, FieldType] = {
         _text_type("slug", _check_slug),
     ]
 }
+
+# The schema builder's words for each type: a name an editor knows and one line on what it is for.
+_WORDS: dict[str, tuple[str, str]] = {
+    "string": ("Short text", "One line: a title, a name, a subtitle."),
+    "text": ("Long text", "Several lines of plain text, without formatting."),
+    "number": ("Number", "Any number, decimals allowed: a price, a rating."),
+    "integer": ("Whole number", "A count or a position, without decimals."),
+    "boolean": ("Yes / no", "A checkbox: featured, sticky, hidden."),
+    "datetime": ("Date and time", "A moment: an event's start, a deadline."),
+    "select": ("Choice", "One value from a list you define."),
+    "multiSelect": ("Multiple choice", "Any number of values from a list you define."),
+    "portableText": ("Rich text", "Formatted text with headings, lists, links and images: an article's body."),
+    "image": ("Image", "A picture from the media library."),
+    "file": ("File", "A document or download from the media library."),
+    "reference": ("Link to another item", "One item of a collection you choose: a related post, an author page."),
+    "json": ("Structured data (JSON)", "Free-form data for developers; editors see a JSON text box."),
+    "slug": ("Slug", "A URL-safe name: lowercase letters, digits, '-' and '_'."),
+}
+FIELD_TYPES = {name: replace(t, label=_WORDS[name][0], help=_WORDS[name][1]) for name, t in FIELD_TYPES.items()}
 
 
 def check_constraints(value: Any, field_type: FieldType, rules: FieldRules) -> str | None:

@@ -82,6 +82,7 @@ INSTALLED_APPS = [
     "taxonomy",
     "menus",
     "settings_app",
+    "starters",
     "webhooks",
     "mcp_endpoint",
     "admin_ui",

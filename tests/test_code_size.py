@@ -14,6 +14,7 @@ APPS = (
     "taxonomy",
     "menus",
     "settings_app",
+    "starters",
     "api",
     "admin_ui",
     "public_site",

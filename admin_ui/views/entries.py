@@ -126,7 +126,7 @@ def trash(request: HttpRequest, collection: str) -> HttpResponse:
 def _form_context(
     request: HttpRequest, spec: CollectionSpec, actor: Actor, values: dict[str, Any], problems: dict[str, str]
 ) -> dict[str, Any]:
-    sentences = plain.field_sentences(problems, {f.slug: f.label for f in spec.fields}, spec.label_singular.lower())
+    sentences = plain.field_sentences(problems, **plain.wording(spec))
     return {
         "spec": spec,
         "widgets": widgets.bind(spec, values, actor, sentences),
@@ -158,7 +158,7 @@ def entry_new(request: HttpRequest, collection: str) -> HttpResponse:
                 raw["terms"] = terms
             if (seo := seo_form.posted(request, {})) is not None:
                 raw["seo"] = seo
-            outcome = run(request, "content_create", raw, "Created.")
+            outcome = run(request, "content_create", raw, "Created.", **plain.wording(spec))
             if outcome.ok:
                 return redirect("admin_ui:entry_edit", spec.slug, outcome.result["item"]["id"])
             problems = outcome.problems
@@ -201,7 +201,7 @@ def _save(request: HttpRequest, spec: CollectionSpec, actor: Actor, entry: Any) 
         raw["autosave"] = True  # one revision per editing session, not one per pause in typing
     if (seo := seo_form.posted(request, entry.to_dict()["seo"])) is not None:
         raw["seo"] = seo
-    outcome = run(request, "content_update", raw, "Saved.")
+    outcome = run(request, "content_update", raw, "Saved.", **plain.wording(spec))
     return outcome, outcome.problems
 
 
