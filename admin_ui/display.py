@@ -9,6 +9,12 @@ from admin_ui import portable_text
 from settings_app import localtime
 
 
+def title_of(item: dict[str, Any]) -> str:
+    """An item as people name it: its title (or name) field, else its slug."""
+    data = item.get("data") or {}
+    return str(data.get("title") or data.get("name") or item["slug"])
+
+
 def display(value: Any, kind: str) -> str:
     if value is None:
         return ""

@@ -12,7 +12,7 @@ from django.urls import reverse
 from admin_ui import autosave, list_filters, plain, seo_form, widgets
 from admin_ui import terms as entry_terms
 from admin_ui.base import actor_for, admin_page, run, status_for
-from admin_ui.display import display
+from admin_ui.display import display, title_of
 from content import schema, selectors
 from content.schema import CollectionSpec
 from emdash.actor import Actor
@@ -37,11 +37,6 @@ def collection_or_404(slug: str) -> CollectionSpec:
         return schema.get_collection(slug)
     except CollectionNotFound:
         raise Http404("No such collection") from None
-
-
-def title_of(item: dict[str, Any]) -> str:
-    data = item.get("data") or {}
-    return str(data.get("title") or data.get("name") or item["slug"])
 
 
 def _list_params(request: HttpRequest) -> dict[str, Any]:

@@ -11,8 +11,8 @@ from django.urls import NoReverseMatch
 
 from admin_ui import plain
 from admin_ui.base import actor_for, admin_page, run
-from admin_ui.display import display
-from admin_ui.views.entries import collection_or_404, entry_or_404, title_of
+from admin_ui.display import display, title_of
+from admin_ui.views.entries import collection_or_404, entry_or_404
 from content import selectors
 from content.schema import CollectionSpec
 from emdash.actor import Actor
