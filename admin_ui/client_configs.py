@@ -15,6 +15,10 @@ class ClientConfig(NamedTuple):
     where: str  # what to do with the text
     text: str
 
+    @property
+    def rows(self) -> int:
+        return self.text.count("\n") + 2  # the whole text in view, the long command wrapped once
+
 
 def client_configs(endpoint: str, token: str) -> list[ClientConfig]:
     """Claude Code's command, Cursor's ``.cursor/mcp.json`` and VS Code's ``.vscode/mcp.json`` (which names its
