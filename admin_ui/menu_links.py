@@ -7,8 +7,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from admin_ui.display import title_of
-from content import schema
-from content import selectors as content_selectors
+from content.entries import selectors as content_selectors
+from content.schema import specs as schema
 from emdash.actor import Actor
 from emdash.errors import EmDashError
 from taxonomy import selectors as taxonomy_selectors

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from content import schema
+from content.schema import specs as schema
 from starters.models import StarterChoice
 
 

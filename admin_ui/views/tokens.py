@@ -7,10 +7,10 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
+from accounts import tokens
+from accounts.auth import resource_url
 from admin_ui.base import actor_for, admin_page, run, status_for
 from admin_ui.client_configs import client_configs
-from emdash import tokens
-from emdash.auth import resource_url
 from emdash.scopes import Scope, describe
 
 NEW_TOKEN_KEY = "admin_ui.new_token"

@@ -12,12 +12,13 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import URLPattern, reverse
 from PIL import Image
 
+from accounts import tokens
+from accounts.models import User
+from accounts.oauth.models import OAuthClient
 from admin_ui import urls as admin_urls
-from content import redirects, shares
+from content.entries import shares
 from content.models import PreviewShare, Revision
-from emdash import tokens
-from emdash.models import User
-from emdash.oauth.models import OAuthClient
+from content.redirects import services as redirects
 from media import services as media_services
 from tests.browser import screenshot
 from tests.e2e.admin_helpers import log_in

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from content import schema, services
+from content.entries import services
+from content.schema import specs as schema
 from menus import selectors as menu_selectors
 from menus import services as menu_services
 from taxonomy import services as taxonomy_services

@@ -10,8 +10,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
 
-from content import schema
-from emdash.models import AuditLog
+from audit.models import AuditLog
+from content.schema import specs as schema
 from menus.models import Menu
 from starters.models import StarterChoice
 from taxonomy.models import TaxonomyDefinition
