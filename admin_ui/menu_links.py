@@ -11,15 +11,17 @@ from content.entries import selectors as content_selectors
 from content.schema import specs as schema
 from emdash.actor import Actor
 from emdash.errors import EmDashError
+from menus.models import MenuItem
 from taxonomy import selectors as taxonomy_selectors
 
-KINDS = {  # the add form's "Links to" choices, by menu item type
+_KIND_NAMES = {
     "custom": "A web address",
     "page": "A page or other item",
     "post": "A post",
     "taxonomy": "A category, tag or other term",
     "collection": "A collection's index",
 }
+KINDS = {t: _KIND_NAMES[t] for t in MenuItem.TYPES}  # the add form's "Links to" choices; a new type needs a name
 
 
 def _taxonomies(actor: Actor) -> dict[str, dict[str, Any]]:

@@ -20,7 +20,7 @@ TYPE_LABELS = {name: label for name, label, _ in TYPE_CHOICES}
 
 
 def slug_from_label(label: str) -> str:
-    """The slug the form derives while the user types a label (forms.js does the same in the browser), so a
+    """The slug the form derives while the user types a label (admin.js does the same in the browser), so a
     form posted without JavaScript, or with the slug left empty, still gets one: "Cover image" -> cover_image."""
     bare = "".join(c for c in unicodedata.normalize("NFKD", label) if not unicodedata.combining(c)).lower()
     slug = re.sub(r"[^a-z0-9]+", "_", bare).strip("_")[:63]
