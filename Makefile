@@ -11,7 +11,7 @@ PORT ?= 8000
 $(STAMP): pyproject.toml
 	@echo "==> creating $(VENV) with $(PYTHON)"
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	@echo "==> installing dependencies (first run takes a minute)"
+	@echo "==> installing dependencies: the first run takes 3-4 minutes on a 2-core machine (README)"
 	@$(PY) -m pip install -qq --upgrade pip
 	@$(PY) -m pip install -qq -e '.[dev]'
 	@touch $(STAMP)

@@ -86,13 +86,16 @@ def attempt(
     audited: bool = True,
     notify: bool = True,
     target: str = "",
+    labels: dict[str, str] | None = None,
+    noun: str = "item",
 ) -> Outcome:
     """Run one service call, map domain errors to a plain-language message (admin_ui.plain) and audit it.
 
     Unexpected errors are logged with a trace id; the user sees only the trace id. ``audited=False`` when
     the call writes its own audit row (operations run through the pipeline); ``notify=False`` leaves the
     message in the outcome instead of flashing it (bulk actions report all items at once); ``target`` names
-    what the action is on in its audit row, whether it succeeds or is refused."""
+    what the action is on in its audit row, whether it succeeds or is refused; ``labels`` and ``noun``
+    (:func:`admin_ui.plain.wording`) name an item's fields by their labels in the message."""
     started = time.perf_counter()
 
     def record(code: str) -> None:
@@ -103,7 +106,8 @@ def attempt(
         result = call()
     except EmDashError as exc:
         record(exc.code)
-        outcome = Outcome(False, problems=plain.problems_of(exc), code=exc.code, message=plain.message_for(exc))
+        message = plain.message_for(exc, labels, noun)
+        outcome = Outcome(False, problems=plain.problems_of(exc), code=exc.code, message=message)
     except Exception as exc:
         if is_bad_text_db_error(exc):  # e.g. "\u0000" inside a JSON field's text: the user's input, not our bug
             record("VALIDATION_ERROR")
@@ -124,7 +128,13 @@ def attempt(
 
 
 def run(
-    request: HttpRequest, name: str, raw: dict[str, Any], success: str | None = None, *, notify: bool = True
+    request: HttpRequest,
+    name: str,
+    raw: dict[str, Any],
+    success: str | None = None,
+    *,
+    notify: bool = True,
+    **wording: Any,
 ) -> Outcome:
     """Run operation ``name`` with the form's input through the pipeline (source "admin"), as :func:`attempt`
     does for a service call; the result is the operation's payload (what MCP and REST return)."""
@@ -142,7 +152,7 @@ def run(
     def call() -> Any:
         return run_operation(op, door_call, raw, later=keep)
 
-    return attempt(request, name, call, success, audited=False, notify=notify)
+    return attempt(request, name, call, success, audited=False, notify=notify, **wording)
 
 
 ERROR_STATUS = {"CONFLICT": 409, "INSUFFICIENT_PERMISSIONS": 403, "INSUFFICIENT_SCOPE": 403, "NOT_FOUND": 404}

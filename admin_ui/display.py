@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from content.field_types import FieldType
+
+
+def title_of(item: Mapping[str, Any]) -> str:
+    """An item as people name it: its title (or name) field, else its slug."""
+    data = item.get("data") or {}
+    return str(data.get("title") or data.get("name") or item["slug"])
 
 
 def display(value: Any, kind: FieldType) -> str:

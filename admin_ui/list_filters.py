@@ -77,7 +77,16 @@ def bar(actor: Actor, spec: CollectionSpec, query: QueryDict) -> dict[str, Any]:
         "chosen_date": query.get("date") or "updated",
         "date_from": query.get("from", ""),
         "date_to": query.get("to", ""),
+        "active": active_count(query),
     }
+
+
+def active_count(query: QueryDict) -> int:
+    """How many filters narrow the list (shown on the folded "Filters" button, so a phone user sees that some
+    apply without opening it); the search box and the sort order stay outside the fold and are not counted."""
+    named = [query.get(name, "").strip() for name in ("status", "author", "from", "to")]
+    terms = [v for k, v in query.items() if k.startswith(TERM_PREFIX) and v]
+    return sum(1 for value in named if value) + len(terms)
 
 
 def headers(request: HttpRequest, order_by: str, order: str) -> list[dict[str, Any]]:

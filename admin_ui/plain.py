@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import Any
 
 from emdash.errors import EmDashError
 
@@ -33,12 +34,22 @@ def humanize(slug: str) -> str:
     return words[:1].upper() + words[1:].lower() if words else slug
 
 
+def inline(label: str) -> str:
+    """A label inside a sentence: "Title" -> "title", but acronyms and names keep their case ("ISBN", "URL")."""
+    return label[:1].lower() + label[1:] if label[1:2].islower() else label
+
+
+def wording(spec: Any) -> dict[str, Any]:
+    """``labels`` and ``noun`` for a collection's messages: its fields by label, its items by singular name."""
+    return {"labels": {f.slug: f.label for f in spec.fields}, "noun": spec.label_singular.lower()}
+
+
 def field_sentence(key: str, problem: str, labels: Mapping[str, str] | None = None, noun: str = "item") -> str:
     slug = key.removeprefix("data.")
     label = (labels or {}).get(slug) or humanize(slug)
     template = SENTENCES.get(problem.strip())
     if template is not None:
-        return template.format(Label=label, label=label.lower(), noun=noun)
+        return template.format(Label=label, label=inline(label), noun=noun)
     if problem[:1].isupper():  # already a sentence (e.g. the datetime-local and DST messages)
         return problem if problem.endswith(".") else problem + "."
     text = _FIELD_KEY.sub(lambda m: humanize(m.group(1)), problem)

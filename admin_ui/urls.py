@@ -28,6 +28,7 @@ urlpatterns = [
     path("login/", auth.login_view, name="login"),
     path("logout/", auth.logout_view, name="logout"),
     path("", dashboard.dashboard, name="dashboard"),
+    path("setup/", dashboard.setup, name="setup"),
     path("content/<str:collection>/", entries.entry_list, name="entries"),
     path("content/<str:collection>/rows/", entries.entry_rows, name="entry_rows"),
     path("content/<str:collection>/new/", entries.entry_new, name="entry_new"),

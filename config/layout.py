@@ -14,6 +14,7 @@ APPS = (
     "menus",
     "settings_app",
     "webhooks",
+    "starters",
     "mcp_endpoint",
     "admin_ui",
     "api",

@@ -18,7 +18,8 @@ from django.urls import reverse
 from admin_ui import plain
 from admin_ui import terms as entry_terms
 from admin_ui.base import Outcome, actor_for, admin_page, run
-from admin_ui.views.entries import collection_or_404, title_of
+from admin_ui.display import title_of
+from admin_ui.views.entries import collection_or_404
 from content.entries import selectors
 from content.schema.specs import CollectionSpec
 from emdash.actor import Actor

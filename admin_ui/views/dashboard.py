@@ -5,13 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 
-from admin_ui.base import actor_for, admin_page
-from admin_ui.views.entries import title_of
+from admin_ui.base import actor_for, admin_page, attempt
+from admin_ui.display import title_of
 from content.entries import selectors
 from content.schema import specs as schema
 from emdash.permissions import Perm, can
+from starters.definitions import STARTERS
+from starters.selectors import starters_offered
+from starters.services import starter_apply
 
 
 def _recent(actor: Any, specs: list[Any], status: str | None, order_by: str) -> list[dict[str, Any]]:
@@ -32,6 +35,9 @@ _KEYS = {"updated_at": "updatedAt", "scheduled_at": "scheduledAt"}
 def dashboard(request: HttpRequest) -> HttpResponse:
     actor = actor_for(request)
     context: dict[str, Any] = {"can_read": can(actor, Perm.CONTENT_READ_UNPUBLISHED)}
+    context["can_schema"] = can(actor, Perm.SCHEMA_WRITE)
+    if context["can_schema"] and starters_offered():
+        context["starters"] = STARTERS.values()
     if context["can_read"]:
         specs = sorted(schema.current().collections.values(), key=lambda s: s.label.lower())
         context["counts"] = [
@@ -41,3 +47,13 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         context["scheduled"] = _recent(actor, specs, "scheduled", "scheduled_at")
         context["drafts"] = _recent(actor, specs, "draft", "updated_at")
     return render(request, "admin_ui/dashboard.html", context)
+
+
+@admin_page(Perm.SCHEMA_WRITE, "POST")
+def setup(request: HttpRequest) -> HttpResponse:
+    """The empty dashboard's starter choice: the same service as ``manage.py emdash_setup``."""
+    name = request.POST.get("starter", "")
+    starter = STARTERS.get(name)
+    done = f"{starter.label} starter applied." if starter else None
+    attempt(request, "starter_apply", lambda: starter_apply(actor=actor_for(request), name=name), done, target=name)
+    return redirect("admin_ui:dashboard")

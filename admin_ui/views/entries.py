@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from django.contrib import messages
@@ -13,7 +12,7 @@ from django.urls import reverse
 from admin_ui import autosave, list_filters, plain, seo_form, widgets
 from admin_ui import terms as entry_terms
 from admin_ui.base import actor_for, admin_page, run, status_for
-from admin_ui.display import display
+from admin_ui.display import display, title_of
 from content.entries import selectors
 from content.schema import specs as schema
 from content.schema.specs import CollectionSpec
@@ -39,11 +38,6 @@ def collection_or_404(slug: str) -> CollectionSpec:
         return schema.get_collection(slug)
     except CollectionNotFound:
         raise Http404("No such collection") from None
-
-
-def title_of(item: Mapping[str, Any]) -> str:
-    data = item.get("data") or {}
-    return str(data.get("title") or data.get("name") or item["slug"])
 
 
 def _list_params(request: HttpRequest) -> dict[str, Any]:
@@ -128,7 +122,7 @@ def trash(request: HttpRequest, collection: str) -> HttpResponse:
 def _form_context(
     request: HttpRequest, spec: CollectionSpec, actor: Actor, values: dict[str, Any], problems: dict[str, str]
 ) -> dict[str, Any]:
-    sentences = plain.field_sentences(problems, {f.slug: f.label for f in spec.fields}, spec.label_singular.lower())
+    sentences = plain.field_sentences(problems, **plain.wording(spec))
     return {
         "spec": spec,
         "widgets": widgets.bind(spec, values, actor, sentences),
@@ -160,7 +154,7 @@ def entry_new(request: HttpRequest, collection: str) -> HttpResponse:
                 raw["terms"] = terms
             if (seo := seo_form.posted(request, {})) is not None:
                 raw["seo"] = seo
-            outcome = run(request, "content_create", raw, "Created.")
+            outcome = run(request, "content_create", raw, "Created.", **plain.wording(spec))
             if outcome.ok:
                 return redirect("admin_ui:entry_edit", spec.slug, outcome.result["item"]["id"])
             problems = outcome.problems
@@ -203,7 +197,7 @@ def _save(request: HttpRequest, spec: CollectionSpec, actor: Actor, entry: Any) 
         raw["autosave"] = True  # one revision per editing session, not one per pause in typing
     if (seo := seo_form.posted(request, entry.to_dict()["seo"])) is not None:
         raw["seo"] = seo
-    outcome = run(request, "content_update", raw, "Saved.")
+    outcome = run(request, "content_update", raw, "Saved.", **plain.wording(spec))
     return outcome, outcome.problems
 
 

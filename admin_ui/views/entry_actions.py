@@ -12,8 +12,8 @@ from django.urls import NoReverseMatch
 
 from admin_ui import plain
 from admin_ui.base import actor_for, admin_page, run
-from admin_ui.display import display, display_json
-from admin_ui.views.entries import collection_or_404, entry_or_404, title_of
+from admin_ui.display import display, display_json, title_of
+from admin_ui.views.entries import collection_or_404, entry_or_404
 from content.entries import selectors
 from content.schema.specs import CollectionSpec
 from emdash.actor import Actor
@@ -78,9 +78,9 @@ def entry_action(request: HttpRequest, collection: str, id: str, action: str) ->
     try:
         raw = _input(request, action, actor_for(request), spec, id)
     except EmDashError as exc:  # the translation's source cannot be read, or the schedule time is no time
-        messages.error(request, plain.message_for(exc), extra_tags=plain.code_tag(exc.code))
+        messages.error(request, plain.message_for(exc, **plain.wording(spec)), extra_tags=plain.code_tag(exc.code))
         return redirect("admin_ui:entry_edit", spec.slug, id)
-    outcome = run(request, name, raw, message)
+    outcome = run(request, name, raw, message, **plain.wording(spec))
     if action == "delete" or (outcome.ok and action == "trash"):
         return redirect("admin_ui:trash" if action == "delete" else "admin_ui:entries", spec.slug)
     if action == "restore" and not outcome.ok:

@@ -49,6 +49,9 @@ def upload(request: HttpRequest) -> HttpResponse:
     actor = actor_for(request)
     results = []
     files = request.FILES.getlist("file")
+    # A script's request (the library's drop zone, the editor's image dialog) reads the JSON answer: a flashed
+    # message would wait in the session and surface on whatever page the user opens next.
+    wants_json = request.headers.get("Accept", "").startswith("application/json")
     for upload_file in files:
         outcome = attempt(
             request,
@@ -56,13 +59,14 @@ def upload(request: HttpRequest) -> HttpResponse:
             lambda f=upload_file: _store(request, actor, f),  # type: ignore[misc]
             f"Uploaded {upload_file.name}.",
             audited=False,
+            notify=not wants_json,
         )
         results.append(
             {"ok": outcome.ok, "code": outcome.code, "item": presenters.item(outcome.result) if outcome.ok else None}
         )
     if not files:
-        attempt(request, "media_upload", _no_file)
-    if request.headers.get("Accept", "").startswith("application/json"):
+        attempt(request, "media_upload", _no_file, notify=not wants_json)
+    if wants_json:
         return JsonResponse({"results": results}, status=200 if results and all(r["ok"] for r in results) else 400)
     return redirect("admin_ui:media")
 

@@ -9,8 +9,9 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
+from admin_ui import menu_links
 from admin_ui.base import actor_for, admin_page, attempt, form_page, found_or_404, posted, run, status_for
-from admin_ui.views.entries import title_of
+from admin_ui.display import title_of
 from content.entries import selectors as content_selectors
 from content.schema import specs as schema
 from emdash import json_input
@@ -18,9 +19,8 @@ from emdash.actor import Actor
 from emdash.errors import EmDashError, ValidationError
 from emdash.permissions import Perm
 from menus import selectors
-from menus.models import MenuItem
 
-EDITOR_ONLY = {"title"}  # shown in the editor, not part of a menu item
+EDITOR_ONLY = {"title", "kind"}  # shown in the editor, not part of a menu item
 SEARCH_PER_COLLECTION = 8
 
 
@@ -64,15 +64,8 @@ def items_with_parents(raw: str) -> list[Any]:
     return out
 
 
-def _entry_title(actor: Actor, collection: str | None, id: str | None) -> str:
-    """The linked item's title, shown in the editor instead of its ID."""
-    try:
-        return title_of(content_selectors.entry_get(actor=actor, collection=collection or "", id=id or "").to_dict())
-    except EmDashError:
-        return f"missing item {id}"
-
-
 def _editor_items(actor: Actor, menu: dict[str, Any]) -> list[dict[str, Any]]:
+    describe = menu_links.Describer(actor)
     depth_of: dict[str, int] = {}
     items = []
     for item in menu["items"]:
@@ -87,10 +80,10 @@ def _editor_items(actor: Actor, menu: dict[str, Any]) -> list[dict[str, Any]]:
                 "referenceId": item["referenceId"] or "",
                 "target": item["target"] or "",
                 "depth": depth,
+                "title": describe.title(item),
+                "kind": describe.kind(item),
             }
         )
-        if item["type"] in ("page", "post"):
-            items[-1]["title"] = _entry_title(actor, item["referenceCollection"], item["referenceId"])
     return items
 
 
@@ -114,8 +107,9 @@ def menu_edit(request: HttpRequest, name: str) -> HttpResponse:
     context = {
         "menu": menu,
         "items_json": raw_items if raw_items is not None else json.dumps(_editor_items(actor, menu)),
-        "types": MenuItem.TYPES,
-        "collections": sorted(schema.current().collections),
+        "kinds": menu_links.KINDS,
+        "terms": menu_links.term_choices(actor),
+        "collections": menu_links.collection_choices(),
         "nav_key": "menus",
         "picker_url": reverse("admin_ui:menu_content_search"),
     }

@@ -6,7 +6,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from admin_ui.base import actor_for, admin_page, attempt
-from admin_ui.views.entries import collection_or_404, entry_or_404, title_of
+from admin_ui.display import title_of
+from admin_ui.views.entries import collection_or_404, entry_or_404
 from content.entries import preview, shares
 from emdash.permissions import Perm
 

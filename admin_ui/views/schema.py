@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Callable
 from typing import Any
 
@@ -13,6 +15,21 @@ from content.field_types import FIELD_TYPES
 from content.schema import services as schema_services
 from content.schema.specs import SUPPORTS, CollectionSpec
 from emdash.permissions import Perm, can
+
+TYPE_CHOICES = [(name, t.label or name, t.help) for name, t in FIELD_TYPES.items()]
+TYPE_LABELS = {name: label for name, label, _ in TYPE_CHOICES}
+
+
+def slug_from_label(label: str) -> str:
+    """The slug the form derives while the user types a label (admin.js does the same in the browser), so a
+    form posted without JavaScript, or with the slug left empty, still gets one: "Cover image" -> cover_image."""
+    bare = "".join(c for c in unicodedata.normalize("NFKD", label) if not unicodedata.combining(c)).lower()
+    slug = re.sub(r"[^a-z0-9]+", "_", bare).strip("_")[:63]
+    return f"f_{slug}" if slug[:1].isdigit() else slug
+
+
+def _slug(post: Any) -> str:
+    return post.get("slug", "").strip() or slug_from_label(post.get("label", ""))
 
 
 @admin_page(Perm.SCHEMA_READ, "GET", "POST")
@@ -36,7 +53,7 @@ def collections(request: HttpRequest) -> HttpResponse:
 def _collection_form(post: Any, *, slug: str | None = None) -> dict[str, Any]:
     """The create (``slug`` from the form) or settings (``slug`` from the URL) form as operation input."""
     raw: dict[str, Any] = {
-        "slug": slug if slug is not None else post.get("slug", "").strip(),
+        "slug": slug if slug is not None else _slug(post),
         "label": post.get("label", "").strip(),
         "description": post.get("description", ""),
         "supports": post.getlist("supports"),
@@ -72,7 +89,7 @@ def collection(request: HttpRequest, slug: str) -> HttpResponse:
 
     def new_field(post: Any) -> dict[str, Any]:
         kind = post.get("type", "")
-        return {"collection": spec.slug, "slug": post.get("slug", "").strip(), "type": kind, **_field_form(post, kind)}
+        return {"collection": spec.slug, "slug": _slug(post), "type": kind, **_field_form(post, kind)}
 
     return _field_page(
         request,
@@ -82,7 +99,7 @@ def collection(request: HttpRequest, slug: str) -> HttpResponse:
         "Field added.",
         "admin_ui/schema/collection.html",
         supports=SUPPORTS,
-        types=list(FIELD_TYPES),
+        types=TYPE_CHOICES,
     )
 
 
@@ -141,6 +158,7 @@ def _field_page(
         "schema",
         outcome,
         spec=spec,
+        type_labels=TYPE_LABELS,
         targets=schema_services.collection_list(actor=actor),
         can_write=can(actor, Perm.SCHEMA_WRITE),
         **context,

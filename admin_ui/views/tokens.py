@@ -8,7 +8,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from accounts import tokens
+from accounts.auth import resource_url
 from admin_ui.base import actor_for, admin_page, run, status_for
+from admin_ui.client_configs import client_configs
 from emdash.scopes import Scope, describe
 
 NEW_TOKEN_KEY = "admin_ui.new_token"
@@ -41,7 +43,10 @@ def token_list(request: HttpRequest) -> HttpResponse:
         problems = outcome.problems
     else:
         issued = request.session.pop(NEW_TOKEN_KEY, None)
+    endpoint = resource_url(request)
     context = {
+        "endpoint": endpoint,
+        "configs": client_configs(endpoint, issued["raw"]) if issued else [],
         "tokens": tokens.list_own(actor=actor_for(request)),
         "scopes": [(s.value, describe(s)) for s in Scope],
         "issued": issued,

@@ -23,8 +23,10 @@ def test_publish_problems_name_the_field_label():
 def test_unique_and_slug_conflicts_name_the_kind_of_item():
     exc = ValidationError.for_fields({"data.isbn": "must be unique; another item already has this value"})
     assert plain.field_sentences(exc.details["fields"], {"isbn": "ISBN"}, "book") == {
-        "isbn": "Another book already uses this isbn."
+        "isbn": "Another book already uses this ISBN."
     }
+    unique = "must be unique; another item already has this value"
+    assert plain.field_sentence("data.title", unique, {"title": "Title"}) == "Another item already uses this title."
     slug = SlugConflict("Slug 'hello' is already used in 'posts' (en)")
     assert plain.problems_of(slug) == {"slug": "is already used by another item"}
     assert plain.field_sentences(plain.problems_of(slug), {}, "post") == {

@@ -232,26 +232,35 @@ def test_phone_layout_has_no_horizontal_overflow_and_menus_work_by_keyboard(site
     screenshot(phone, "admin-phone-menu-open")
 
 
-def test_wide_public_header_with_six_links_collapses_into_a_menu_button(site, live_server, page):
+def test_wide_public_header_shows_the_links_that_fit_and_folds_the_rest_into_more(site, live_server, page):
+    """SPEC 13: a fifth link no longer hides the whole menu on a desktop; links fold only when they do not fit."""
     expect = _expect()
     _six_menu_items()
     page.goto(live_server.url + "/")
-    menu = page.get_by_role("button", name="Menu")
-    expect(menu).to_be_visible()
-    page.keyboard.press("Tab")  # skip link
-    page.keyboard.press("Tab")  # brand
-    page.keyboard.press("Tab")
-    expect(menu).to_be_focused()
-    page.keyboard.press("Space")
-    expect(page.get_by_role("link", name="Contact")).to_be_visible()
-    screenshot(page, "site-header-menu-open")
-    page.goto(live_server.url + "/")
-    menu_services.menu_set_items(
-        actor=SYSTEM, name="primary", items=[{"label": "Home", "type": "custom", "customUrl": "/"}]
-    )
+    for label in ("News", "Recipes", "Shop", "Events", "About", "Contact"):
+        expect(page.get_by_role("link", name=label, exact=True)).to_be_visible()
+    expect(page.locator("[data-nav-toggle]")).to_be_hidden()
+
+    labels = [f"Section with a long name {n}" for n in range(1, 9)]
+    items = [{"label": label, "type": "custom", "customUrl": f"/s{n}/"} for n, label in enumerate(labels)]
+    menu_services.menu_set_items(actor=SYSTEM, name="primary", items=items)
     page.reload()
-    expect(page.get_by_role("button", name="Menu")).to_be_hidden()  # four or fewer links stay in the header
-    expect(page.get_by_role("link", name="Home")).to_be_visible()
+    more = page.get_by_role("button", name="More")
+    expect(more).to_be_visible()
+    shown = [label for label in labels if page.get_by_role("link", name=label).is_visible()]
+    assert shown and shown == labels[: len(shown)] and len(shown) < len(labels)  # the first ones, in order
+    hidden = labels[len(shown) :]
+    expect(page.get_by_role("link", name=hidden[-1])).to_be_hidden()
+    more.focus()
+    page.keyboard.press("Space")
+    expect(more).to_have_attribute("aria-expanded", "true")
+    for label in hidden:
+        expect(page.get_by_role("link", name=label)).to_be_visible()
+    width, inner = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert width <= inner
+    screenshot(page, "site-header-menu-open")
+    page.keyboard.press("Escape")
+    expect(more).to_have_attribute("aria-expanded", "false")
 
 
 def _background(page: Any, selector: str) -> tuple[int, ...]:

@@ -1,5 +1,5 @@
-/* EmDash admin: small progressive enhancements. Every page works without this file except the menu
-   editor's buttons and live updates. */
+/* EmDash admin: small progressive enhancements. Every page works without this file except live updates
+   (the menu editor is menu-editor.js). */
 (function () {
   "use strict";
   const $ = (sel, root) => (root || document).querySelector(sel);
@@ -16,6 +16,10 @@
     if (form.dataset && form.dataset.confirm && !window.confirm(form.dataset.confirm)) event.preventDefault();
   });
 
+  /* List filters fold behind "Filters" so a phone shows the first rows on the first screen; a wide screen has
+     room for them, so they start open there. */
+  if (window.matchMedia("(min-width: 901px)").matches) $$("details[data-open-wide]").forEach((d) => { d.open = true; });
+
   /* Filters that apply as soon as they change (no inline handlers: the Content-Security-Policy forbids them). */
   $$("select[data-autosubmit]").forEach((select) => select.addEventListener("change", () => select.form.submit()));
 
@@ -30,6 +34,21 @@
     update();
   }
   $$("[data-field-form]").forEach((form) => wireShowFor(form, "type"));
+
+  /* Schema builder: the slug follows the label until the user edits it (admin_ui/views/schema.py derives the
+     same slug on the server when it is left empty). */
+  const slugFrom = (label) => {
+    const slug = label.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
+      .replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "").slice(0, 63);
+    return /^[0-9]/.test(slug) ? `f_${slug}` : slug;
+  };
+  $$("[data-slug-from]").forEach((slug) => {
+    const label = document.getElementById(slug.dataset.slugFrom);
+    if (!label) return;
+    let edited = slug.value !== "" && slug.value !== slugFrom(label.value);
+    slug.addEventListener("input", () => { edited = slug.value !== ""; });
+    label.addEventListener("input", () => { if (!edited) slug.value = slugFrom(label.value); });
+  });
 
   /* Portable Text editor: toolbar buttons and shortcuts insert the Markdown the server converts. */
   function wrap(area, before, after, placeholder) {
@@ -116,75 +135,6 @@
     input.select();
     try { await navigator.clipboard.writeText(input.value); button.textContent = "Copied"; } catch (e) { document.execCommand("copy"); }
   }));
-
-  /* Menu editor: an ordered list with nesting depth; saved as JSON in one form post. */
-  const editorForm = $("[data-menu-editor]");
-  if (editorForm) {
-    const store = $("#items_json", editorForm), list = $("[data-menu-list]", editorForm);
-    let items = JSON.parse(store.value || "[]");
-    const save = () => { store.value = JSON.stringify(items); };
-    const describe = (item) => {
-      if (item.type === "custom") return item.customUrl;
-      if (item.title) return `${item.type}: ${item.title} (${item.referenceCollection})`;  // entries by title, not ID
-      return `${item.type}: ${item.referenceCollection || ""} ${item.referenceId || ""}`;
-    };
-    const tool = (label, title, action, disabled) => {
-      const b = document.createElement("button");
-      b.type = "button"; b.className = "button small ghost"; b.textContent = label;
-      b.setAttribute("aria-label", title); b.title = title; b.disabled = disabled;
-      b.addEventListener("click", () => { action(); render(); const again = $$(`[aria-label="${CSS.escape(title)}"]`, list)[0]; if (again && !again.disabled) again.focus(); });
-      return b;
-    };
-    const move = (from, to) => { const [it] = items.splice(from, 1); items.splice(to, 0, it); };
-    function render() {
-      list.innerHTML = "";
-      items.forEach((item, i) => {
-        const li = document.createElement("li");
-        li.style.marginLeft = (item.depth || 0) * 2 + "rem";
-        const label = document.createElement("span");
-        label.className = "label";
-        label.textContent = item.label;
-        const small = document.createElement("small"); small.textContent = describe(item); label.appendChild(small);
-        const tools = document.createElement("span"); tools.className = "tools";
-        tools.append(
-          tool("↑", `Move ${item.label} up`, () => move(i, i - 1), i === 0),
-          tool("↓", `Move ${item.label} down`, () => move(i, i + 1), i === items.length - 1),
-          tool("←", `Outdent ${item.label}`, () => { item.depth = Math.max(0, (item.depth || 0) - 1); }, !item.depth),
-          tool("→", `Indent ${item.label}`, () => { item.depth = (item.depth || 0) + 1; }, i === 0 || (item.depth || 0) > (items[i - 1].depth || 0)),
-          tool("✕", `Remove ${item.label}`, () => items.splice(i, 1), false),
-        );
-        li.append(label, tools);
-        list.appendChild(li);
-      });
-      if (!items.length) list.innerHTML = '<li class="muted">No items yet: add one below.</li>';
-      save();
-    }
-    render();
-    const add = $("[data-menu-add]");
-    wireShowFor(add, "type");
-    add.addEventListener("submit", (event) => {
-      event.preventDefault();
-      const data = Object.fromEntries(new FormData(add).entries());
-      const item = { label: data.label, type: data.type, depth: 0, target: data.target || "" };
-      const problem = $("[data-menu-add-error]", add);
-      problem.textContent = "";
-      if (data.type === "page" || data.type === "post") {
-        if (!data.pickId) { problem.textContent = "Find and pick the content this item links to."; $("#mi_search").focus(); return; }
-        item.referenceCollection = data.pickCollection; item.referenceId = data.pickId; item.title = data.pickTitle;
-        item.label = data.label || data.pickTitle;
-      } else if (!data.label) { problem.textContent = "Give the item a label."; $("#mi_label").focus(); return; }
-      if (data.type === "custom") item.customUrl = data.customUrl;
-      else if (data.type === "taxonomy" || data.type === "collection") {
-        item.referenceCollection = data.referenceCollection;
-        if (data.type !== "collection") item.referenceId = data.referenceId;
-      }
-      items.push(item);
-      render();
-      const type = data.type;
-      add.reset(); add.elements.type.value = type; wireShowFor(add, "type");
-      (type === "page" || type === "post" ? $("#mi_search") : $("#mi_label")).focus();
-    });
-  }
 
   /* Live updates: content changed through any door (an assistant over MCP, another editor, the worker). */
   const banner = $("#live-banner");

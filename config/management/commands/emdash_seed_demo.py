@@ -21,39 +21,13 @@ from menus import selectors as menu_selectors
 from menus import services as menu_services
 from settings_app import selectors as settings_selectors
 from settings_app import services as settings_services
+from starters.definitions import PAGES, POSTS
 from taxonomy import selectors as taxonomy_selectors
 from taxonomy import services as taxonomy_services
 
 ADMIN_EMAIL = "admin@example.com"
 
-COLLECTIONS: list[dict[str, Any]] = [
-    {
-        "slug": "posts",
-        "label": "Posts",
-        "label_singular": "Post",
-        "icon": "file-text",
-        "description": "Blog posts",
-        "supports": ["drafts", "revisions", "preview", "scheduling", "search"],
-        "fields": [
-            {"slug": "title", "label": "Title", "type": "string", "required": True, "searchable": True},
-            {"slug": "excerpt", "label": "Excerpt", "type": "text", "searchable": True, "options": {"rows": 3}},
-            {"slug": "body", "label": "Body", "type": "portableText", "searchable": True},
-            {"slug": "cover", "label": "Cover image", "type": "image"},
-        ],
-    },
-    {
-        "slug": "pages",
-        "label": "Pages",
-        "label_singular": "Page",
-        "icon": "file",
-        "description": "Standalone pages",
-        "supports": ["drafts", "revisions", "preview", "search"],
-        "fields": [
-            {"slug": "title", "label": "Title", "type": "string", "required": True, "searchable": True},
-            {"slug": "body", "label": "Body", "type": "portableText", "searchable": True},
-        ],
-    },
-]
+COLLECTIONS: list[dict[str, Any]] = [POSTS, PAGES]  # the blog starter's, so the demo shows what a site starts with
 
 
 def _text(*paragraphs: str) -> list[dict[str, Any]]:

@@ -14,9 +14,11 @@
     button.hidden = false;
     nav.classList.add("collapsible");
     button.addEventListener("click", function () { set(button.getAttribute("aria-expanded") !== "true"); });
-    nav.addEventListener("keydown", function (event) {
-      if (event.key === "Escape") { set(false); button.focus(); }
-    });
+    var escape = function (event) {
+      if (event.key === "Escape" && button.getAttribute("aria-expanded") === "true") { set(false); button.focus(); }
+    };
+    nav.addEventListener("keydown", escape);
+    button.addEventListener("keydown", escape);
   }
 
   document.addEventListener("DOMContentLoaded", function () {
