@@ -229,7 +229,12 @@ if S3_BUCKET := _env_first("EMDASH_S3_BUCKET", "AWS_STORAGE_BUCKET_NAME"):
             "custom_domain": _env_first("EMDASH_S3_PUBLIC_DOMAIN", "AWS_S3_CUSTOM_DOMAIN"),
             "location": (_env_first("EMDASH_S3_PREFIX") or "").strip("/"),
             "addressing_style": _env_first("AWS_S3_ADDRESSING_STYLE"),
-            "querystring_auth": env_bool("AWS_QUERYSTRING_AUTH", True),
+            # Stable public URLs (no expiring signatures, so cached pages, feeds and Open Graph tags keep
+            # working): the bucket (or EMDASH_S3_PUBLIC_DOMAIN) must allow public reads, see docs/production.md.
+            # A private bucket is an explicit choice: EMDASH_S3_SIGNED_URLS=1 (URLs expire after
+            # EMDASH_S3_SIGNED_URL_SECONDS, default 3600).
+            "querystring_auth": env_bool("EMDASH_S3_SIGNED_URLS", env_bool("AWS_QUERYSTRING_AUTH", False)),
+            "querystring_expire": int(os.environ.get("EMDASH_S3_SIGNED_URL_SECONDS", "3600")),
             "file_overwrite": False,
         },
     }
@@ -345,6 +350,8 @@ EMDASH["FETCH_ALLOW_PRIVATE"] = env_bool("EMDASH_FETCH_ALLOW_PRIVATE", False)
 DATA_UPLOAD_MAX_MEMORY_SIZE = _MAX_BODY
 # nginx serves the files itself when set (X-Accel-Redirect to this internal location); see docs/production.md.
 EMDASH["MEDIA_ACCEL_PREFIX"] = os.environ.get("EMDASH_MEDIA_ACCEL_PREFIX", "")
+if _image_sizes := env_list("EMDASH_IMAGE_SIZES"):
+    EMDASH["IMAGE_SIZES"] = [int(size) for size in _image_sizes]
 # ----------------------------------------------------------------------------------------------------------
 
 # The REST API (api/): its views set their own parsers, renderers, authentication, route rules and error

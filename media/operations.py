@@ -20,7 +20,7 @@ from emdash.operations import (
     limit,
     reference,
 )
-from emdash.operations.shapes import INTEGER, NULLABLE_INTEGER, NULLABLE_STRING, STRING, obj, page_of, shared
+from emdash.operations.shapes import INTEGER, NULLABLE_INTEGER, NULLABLE_STRING, NUMBER, STRING, obj, page_of, shared
 from emdash.permissions import Perm
 from media import ingest, presenters, selectors, services, uploads
 
@@ -42,6 +42,13 @@ MEDIA_ITEM = obj(
         "contentHash": NULLABLE_STRING,
         "blurhash": NULLABLE_STRING,
         "dominantColor": NULLABLE_STRING,
+        "focalPoint": obj({"x": NUMBER, "y": NUMBER}, ["x", "y"], "Where cover crops stay centred (0..1)"),
+        "renditions": {
+            "type": ["object", "null"],
+            "description": "Ready rendition URLs (thumbnail, medium, large, openGraph); null for non-images",
+            "additionalProperties": STRING,
+        },
+        "srcset": {**NULLABLE_STRING, "description": "For <img srcset>: resized versions and their widths"},
         "authorId": NULLABLE_INTEGER,
         "createdAt": DATETIME,
         "updatedAt": DATETIME,
@@ -102,11 +109,19 @@ class CreateInput(Input):
     caption: Caption = None
 
 
+class FocalPoint(Input):
+    x: Annotated[float, Field(ge=0, le=1, description="0 = left")]
+    y: Annotated[float, Field(ge=0, le=1, description="0 = top")]
+
+
 class UpdateInput(IdInput):
     alt: Alt = None
     caption: Caption = None
     width: Dimension = Field(None, description="Width in pixels")
     height: Dimension = Field(None, description="Height in pixels")
+    focal_point: Annotated[FocalPoint | None, NULLABLE] = Field(
+        None, description="Kept in frame by cover crops; null: centre"
+    )
 
 
 class UploadInput(Input):
@@ -189,7 +204,7 @@ write("media_upload", "Upload media", UploadInput, ingest.media_upload, UPLOAD.p
 )
 own(
     "media_update", "Update media item", UpdateInput, services.media_update, ONE.put(), ONE.patch(), idempotent=True
-).describe("Change a media item's alt, caption, width or height (null clears).")
+).describe("Change a media item's alt, caption, width, height (null clears) or focalPoint.")
 own.gone("media_delete", "Delete media item", IdInput, services.media_delete, ONE.delete()).describe(
     "Permanently delete a media item and its file; content referring to it keeps a dangling reference."
 )

@@ -6,11 +6,13 @@ from typing import Any
 
 from emdash.dates import iso
 from emdash.wire import attrs
+from media import responsive
 from media.models import MediaItem
 from media.storage import url_for
 
 
 def item(row: MediaItem) -> dict[str, Any]:
+    focal = (row.focal_x, row.focal_y)
     return {
         **attrs(row, "id", "filename", "mime_type", "size", "width", "height", "alt", "caption"),
         "url": url_for(row.storage_key),
@@ -18,6 +20,10 @@ def item(row: MediaItem) -> dict[str, Any]:
         "contentHash": row.content_hash or None,
         "blurhash": row.blurhash or None,
         "dominantColor": row.dominant_color or None,
+        "focalPoint": {"x": focal[0], "y": focal[1]},
+        **responsive.describe(
+            media_id=row.id, mime_type=row.mime_type, width=row.width, content_hash=row.content_hash, focal=focal
+        ),
         "authorId": row.author_id,
         "createdAt": iso(row.created_at),
         "updatedAt": iso(row.updated_at),
