@@ -14,7 +14,7 @@ import time
 
 def main() -> None:
     media_id, size, name, start_at = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "emdash.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 
     django.setup()

@@ -27,7 +27,7 @@ def s3_endpoint() -> Iterator[str]:
 
 
 def s3_options(endpoint: str, bucket: str, **extra: Any) -> dict[str, Any]:
-    """The options our settings give django-storages' S3Storage (emdash/settings.py), for a test bucket."""
+    """The options our settings give django-storages' S3Storage (config/settings.py), for a test bucket."""
     return {
         "bucket_name": bucket,
         "endpoint_url": endpoint,
