@@ -197,20 +197,24 @@ STORAGES: dict[str, dict] = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
+# The S3 side of `emdash_media_migrate` reads these options too, so they are kept apart from STORAGES.
+MEDIA_S3_OPTIONS: dict[str, object] | None = None
 if S3_BUCKET := _env_first("EMDASH_S3_BUCKET", "AWS_STORAGE_BUCKET_NAME"):
-    STORAGES["default"] = {
-        "BACKEND": "storages.backends.s3.S3Storage",
-        "OPTIONS": {
-            "bucket_name": S3_BUCKET,
-            "endpoint_url": _env_first("EMDASH_S3_ENDPOINT_URL", "AWS_S3_ENDPOINT_URL"),
-            "region_name": _env_first("EMDASH_S3_REGION", "AWS_S3_REGION_NAME"),
-            "custom_domain": _env_first("EMDASH_S3_PUBLIC_DOMAIN", "AWS_S3_CUSTOM_DOMAIN"),
-            "location": (_env_first("EMDASH_S3_PREFIX") or "").strip("/"),
-            "addressing_style": _env_first("AWS_S3_ADDRESSING_STYLE"),
-            "querystring_auth": env_bool("AWS_QUERYSTRING_AUTH", True),
-            "file_overwrite": False,
-        },
+    MEDIA_S3_OPTIONS = {
+        "bucket_name": S3_BUCKET,
+        "endpoint_url": _env_first("EMDASH_S3_ENDPOINT_URL", "AWS_S3_ENDPOINT_URL"),
+        "region_name": _env_first("EMDASH_S3_REGION", "AWS_S3_REGION_NAME"),
+        "custom_domain": _env_first("EMDASH_S3_PUBLIC_DOMAIN", "AWS_S3_CUSTOM_DOMAIN"),
+        "location": (_env_first("EMDASH_S3_PREFIX") or "").strip("/"),
+        "addressing_style": _env_first("AWS_S3_ADDRESSING_STYLE"),
+        # Stable public URLs (no expiring signatures, so cached pages, feeds and Open Graph tags keep working):
+        # the bucket (or EMDASH_S3_PUBLIC_DOMAIN) must allow public reads, see docs/production.md. A private
+        # bucket is an explicit choice: EMDASH_S3_SIGNED_URLS=1 (URLs expire after EMDASH_S3_SIGNED_URL_SECONDS).
+        "querystring_auth": env_bool("EMDASH_S3_SIGNED_URLS", env_bool("AWS_QUERYSTRING_AUTH", False)),
+        "querystring_expire": int(os.environ.get("EMDASH_S3_SIGNED_URL_SECONDS", "3600")),
+        "file_overwrite": False,
     }
+    STORAGES["default"] = {"BACKEND": "storages.backends.s3.S3Storage", "OPTIONS": MEDIA_S3_OPTIONS}
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 RQ_QUEUES = {"default": {"URL": REDIS_URL or "redis://127.0.0.1:6379/0"}}  # read only by the RQ task backend
@@ -323,6 +327,8 @@ EMDASH["FETCH_ALLOW_PRIVATE"] = env_bool("EMDASH_FETCH_ALLOW_PRIVATE", False)
 DATA_UPLOAD_MAX_MEMORY_SIZE = _MAX_BODY
 # nginx serves the files itself when set (X-Accel-Redirect to this internal location); see docs/production.md.
 EMDASH["MEDIA_ACCEL_PREFIX"] = os.environ.get("EMDASH_MEDIA_ACCEL_PREFIX", "")
+if _image_sizes := env_list("EMDASH_IMAGE_SIZES"):
+    EMDASH["IMAGE_SIZES"] = [int(size) for size in _image_sizes]
 # ----------------------------------------------------------------------------------------------------------
 
 # The REST API (api/): its views set their own parsers, renderers, authentication, route rules and error

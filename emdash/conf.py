@@ -34,6 +34,12 @@ DEFAULTS: dict[str, Any] = {
     "MEDIA_MAX_UPLOAD_SIZE": None,
     # Internal nginx location that serves MEDIA_ROOT (X-Accel-Redirect); "" = the app streams files itself.
     "MEDIA_ACCEL_PREFIX": "",
+    # Rendition widths and heights (SPEC 11; 0 = keep the ratio, 1200x630 is always allowed; env
+    # EMDASH_IMAGE_SIZES) and the encoder quality per format (an int applies to all).
+    "IMAGE_SIZES": [160, 320, 640, 960, 1280, 1920, 2560],
+    "IMAGE_QUALITY": {"webp": 80, "avif": 60, "jpeg": 82},
+    # Seconds the unversioned rendition address is cached (the versioned one is immutable).
+    "IMAGE_UNVERSIONED_MAX_AGE": 3600,
     # Seconds a signed upload URL stays valid.
     "MEDIA_UPLOAD_URL_TTL": 900,
     # Seconds before a stored file with no media item is swept by the worker, and between sweeps.

@@ -24,6 +24,11 @@ class MediaItem(Timestamped):
     content_hash = models.CharField(max_length=128, blank=True, default="")
     blurhash = models.CharField(max_length=128, blank=True, default="")
     dominant_color = models.CharField(max_length=16, blank=True, default="")
+    # Where `cover` renditions keep their crop centred, as fractions of the width and height (SPEC 11).
+    focal_x = models.FloatField(default=0.5)
+    focal_y = models.FloatField(default=0.5)
+    # Whether the image has transparent pixels (None: not known yet): `auto` renditions fall back to PNG then.
+    has_alpha = models.BooleanField(null=True, default=None)
     author = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -49,3 +54,27 @@ class UploadReservation(models.Model):
 
     def __str__(self) -> str:
         return self.storage_key
+
+
+class MediaRendition(models.Model):
+    """A resized copy of an image, stored under a content-addressed key; the row is also the render lock.
+
+    The first request for a rendition inserts the row (``rendering``) and renders; concurrent requests, in any
+    process, find the row and wait for ``ready``. A claim older than the lease is taken over with a conditional
+    UPDATE, so a crashed renderer never blocks a rendition for good. Deleted with its original (CASCADE; the
+    files go after the commit)."""
+
+    RENDERING, READY = "rendering", "ready"
+
+    key = models.CharField(max_length=512, primary_key=True)
+    media = models.ForeignKey(MediaItem, on_delete=models.CASCADE, related_name="renditions")
+    fit = models.CharField(max_length=16)
+    state = models.CharField(max_length=16, default=RENDERING)
+    claimed_at = models.DateTimeField(default=timezone.now)
+    mime_type = models.CharField(max_length=127, blank=True, default="")
+    size = models.PositiveBigIntegerField(null=True, blank=True)
+    width = models.PositiveIntegerField(null=True, blank=True)
+    height = models.PositiveIntegerField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return self.key

@@ -85,11 +85,19 @@ class CreateInput(Input):
     caption: Caption = None
 
 
+class FocalPoint(Input):
+    x: Annotated[float, Field(ge=0, le=1, description="0 = left")]
+    y: Annotated[float, Field(ge=0, le=1, description="0 = top")]
+
+
 class UpdateInput(IdInput):
     alt: Alt = None
     caption: Caption = None
     width: Dimension = Field(None, description="Width in pixels")
     height: Dimension = Field(None, description="Height in pixels")
+    focal_point: Annotated[FocalPoint | None, NULLABLE] = Field(
+        None, description="Kept in frame by cover crops; null: centre"
+    )
 
 
 class UploadInput(Input):
@@ -172,7 +180,7 @@ write("media_upload", "Upload media", UploadInput, ingest.media_upload, UPLOAD.p
 )
 own(
     "media_update", "Update media item", UpdateInput, services.media_update, ONE.put(), ONE.patch(), idempotent=True
-).describe("Change a media item's alt, caption, width or height (null clears).")
+).describe("Change a media item's alt, caption, width, height (null clears) or focalPoint.")
 own.gone("media_delete", "Delete media item", IdInput, services.media_delete, ONE.delete()).describe(
     "Permanently delete a media item and its file; content referring to it keeps a dangling reference."
 )

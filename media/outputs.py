@@ -2,10 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Required, TypedDict
+from typing import Annotated, Required, TypedDict
+
+from pydantic import Field
 
 from content.entries.outputs import Timestamp
-from emdash.operations.typed import schema_of
+from emdash.operations.shapes import STRING
+from emdash.operations.typed import Schema, schema_of
+
+
+class FocalPoint(TypedDict):
+    x: float
+    y: float
+
+
+RENDITIONS = {
+    "type": ["object", "null"],
+    "description": "Ready rendition URLs (thumbnail, medium, large, openGraph); null for non-images",
+    "additionalProperties": STRING,
+}
 
 
 class Media(TypedDict, total=False):
@@ -22,6 +37,9 @@ class Media(TypedDict, total=False):
     contentHash: str | None
     blurhash: str | None
     dominantColor: str | None
+    focalPoint: Annotated[FocalPoint, Field(description="Where cover crops stay centred (0..1)")]
+    renditions: Annotated[dict[str, str] | None, Schema(RENDITIONS)]
+    srcset: Annotated[str | None, Field(description="For <img srcset>: resized versions and their widths")]
     authorId: int | None
     createdAt: Timestamp
     updatedAt: Timestamp

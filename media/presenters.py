@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from emdash.dates import iso
+from media import responsive
 from media.models import MediaItem
 from media.outputs import Media
 from media.storage import url_for
 
 
 def item(row: MediaItem) -> Media:
+    focal = (row.focal_x, row.focal_y)
     return {
         "id": row.id,
         "filename": row.filename,
@@ -23,6 +25,10 @@ def item(row: MediaItem) -> Media:
         "contentHash": row.content_hash or None,
         "blurhash": row.blurhash or None,
         "dominantColor": row.dominant_color or None,
+        "focalPoint": {"x": focal[0], "y": focal[1]},
+        **responsive.describe(
+            media_id=row.id, mime_type=row.mime_type, width=row.width, content_hash=row.content_hash, focal=focal
+        ),
         "authorId": row.author_id,
         "createdAt": iso(row.created_at),
         "updatedAt": iso(row.updated_at),

@@ -20,7 +20,7 @@ from emdash.edge import limits
 from emdash.errors import Conflict, InsufficientPermissions, ValidationError
 from emdash.ids import new_id
 from emdash.permissions import Perm, require, require_owner_or
-from media import presenters, sniff
+from media import presenters, rendition_store, sniff
 from media import storage as store
 from media.errors import FileTooLarge
 from media.models import MediaItem, UploadReservation
@@ -201,8 +201,9 @@ def _register(actor: Actor, item_id: str, filename: str, stored: StoredFile, ext
         caption=extras.caption,
         storage_key=stored.key,
         content_hash=stored.content_hash,
-        blurhash=extras.blurhash,
-        dominant_color=extras.dominant_color or facts.dominant_color,
+        blurhash=facts.placeholders.blurhash or extras.blurhash,
+        dominant_color=facts.dominant_color or extras.dominant_color,
+        has_alpha=facts.placeholders.has_alpha,
         author=actor.user,
         created_at=now,
         updated_at=now,
@@ -260,9 +261,17 @@ def media_upload(
 
 
 def media_update(
-    *, actor: Actor, id: Any, alt: Any = UNSET, caption: Any = UNSET, width: Any = UNSET, height: Any = UNSET
+    *,
+    actor: Actor,
+    id: Any,
+    alt: Any = UNSET,
+    caption: Any = UNSET,
+    width: Any = UNSET,
+    height: Any = UNSET,
+    focal_point: Any = UNSET,
 ) -> MediaItem:
-    """Change alt text, caption or dimensions (null clears). Authors change their own items; editors any."""
+    """Change alt text, caption, dimensions (null clears) or the focal point (null: the centre). Authors
+    change their own items; editors any. A new focal point drops the ``cover`` renditions cut around the old."""
     require(actor, Perm.MEDIA_EDIT_OWN)
     problems: dict[str, str] = {}
     changes: dict[str, Any] = {}
@@ -272,16 +281,37 @@ def media_update(
     for name, value in (("width", width), ("height", height)):
         if value is not UNSET:
             changes[name] = _dimension(name, value, problems)
+    if focal_point is not UNSET:
+        changes["focal_x"], changes["focal_y"] = clean_focal_point(focal_point, problems)
     if problems:
         raise ValidationError.for_fields(problems)
     with transaction.atomic():
         row = find(id)
         require_owner_or(actor, row.author_id, Perm.MEDIA_EDIT_OWN, Perm.MEDIA_EDIT_ANY)
         if changes:
+            moved = "focal_x" in changes and (changes["focal_x"], changes["focal_y"]) != (row.focal_x, row.focal_y)
             changes["updated_at"] = timezone.now()
             MediaItem.objects.filter(id=row.id).update(**changes)
+            if moved:
+                rendition_store.forget(row.id, fit="cover")
             row.refresh_from_db()
     return row
+
+
+def clean_focal_point(value: Any, problems: dict[str, str]) -> tuple[float, float]:
+    """``{x, y}`` with both in 0..1 (None: the centre)."""
+    if value is None:
+        return 0.5, 0.5
+    point = value if isinstance(value, dict) else getattr(value, "__dict__", {})
+    x, y = point.get("x"), point.get("y")
+    if set(point) != {"x", "y"} or not all(_fraction(v) for v in (x, y)):
+        problems["focalPoint"] = "must be {x, y} with numbers from 0 to 1"
+        return 0.5, 0.5
+    return float(point["x"]), float(point["y"])
+
+
+def _fraction(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value <= 1
 
 
 def media_delete(*, actor: Actor, id: Any) -> None:
@@ -291,6 +321,7 @@ def media_delete(*, actor: Actor, id: Any) -> None:
         row = find(id)
         require_owner_or(actor, row.author_id, Perm.MEDIA_EDIT_OWN, Perm.MEDIA_EDIT_ANY)
         key = row.storage_key
+        rendition_store.forget(row.id)
         MediaItem.objects.filter(id=row.id).delete()
         transaction.on_commit(lambda: store.delete_quietly(key))
         send_media_changed({"id": row.id, "filename": row.filename, "mimeType": row.mime_type}, "deleted", actor)
@@ -318,6 +349,7 @@ def media_sweep_orphans(*, older_than: timedelta | None = None) -> int:
 
 def _sweep_batch(keys: list[str], cutoff: Any) -> int:
     known = set(MediaItem.objects.filter(storage_key__in=keys).values_list("storage_key", flat=True))
+    known |= rendition_store.known(keys)
     removed = 0
     for key in keys:
         if key in known or store.key_problem(key) or not store.inside_root(key):

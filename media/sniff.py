@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 import warnings
-from collections import Counter
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -12,6 +11,8 @@ from PIL import Image
 
 from emdash.conf import emdash_settings
 from emdash.errors import ValidationError
+from media import placeholders
+from media.images import upright_size
 
 MIME_RE = re.compile(r"^[a-z0-9][a-z0-9!#$&^_.+-]{0,62}/[a-z0-9][a-z0-9!#$&^_.+-]{0,62}$")
 SVG = "image/svg+xml"
@@ -37,7 +38,8 @@ FORMAT_MIME = {
     "ICO": "image/x-icon",
     "AVIF": "image/avif",
 }
-COLOUR_MAX_PIXELS = 25_000_000  # the dominant colour is only worth it when decoding is cheap
+NO_PLACEHOLDERS = placeholders.Placeholders()
+PLACEHOLDER_MAX_PIXELS = 25_000_000  # placeholders are only worth it when decoding is cheap
 
 
 def normalise_type(value: Any) -> str:
@@ -80,7 +82,11 @@ class Inspection:
     mime_type: str
     width: int | None = None
     height: int | None = None
-    dominant_color: str = ""
+    placeholders: placeholders.Placeholders = NO_PLACEHOLDERS
+
+    @property
+    def dominant_color(self) -> str:
+        return self.placeholders.dominant_color
 
 
 def inspect(handle: IO[bytes], declared: str | None) -> Inspection:
@@ -126,31 +132,13 @@ def _open_image(handle: IO[bytes]) -> Inspection | None:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             with Image.open(handle, formats=_formats()) as image:
-                width, height = image.size
+                width, height = upright_size(image)  # what a browser displays (EXIF orientation applied)
                 mime_type = FORMAT_MIME[str(image.format)]
-                colour = dominant_colour(image) if width * height <= COLOUR_MAX_PIXELS else ""
+                fill = placeholders.compute(image) if width * height <= PLACEHOLDER_MAX_PIXELS else None
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
         raise ValidationError.for_fields(
             {"file": "the image has too many pixels to process"}, prefix="Invalid file"
         ) from None
     except Exception:  # Pillow raises many types for files that are not (valid) images
         return None
-    return Inspection(mime_type, width, height, colour)
-
-
-def dominant_colour(image: Image.Image) -> str:
-    """The most common colour (5 bits a channel, opaque pixels only) of a 64x64 thumbnail, as ``#rrggbb``."""
-    try:
-        image.draft("RGB", (128, 128))  # JPEG: decode at a reduced scale
-        image.thumbnail((64, 64))
-        raw = image.convert("RGBA").tobytes()
-    except Exception:  # a truncated or exotic image still gets its dimensions
-        return ""
-    pixels = [(raw[i], raw[i + 1], raw[i + 2]) for i in range(0, len(raw) - 3, 4) if raw[i + 3] >= 128]
-    if not pixels:
-        return ""
-    buckets = Counter((r >> 3, g >> 3, b >> 3) for r, g, b in pixels)
-    top = buckets.most_common(1)[0][0]
-    chosen = [p for p in pixels if (p[0] >> 3, p[1] >> 3, p[2] >> 3) == top]
-    r, g, b = (sum(p[i] for p in chosen) // len(chosen) for i in range(3))
-    return f"#{r:02x}{g:02x}{b:02x}"
+    return Inspection(mime_type, width, height, fill or NO_PLACEHOLDERS)

@@ -14,6 +14,7 @@ from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from content.portable_text import safe_href as safe_href  # the one rule, kept where content validates
+from media import responsive
 
 STYLES = {
     "normal": "p",
@@ -76,10 +77,7 @@ def _image(block: dict[str, Any], resolve: ImageResolver | None) -> str:
         return ""
     alt = block.get("alt") or media.get("alt") or ""
     caption = block.get("caption") or media.get("caption") or ""
-    size = ""
-    if media.get("width") and media.get("height"):
-        size = format_html(' width="{}" height="{}"', media["width"], media["height"])
-    img = format_html('<img src="{}" alt="{}"{} loading="lazy">', media["url"], alt, size)
+    img = responsive.img(media, alt=alt)
     figcaption = format_html("<figcaption>{}</figcaption>", caption) if caption else ""
     return f'<figure class="pt-image">{img}{figcaption}</figure>'
 

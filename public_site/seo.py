@@ -19,20 +19,25 @@ def origin(request: HttpRequest, site: dict[str, Any]) -> str:
     return configured.rstrip("/") if isinstance(configured, str) and configured else site_origin(request)
 
 
+def _og_image(media_id: Any) -> str | None:
+    """An image's 1200x630 cover rendition (its original for images without renditions, e.g. SVG)."""
+    media = query.media(media_id) if media_id else None
+    if not media or not str(media.get("mimeType", "")).startswith("image/"):
+        return None
+    return str((media.get("renditions") or {}).get("openGraph") or media["url"])
+
+
 def _image_url(item: dict[str, Any]) -> str | None:
     data = item.get("data")
     for value in data.values() if isinstance(data, dict) else []:
-        if isinstance(value, dict) and value.get("id"):
-            media = query.media(value["id"])
-            if media and str(media.get("mimeType", "")).startswith("image/"):
-                return str(media["url"])
+        if isinstance(value, dict) and value.get("id") and (image := _og_image(value["id"])):
+            return image
     return None
 
 
 def _own_image(seo: dict[str, Any]) -> str | None:
     ref = seo.get("image")
-    media = query.media(ref["id"]) if isinstance(ref, dict) and ref.get("id") else None
-    return str(media["url"]) if media and str(media.get("mimeType", "")).startswith("image/") else None
+    return _og_image(ref["id"]) if isinstance(ref, dict) and ref.get("id") else None
 
 
 def _absolute(base: str, url: str | None) -> str | None:
@@ -55,7 +60,8 @@ def page_meta(request: HttpRequest, site: dict[str, Any], subject: dict[str, Any
     base = origin(request, site)
     image = _own_image(seo) or (_image_url(subject) if data else None)
     if image is None:
-        image = ((site.get("seo") or {}).get("defaultOgImage") or {}).get("url")
+        default = (site.get("seo") or {}).get("defaultOgImage") or {}
+        image = _og_image(default.get("mediaId")) or default.get("url")
     url = base + request.path
     return {
         "title": title,

@@ -98,9 +98,19 @@ def _no_file() -> None:
 
 @admin_page(Perm.MEDIA_EDIT_OWN, "POST")
 def edit(request: HttpRequest, id: str) -> HttpResponse:
-    raw = {"id": id, "alt": request.POST.get("alt", ""), "caption": request.POST.get("caption", "")}
+    raw: dict[str, object] = {"id": id, "alt": request.POST.get("alt", ""), "caption": request.POST.get("caption", "")}
+    if "focal_x" in request.POST or "focal_y" in request.POST:
+        raw["focalPoint"] = {"x": _number(request.POST.get("focal_x")), "y": _number(request.POST.get("focal_y"))}
     run(request, "media_update", raw, "Media details saved.")
     return redirect(f"{request.build_absolute_uri('/_emdash/admin/media/')}#m-{id}")
+
+
+def _number(text: str | None) -> object:
+    """A form number as a float; anything else is passed on as is, so validation names the field."""
+    try:
+        return float(text or "")
+    except ValueError:
+        return text
 
 
 @admin_page(Perm.MEDIA_EDIT_OWN, "POST")

@@ -4,6 +4,7 @@
 {% get_menu "primary" as menu %}            {% get_terms "category" as categories %}
 {% get_site_settings as site %}             {% search_results q as results %}
 {% portable_text item.data.body %}          {{ item.data.cover|media_item }}
+{% media_img cover sizes="(max-width: 600px) 100vw, 600px" %}   (responsive <img>: srcset, placeholder colour)
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from django import template
 from django.utils.safestring import SafeString
 
 from emdash.errors import EmDashError
+from media import responsive
 from media.outputs import Media
 from public_site import query
 from public_site.portable_text import render
@@ -69,3 +71,12 @@ def media_item(ref: Any) -> Media | None:
         return None
     media_id = ref.get("id") or ref.get("mediaId")
     return query.media(media_id) if media_id else None
+
+
+@register.simple_tag
+def media_img(item: Any, sizes: str = responsive.DEFAULT_SIZES, alt: str | None = None) -> SafeString:
+    """``<img src srcset sizes width height loading=lazy decoding=async>`` for a media item (from
+    ``media_item``), with its dominant colour as the placeholder; nothing for a missing item."""
+    if not isinstance(item, dict) or not item.get("url"):
+        return SafeString("")
+    return responsive.img(item, sizes=sizes, alt=alt)

@@ -8,6 +8,7 @@ import pytest
 
 from tests.mcp.conftest import make_mcp, mcp  # noqa: F401  (fixtures)
 from tests.media.fetch_server import server  # noqa: F401  (fixture)
+from tests.media.storages import media_storage, s3_endpoint  # noqa: F401  (fixtures)
 
 
 @pytest.fixture(autouse=True)

@@ -84,8 +84,19 @@ def test_images_resolve_through_the_media_library_and_garbage_renders_nothing() 
         resolve_image=media.get,
     )
     assert html == (
-        '<figure class="pt-image"><img src="/media/a.png" alt="Alt &lt;b&gt;" width="40" height="20" loading="lazy">'
-        "</figure>"
+        '<figure class="pt-image"><img src="/media/a.png" alt="Alt &lt;b&gt;" width="40" height="20" loading="lazy" '
+        'decoding="async"></figure>'
+    )
+    responsive = {
+        **media["M1"],
+        "renditions": {"medium": "/r/960"},
+        "srcset": "/r/160 160w, /r/320 320w",
+        "dominantColor": "#0a0b0c",
+    }
+    assert render([{"_type": "image", "asset": {"id": "M1"}}], resolve_image={"M1": responsive}.get) == (
+        '<figure class="pt-image"><img src="/r/960" alt="Alt &lt;b&gt;" srcset="/r/160 160w, /r/320 320w" '
+        'sizes="(max-width: 960px) 100vw, 960px" width="40" height="20" data-placeholder="#0a0b0c" loading="lazy" '
+        'decoding="async"></figure>'
     )
     assert render("not a list") == ""
     assert render([1, None, {"_type": "unknown", "html": "<script>"}, {"_type": "block", "children": "x"}]) == "<p></p>"

@@ -67,7 +67,8 @@ def test_entry_seo_fills_the_head(site) -> None:
     assert '<meta name="twitter:title" content="Jam, explained">' in html
     assert '<meta property="og:description" content="Everything about marmalade">' in html
     assert '<link rel="canonical" href="https://canonical.example/jam/">' in html
-    url = media_presenters.item(image)["url"]
+    url = media_presenters.item(image)["renditions"]["openGraph"]  # the 1200x630 cover rendition (SPEC 11)
+    assert "/1200x630/cover.jpeg?v=" in url
     assert (
         f'<meta property="og:image" content="{url if url.startswith("http") else "http://testserver" + url}">' in html
     )

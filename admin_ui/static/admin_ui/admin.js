@@ -101,6 +101,28 @@
     update();
   });
 
+  /* Media library: click an image to set its focal point (the number fields are the no-script way). */
+  $$("[data-focal]").forEach((box) => {
+    const image = $("[data-focal-image]", box);
+    const mark = $(".focal-mark", box);
+    const x = $("[data-focal-x]", box);
+    const y = $("[data-focal-y]", box);
+    const show = () => {
+      mark.style.left = `${Number(x.value) * 100}%`;
+      mark.style.top = `${Number(y.value) * 100}%`;
+    };
+    image.addEventListener("click", (event) => {
+      const rect = image.getBoundingClientRect();
+      const clamp = (v) => Math.min(1, Math.max(0, v)).toFixed(2);
+      x.value = clamp((event.clientX - rect.left) / rect.width);
+      y.value = clamp((event.clientY - rect.top) / rect.height);
+      show();
+    });
+    x.addEventListener("input", show);
+    y.addEventListener("input", show);
+    show();
+  });
+
   /* Media library: drop files to upload them (the same endpoint as the file picker). */
   $$("[data-dropzone]").forEach((zone) => {
     const status = $("[data-dropzone-status]", zone);

@@ -1,0 +1,90 @@
+"""A media item's renditions as API results, MCP results and templates show them: a few ready URLs, a
+``srcset``, and the ``<img>`` markup built from them.
+
+:func:`describe` is the one place that decides which renditions an item advertises; media results
+(``media.presenters.item``) carry it, and so can an image field's output.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urljoin
+
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
+
+from emdash.conf import emdash_settings
+from media import renditions
+from media.renditions import Spec
+
+# The ready URLs every image result carries: name -> (target width, height, fit, format).
+PRESETS = {
+    "thumbnail": (320, 320, "cover", "webp"),
+    "medium": (960, 0, "inside", "auto"),
+    "large": (1920, 0, "inside", "auto"),
+    "openGraph": (*renditions.OPEN_GRAPH, "cover", "jpeg"),
+}
+DEFAULT_SIZES = "(max-width: 960px) 100vw, 960px"
+
+
+def _allowed(target: int) -> int:
+    """The configured size nearest above ``target`` (else the largest): presets follow EMDASH_IMAGE_SIZES."""
+    sizes = renditions.sizes()
+    return next((size for size in sizes if size >= target), sizes[-1] if sizes else 0)
+
+
+def url(media_id: str, spec: Spec, version: str) -> str:
+    """The versioned (immutable) address of one rendition, absolute against EMDASH_SITE_URL when set."""
+    name = f"{spec.fit}.{spec.fmt}"
+    path = reverse("media-rendition", kwargs={"id": media_id, "size": f"{spec.width}x{spec.height}", "name": name})
+    path = f"{path}?v={version}"
+    site = str(emdash_settings.SITE_URL or "")
+    return urljoin(site, path) if site else path
+
+
+def describe(
+    *, media_id: str, mime_type: str, width: int | None, content_hash: str, focal: tuple[float, float]
+) -> dict[str, Any]:
+    """``{renditions: {name: url}, srcset}`` for an image Pillow can resize; ``{renditions: None, srcset:
+    None}`` for anything else (files, SVG)."""
+    if not renditions.renditionable(mime_type) or not renditions.sizes():
+        return {"renditions": None, "srcset": None}
+    version = renditions.version(content_hash, *focal)
+    ready = {}
+    for name, (w, h, fit, fmt) in PRESETS.items():
+        spec = (
+            Spec(w, h, fit, fmt) if (w, h) == renditions.OPEN_GRAPH else Spec(_allowed(w), h and _allowed(h), fit, fmt)
+        )
+        ready[name] = url(media_id, spec, version)
+    return {"renditions": ready, "srcset": srcset(media_id, width, version)}
+
+
+def srcset(media_id: str, width: int | None, version: str) -> str | None:
+    """One candidate per configured width below the original's, plus the original's own width (asked for
+    as the next size up: renditions are never upscaled, so it comes back at the original's width)."""
+    if not width:
+        return None
+    sizes = renditions.sizes()
+    candidates = [(size, size) for size in sizes if size <= width]
+    above = next((size for size in sizes if size > width), None)
+    if above is not None and (not candidates or candidates[-1][0] != width):
+        candidates.append((above, width))
+    return ", ".join(f"{url(media_id, Spec(ask, 0, 'inside', 'auto'), version)} {real}w" for ask, real in candidates)
+
+
+def img(item: dict[str, Any], *, sizes: str = DEFAULT_SIZES, alt: str | None = None) -> SafeString:
+    """``<img src srcset sizes width height loading=lazy decoding=async data-placeholder>`` for a presented
+    media item. ``data-placeholder`` is its dominant colour: the theme's script paints it behind the image
+    until the pixels arrive (a ``style`` attribute would need the Content-Security-Policy loosened)."""
+    srcset = item.get("srcset")
+    src = (item.get("renditions") or {}).get("medium") or item.get("url") or ""
+    parts = [format_html('<img src="{}" alt="{}"', src, item.get("alt", "") if alt is None else alt)]
+    if srcset:
+        parts.append(format_html(' srcset="{}" sizes="{}"', srcset, sizes))
+    if item.get("width") and item.get("height"):
+        parts.append(format_html(' width="{}" height="{}"', item["width"], item["height"]))
+    if colour := item.get("dominantColor"):
+        parts.append(format_html(' data-placeholder="{}"', colour))
+    parts.append(mark_safe(' loading="lazy" decoding="async">'))
+    return mark_safe("".join(parts))
