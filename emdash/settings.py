@@ -83,6 +83,7 @@ INSTALLED_APPS = [
     "menus",
     "settings_app",
     "webhooks",
+    "transfer",
     "mcp_endpoint",
     "admin_ui",
     "api",

@@ -18,6 +18,7 @@ APPS = (
     "admin_ui",
     "public_site",
     "mcp_endpoint",
+    "transfer",
 )
 MAX_MODULE_LINES = 400
 MAX_FUNCTION_LINES = 60
