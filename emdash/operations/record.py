@@ -30,6 +30,7 @@ CATEGORIES = (
     "audit",
     "account",
     "webhook",
+    "transfer",
 )
 # The modules that declare operations; importing one fills TABLE. Add an area's module here.
 MODULES = (
@@ -44,6 +45,7 @@ MODULES = (
     "menus.operations",
     "emdash.token_operations",
     "webhooks.operations",
+    "transfer.operations",
 )
 
 Payload = dict[str, Any]
