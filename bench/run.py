@@ -41,6 +41,7 @@ GOALS: dict[str, str] = {
     "search": "bench.goal_search",  # goal 4: search at 100k documents, SQLite and PostgreSQL
     "writes": "bench.goal_writes",  # goal 5: content_create from 8 clients
     "servers": "bench.goal_servers",  # goal 7: daphne, gunicorn, granian on the same calls
+    "transfer": "bench.goal_transfer",  # SPEC 12: export/import items per second and peak memory at 100k items
 }
 
 
