@@ -31,16 +31,14 @@ class ImportWordPressInput(Input):
     media_id: Annotated[str | None, Field(None, description="Media id of a WXR file uploaded with media_upload")]
     url: Annotated[
         str | None,
-        Field(None, description="Public http(s) URL of a WXR file (fetched with the SSRF rules)", max_length=2000),
+        Field(None, description="Public http(s) URL of a WXR file", max_length=2000),
     ]
-    create_users: Annotated[
-        bool | None, Field(None, description="Create a user (no password) for each author who has none")
-    ]
+    create_users: Annotated[bool | None, Field(None, description="Create users for authors who have none")]
 
 
-run = family("transfer", Perm.SITE_IMPORT, atomic=False, output=REPORT, idempotent=True)
+# Category "content" (SPEC 5.5's categories): what it brings in is content.
+run = family("content", Perm.SITE_IMPORT, atomic=False, output=REPORT, idempotent=True)
 run("import_wordpress", "Import a WordPress site", ImportWordPressInput, services.wordpress_import).describe(
-    "Import a WordPress export (WXR from Tools → Export): posts, pages, custom post types, categories and tags, "
-    "media, menus, SEO and redirects from the old permalinks. Give mediaId or url. Safe to run again (nothing is "
-    "created twice). It can take minutes: call it as a task. Answers what was created and what was skipped and why."
+    "Import a WordPress export (WXR): posts, pages, custom types, terms, media, menus, SEO, redirects. Safe to "
+    "repeat (creates nothing twice). Slow: call it as a task. Answers what was created, and what was skipped and why."
 )

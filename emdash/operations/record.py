@@ -30,7 +30,6 @@ CATEGORIES = (
     "audit",
     "account",
     "webhook",
-    "transfer",
 )
 # The modules that declare operations; importing one fills TABLE. Add an area's module here.
 MODULES = (

@@ -17,9 +17,10 @@ from emdash.operations.record import TABLE, load
 from mcp_endpoint import dispatch, versions
 
 # Ceilings a little above today's sizes: a change that makes the list grow has to raise them on purpose.
-WHOLE_MAX = {"2024-11-05": 49_000, "2025-03-26": 49_000, "2025-06-18": 62_500, "2025-11-25": 64_500}
+# import_wordpress (SPEC 12) raised them by about 1 KB.
+WHOLE_MAX = {"2024-11-05": 49_800, "2025-03-26": 49_800, "2025-06-18": 63_800, "2025-11-25": 65_800}
 WHOLE_MAX[versions.MODERN] = WHOLE_MAX["2025-06-18"]  # lists no execution (SPEC 5.6: the tasks extension)
-MODEL_MAX = 36_500
+MODEL_MAX = 37_200
 
 
 def model_facing(tools: list[dict[str, Any]]) -> int:
