@@ -15,8 +15,8 @@ from pathlib import Path
 
 from bench.harness import ROOT, Bench, Row, say
 
-GOAL_RATE = "Export / import: items per second (100k items)"
-GOAL_MEMORY = "Export / import: peak memory bounded (100k items within 1.5x of 10k)"
+GOAL_RATE = "Export / import: items per second (--scale-items, 100k by default)"
+GOAL_MEMORY = "Export / import: peak memory bounded (--scale-items within 1.5x of a tenth of them)"
 
 
 def _measured(env: dict[str, str], *args: str) -> tuple[float, float]:
