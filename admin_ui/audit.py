@@ -6,7 +6,7 @@ import time
 
 from django.http import HttpRequest
 
-from emdash.models import AuditLog
+from audit.models import AuditLog
 from emdash.tracing import current_trace_id
 
 

@@ -2,7 +2,7 @@
 
 The admin keeps short names in its URL (``author=3``, ``terms.category=news``, ``date=published&from=...&to=...``)
 and hands the same ``filter`` object as MCP and REST to ``selectors.entry_list``, so the collection's
-FilterSet (content/filters.py) validates and applies them.
+FilterSet (content/entries/filters.py) validates and applies them.
 """
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ from typing import Any
 
 from django.http import HttpRequest, QueryDict
 
+from accounts.models import User
 from admin_ui import terms as entry_terms
-from content import rows
-from content.schema import CollectionSpec
+from content.entries import rows
+from content.schema.specs import CollectionSpec
 from emdash.actor import Actor
-from emdash.models import User
 from taxonomy import selectors as taxonomy_selectors
 
 DATES = [("updated", "Updated"), ("created", "Created"), ("published", "Published")]

@@ -8,7 +8,7 @@ from typing import Any
 from django.http import HttpRequest
 from django.urls import reverse
 
-from content import schema
+from content.schema import specs as schema
 from emdash.actor import Actor
 from emdash.permissions import Perm, can
 from emdash.roles import Role
@@ -22,7 +22,7 @@ class Link:
 
 
 # (label, url name, key, permission needed; None = any signed-in user, e.g. their own API tokens).
-# "Connected apps" and "Connect a device" (the device-approval page, routed by emdash.oauth) are the OAuth ones.
+# "Connected apps" and "Connect a device" (the device-approval page, routed by accounts.oauth) are the OAuth ones.
 SECTIONS: list[tuple[str, str, str, Perm | None]] = [
     ("Media", "admin_ui:media", "media", Perm.MEDIA_READ),
     ("Taxonomies", "admin_ui:taxonomies", "taxonomies", Perm.TAXONOMY_MANAGE),

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.http import QueryDict
 
-from content.schema import CollectionSpec
+from content.schema.specs import CollectionSpec
 from emdash.actor import Actor
 from taxonomy import selectors
 

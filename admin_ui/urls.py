@@ -1,4 +1,4 @@
-"""Routes of the admin UI under /_emdash/admin/ (the device-approval page is routed by emdash.oauth.urls)."""
+"""Routes of the admin UI under /_emdash/admin/ (the device-approval page is routed by accounts.oauth.urls)."""
 
 from django.urls import path
 

@@ -13,8 +13,8 @@ from typing import Any
 from django.http import QueryDict
 
 from admin_ui import portable_text
-from content import selectors
-from content.schema import CollectionSpec, FieldSpec
+from content.entries import selectors
+from content.schema.specs import CollectionSpec, FieldSpec
 from emdash.actor import Actor
 from emdash.dates import iso
 from emdash.errors import EmDashError

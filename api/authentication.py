@@ -12,9 +12,9 @@ from rest_framework.authentication import BaseAuthentication, SessionAuthenticat
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
 
+from accounts.auth import bearer_token, resolve_bearer
+from accounts.discovery import resource_metadata_url
 from emdash.actor import Actor
-from emdash.auth import bearer_token, resolve_bearer
-from emdash.discovery import resource_metadata_url
 
 
 class BearerAuthentication(BaseAuthentication):

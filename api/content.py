@@ -1,6 +1,6 @@
 """Content routes outside the operation table: the signed preview link.
 
-CRUD, the lifecycle actions, revisions and translations are generated from content/operations.py
+CRUD, the lifecycle actions, revisions and translations are generated from content/entries/operations.py
 (see api/operations.py).
 """
 
@@ -9,11 +9,11 @@ from __future__ import annotations
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.auth import site_origin
 from api.base import ApiView
 from api.rules import rule
 from api.schema_doc import doc
-from content import preview
-from emdash.auth import site_origin
+from content.entries import preview
 from emdash.dates import iso
 from emdash.permissions import Perm
 

@@ -15,7 +15,7 @@ from django.http import Http404
 from rest_framework import exceptions
 from rest_framework.response import Response
 
-from emdash import limits
+from emdash.edge import limits
 from emdash.errors import EmDashError
 from emdash.text import PROBLEM, is_bad_text_db_error
 from emdash.tracing import log_exception

@@ -2,7 +2,7 @@
 
 The selectors do the querying; these filter sets only parse and check the query string, so a bad value is a
 VALIDATION_ERROR naming the parameter, and the OpenAPI document lists the same parameters the view reads.
-Content lists are filtered by each collection's own FilterSet (content/filters.py).
+Content lists are filtered by each collection's own FilterSet (content/entries/filters.py).
 """
 
 from __future__ import annotations

@@ -18,14 +18,15 @@ from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.auth import site_origin
 from api import filters
 from api.base import ApiView
 from api.operations import run_named as run
 from api.parsers import CheckedJSONParser
 from api.rules import rule
 from api.schema_doc import doc
-from emdash import limits, operations
-from emdash.auth import site_origin
+from emdash import operations
+from emdash.edge import limits
 from emdash.errors import ValidationError
 from emdash.operations.pipeline import Call, action_row
 from emdash.operations.tracing import current_trace_id

@@ -22,7 +22,7 @@ from api.base import ApiView
 from api.parsers import StreamedJSONParser
 from api.rules import rule
 from api.schema_doc import ERRORS
-from emdash import limits
+from emdash.edge import limits
 from emdash.errors import ValidationError
 from emdash.operations import TABLE, Operation, Route, Shape, operations, run_operation
 from emdash.operations.record import path_params

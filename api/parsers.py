@@ -27,7 +27,7 @@ class StreamedJSONParser(BaseParser):
     """JSON read from the request stream, for routes whose body may pass ``MAX_BODY`` (``media_upload``'s base64).
 
     DRF hands ``JSONParser`` subclasses ``request.body``, which Django caps at ``DATA_UPLOAD_MAX_MEMORY_SIZE``
-    (= ``MAX_BODY``); the route's own, larger limit is enforced by ``emdash.limits`` before the view runs."""
+    (= ``MAX_BODY``); the route's own, larger limit is enforced by ``emdash.edge.limits`` before the view runs."""
 
     media_type = "application/json"
 

@@ -1,7 +1,7 @@
 """Measure what huge request bodies cost a real server: RSS growth and time to the answer.
 
     .venv/bin/python bench/body_limits.py daphne          # plain daphne
-    .venv/bin/python bench/body_limits.py emdash-serve    # daphne with the body-limit hook (emdash.serve)
+    .venv/bin/python bench/body_limits.py emdash-serve    # daphne with the body-limit hook (config.serve)
     .venv/bin/python bench/body_limits.py gunicorn|uvicorn|granian
 
 Only 127.0.0.1; each request stops sending as soon as the server answers. Uses a throw-away SQLite var dir.
@@ -37,10 +37,10 @@ def command(server: str, port: int) -> list[str]:
     py = sys.executable
     bind = ["-b", "127.0.0.1", "-p", str(port)]
     return {
-        "daphne": [py, "-m", "daphne", *bind, "emdash.asgi:application"],
-        "emdash-serve": [py, "-m", "emdash.serve", *bind],
-        "uvicorn": [py, "-m", "uvicorn", "--host", "127.0.0.1", "--port", str(port), "emdash.asgi:application"],
-        "gunicorn": [py, "-m", "gunicorn", "-w", "1", "-b", f"127.0.0.1:{port}", "emdash.wsgi:application"],
+        "daphne": [py, "-m", "daphne", *bind, "config.asgi:application"],
+        "emdash-serve": [py, "-m", "config.serve", *bind],
+        "uvicorn": [py, "-m", "uvicorn", "--host", "127.0.0.1", "--port", str(port), "config.asgi:application"],
+        "gunicorn": [py, "-m", "gunicorn", "-w", "1", "-b", f"127.0.0.1:{port}", "config.wsgi:application"],
         "granian": [
             py,
             "-m",
@@ -51,7 +51,7 @@ def command(server: str, port: int) -> list[str]:
             "127.0.0.1",
             "--port",
             str(port),
-            "emdash.asgi:application",
+            "config.asgi:application",
         ],
     }[server]
 

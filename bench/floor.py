@@ -5,7 +5,7 @@ id (``content_get``) or the newest 50 published rows (``content_list``) with one
 JSON-RPC envelope with the row(s) as ``text`` and ``structuredContent``. It is what this stack (Django,
 gunicorn, SQLite, orjson) cannot beat; ``bench/run.py`` reports our endpoint as a ratio of it.
 
-This module is its own settings module and URLconf, with the same DATABASES as ``emdash.settings`` (same
+This module is its own settings module and URLconf, with the same DATABASES as ``config.settings`` (same
 SQLite file, same connection options), so both pay the same connection costs:
 
     DJANGO_SETTINGS_MODULE=bench.floor EMDASH_VAR_DIR=... gunicorn bench.floor:application -k gthread
@@ -27,7 +27,7 @@ from django.db import connection
 from django.http import HttpRequest, HttpResponse
 from django.urls import path
 
-from emdash.settings import DATABASES as _EMDASH_DATABASES
+from config.settings import DATABASES as _EMDASH_DATABASES
 
 SECRET_KEY = "floor"
 DEBUG = False

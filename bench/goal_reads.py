@@ -74,7 +74,7 @@ def run(bench: Bench) -> list[Row]:
     }
     floor_env = {**site.env, "DJANGO_SETTINGS_MODULE": "bench.floor"}
     servers = {
-        "ours": bench.gunicorn("ours", "emdash.wsgi:application", site.env, threads=args.threads),
+        "ours": bench.gunicorn("ours", "config.wsgi:application", site.env, threads=args.threads),
         "floor": bench.gunicorn("floor", "bench.floor:application", floor_env, threads=args.threads),
         "reference": bench.uvicorn(
             "reference", "bench.reference_server:app", {**site.env, "BENCH_THREADS": str(args.threads)}

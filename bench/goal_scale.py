@@ -50,7 +50,7 @@ def _ms(bench: Bench, server: Server, body: bytes, token: str) -> tuple[float, f
 
 def _list_times(bench: Bench, name: str, items: int) -> dict[str, tuple[float, float]]:
     site = bench.site(name, "--posts", "60", "--bulk", str(items - 60))
-    server = bench.gunicorn(name, "emdash.wsgi:application", site.env)
+    server = bench.gunicorn(name, "config.wsgi:application", site.env)
     with bench.serving(site.token, server):
         first = call_body("content_list", {"collection": "posts", "limit": 50})
         deep = call_body(
@@ -98,8 +98,8 @@ def run(bench: Bench) -> list[Row]:
     plain = bench.site("scale-plain", "--posts", "60")
     wide = bench.site("scale-wide", "--posts", "60", "--collections", "49", "--fields", "20")
     servers = {
-        "scale-plain": bench.gunicorn("scale-plain", "emdash.wsgi:application", plain.env),
-        "scale-wide": bench.gunicorn("scale-wide", "emdash.wsgi:application", wide.env),
+        "scale-plain": bench.gunicorn("scale-plain", "config.wsgi:application", plain.env),
+        "scale-wide": bench.gunicorn("scale-wide", "config.wsgi:application", wide.env),
     }
     with bench.serving(plain.token, servers["scale-plain"]):
         one = _ms(bench, servers["scale-plain"], _get(plain.seeded), plain.token)

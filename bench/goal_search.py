@@ -36,6 +36,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.search_bench import Zipf, percentile, prepare_database, vocabulary  # noqa: E402
+from emdash.ids import new_id  # noqa: E402
 
 TARGETS = {"most common (90%+)": 20.0}  # ms, p50; every other class: SELECTIVE_TARGET
 SELECTIVE_TARGET = 10.0
@@ -65,8 +66,8 @@ def load(args: argparse.Namespace, rng: random.Random) -> Counter[str]:
     from django.db import transaction
     from django.utils import timezone
 
-    from content import rows, schema_services
-    from content.dynamic import field_attname
+    from content.schema import services as schema_services
+    from content.schema.dynamic import field_attname
     from content.search.backends import get_backend
     from content.search.indexing import signature
     from content.search.models import SearchDocument, SearchIndexState
@@ -93,7 +94,7 @@ def load(args: argparse.Namespace, rng: random.Random) -> Counter[str]:
             title = " ".join(sentences[picked[0]][:6]).capitalize()
             body = ". ".join(" ".join(sentences[p]) for p in picked[1:])
             frequencies.update(frozenset().union(*(sentence_sets[p] for p in picked)))
-            entry_id = rows.new_id()
+            entry_id = new_id()
             common = {"id": entry_id, "slug": f"doc-{i}", "locale": "en"}
             entries.append(
                 spec.model(

@@ -1,4 +1,4 @@
-"""Goal 7 (issue 15): the same calls on daphne (``emdash.serve``), gunicorn (gthread, WSGI) and granian (ASGI).
+"""Goal 7 (issue 15): the same calls on daphne (``config.serve``), gunicorn (gthread, WSGI) and granian (ASGI).
 
 ``make bench`` calls :func:`rows`; on its own (prints the results as JSON):
 
@@ -53,7 +53,7 @@ import django; django.setup()
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore
-from emdash.models import User
+from accounts.models import User
 user = User.objects.get(email={ADMIN_EMAIL!r})
 store = SessionStore()
 store[SESSION_KEY], store[HASH_SESSION_KEY] = str(user.pk), user.get_session_auth_hash()
@@ -67,14 +67,14 @@ def commands(port: int, workers: int, threads: int) -> dict[str, list[str]]:
     """How each server is started: the command lines the README documents, on a free port."""
     bind = f"127.0.0.1:{port}"
     return {
-        "daphne": [sys.executable, "-m", "emdash.serve", "-b", "127.0.0.1", "-p", str(port)],
+        "daphne": [sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p", str(port)],
         "gunicorn": [
-            *(str(BIN / "gunicorn"), "emdash.wsgi:application", "--bind", bind, "--workers", str(workers)),
+            *(str(BIN / "gunicorn"), "config.wsgi:application", "--bind", bind, "--workers", str(workers)),
             *("--worker-class", "gthread", "--threads", str(threads), "--log-level", "warning"),
         ],
         "granian": [
             *(str(BIN / "granian"), "--interface", "asgi", "--host", "127.0.0.1", "--port", str(port)),
-            *("--workers", str(workers), "--log-level", "warning", "emdash.asgi:application"),
+            *("--workers", str(workers), "--log-level", "warning", "config.asgi:application"),
         ],
     }
 

@@ -40,7 +40,7 @@ GOAL = "Goal 5: content_create over MCP, 8 clients, several processes"
 SERIAL = "@@SERIAL@@"
 COUNT_POSTS = """
 import django, json; django.setup()
-from content import schema
+from content.schema import specs as schema
 print(json.dumps(schema.get_collection("posts").model.objects.filter(slug__startswith="bench-write-").count()))
 """
 
@@ -48,7 +48,7 @@ print(json.dumps(schema.get_collection("posts").model.objects.filter(slug__start
 def base_env(var_dir: Path) -> dict[str, str]:
     """A production-like environment on a scratch directory (the rate limiter runs but never trips)."""
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "DEBUG", "ALLOWED_HOSTS")}
-    env.update(EMDASH_VAR_DIR=str(var_dir), DJANGO_SETTINGS_MODULE="emdash.settings", PYTHONUNBUFFERED="1")
+    env.update(EMDASH_VAR_DIR=str(var_dir), DJANGO_SETTINGS_MODULE="config.settings", PYTHONUNBUFFERED="1")
     env.update(EMDASH_LOG_LEVEL="WARNING", EMDASH_RATE_LIMITS="mcp=100000000/m,rest=100000000/m")
     return env
 
@@ -160,7 +160,7 @@ def measure(backend: str, args: argparse.Namespace) -> dict[str, Any]:
             env, "manage.py", "emdash_token", "create", "--email", ADMIN_EMAIL, "--scopes", "admin", "--name", "bench"
         ).strip()
         port = free_port()
-        cmd = [str(Path(sys.executable).parent / "gunicorn"), "emdash.wsgi:application", "--bind", f"127.0.0.1:{port}"]
+        cmd = [str(Path(sys.executable).parent / "gunicorn"), "config.wsgi:application", "--bind", f"127.0.0.1:{port}"]
         cmd += ["--workers", str(args.workers), "--worker-class", "gthread", "--threads", str(args.threads)]
         cmd += ["--keep-alive", "30", "--log-level", "warning"]
         server = Server(f"gunicorn-{backend}", cmd, port, env, work / "server.log")

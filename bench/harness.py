@@ -315,7 +315,7 @@ class Bench:
             env.pop(name, None)
         env.update(
             EMDASH_VAR_DIR=str(var_dir),
-            DJANGO_SETTINGS_MODULE="emdash.settings",
+            DJANGO_SETTINGS_MODULE="config.settings",
             PYTHONUNBUFFERED="1",
             EMDASH_LOG_LEVEL="WARNING",
             # The limiter still runs (its cost is measured) but a benchmark's rate never trips it.

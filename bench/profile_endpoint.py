@@ -1,7 +1,7 @@
 """Profile our MCP endpoint in-process: the WSGI app called directly, no server and no network.
 
 Each benchmark call (``tools/call content_get`` and ``content_list`` limit 50) is sent ``--calls`` times
-through ``emdash.wsgi.application`` after a warm-up; prints the mean time per call, then pyinstrument's
+through ``config.wsgi.application`` after a warm-up; prints the mean time per call, then pyinstrument's
 call tree (or, with ``--cprofile`` or without pyinstrument, cProfile's top functions by own time).
 Uses the database of EMDASH_VAR_DIR (``bench/run.py --profile`` passes its own).
 
@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "emdash.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 from django.core.wsgi import get_wsgi_application
 

@@ -4,12 +4,12 @@ An ``MCPServer`` in stateless JSON mode at ``/_emdash/api/mcp`` with tools ``con
 ``content_list`` that do the same reads on the same database as ours, as the demo admin with the
 ``admin`` scope (what the benchmark's token grants on our side). They run our operations
 (``content_get``/``content_list`` from the operation table, through ``run_operation``: argument
-validation, ``content.selectors.entry_get/entry_list`` and the presenter, e.g. the item's taxonomy terms)
+validation, ``content.entries.selectors.entry_get/entry_list`` and the presenter, e.g. the item's taxonomy terms)
 so the payloads stay identical as the operations evolve; ``bench/run.py`` checks that they are. Not run
 here: our HTTP/JSON-RPC layer, the bearer-token lookup and the audit-log write. It is the SDK's floor for
 the same reads.
 
-    DJANGO_SETTINGS_MODULE=emdash.settings EMDASH_VAR_DIR=... BENCH_THREADS=1 \\
+    DJANGO_SETTINGS_MODULE=config.settings EMDASH_VAR_DIR=... BENCH_THREADS=1 \\
         uvicorn bench.reference_server:app --host 127.0.0.1 --port 8001 --workers 1
 
 The SDK runs sync tools in anyio worker threads; BENCH_THREADS caps that pool so that the reference
@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "emdash.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 import django
 
@@ -33,9 +33,9 @@ django.setup()
 import anyio.to_thread  # noqa: E402
 from mcp.server.mcpserver import MCPServer  # noqa: E402
 
+from accounts.models import User  # noqa: E402
 from emdash import operations  # noqa: E402
 from emdash.actor import Actor  # noqa: E402
-from emdash.models import User  # noqa: E402
 
 ADMIN_EMAIL = os.environ.get("BENCH_ADMIN_EMAIL", "admin@example.com")
 THREADS = int(os.environ.get("BENCH_THREADS", "1"))

@@ -40,6 +40,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from emdash.ids import new_id
+
 ROOT = Path(__file__).resolve().parent.parent
 PG_DATABASE = "bench_search"
 SYLLABLES = [c + v for c in "bdfgklmnprstvz" for v in ("a", "e", "i", "o", "u", "ai", "or", "en")]
@@ -89,7 +91,7 @@ def _pg_admin(url: str, statement: str) -> None:
 
 def prepare_database(args: argparse.Namespace) -> tuple[str, Any]:
     """Point Django at a fresh database; returns a description and a clean-up callable."""
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "emdash.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     var_dir = tempfile.mkdtemp(prefix="emdash-search-bench-")
     os.environ["EMDASH_VAR_DIR"] = var_dir
     if args.backend == "sqlite":
@@ -162,8 +164,8 @@ def load(args: argparse.Namespace) -> tuple[Counter[str], dict[str, float]]:
     from django.db import transaction
     from django.utils import timezone
 
-    from content import rows, schema_services
-    from content.dynamic import field_attname
+    from content.schema import services as schema_services
+    from content.schema.dynamic import field_attname
     from content.search import indexing
     from content.search.backends import get_backend
     from emdash.actor import Actor
@@ -187,7 +189,7 @@ def load(args: argparse.Namespace) -> tuple[Counter[str], dict[str, float]]:
         for i in range(start, min(start + batch_size, args.docs)):
             title, body = zipf.draw(6), zipf.draw(args.words)
             frequencies.update(set(title) | set(body))
-            entry_id = rows.new_id()
+            entry_id = new_id()
             batch.append(
                 spec.model(
                     id=entry_id,
@@ -286,8 +288,8 @@ def run_peer(queries: dict[str, list[str]], runs: int) -> dict[str, float]:
     It finds substrings rather than words and does not rank, so it is a lower bound on real work."""
     from django.db.models import Q
 
-    from content import schema
-    from content.dynamic import field_attname
+    from content.schema import specs as schema
+    from content.schema.dynamic import field_attname
 
     model = schema.get_collection("articles").model
     live = model.objects.filter(status="published", deleted_at__isnull=True).order_by("-published_at")

@@ -21,16 +21,17 @@ from datetime import timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "emdash.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 import django
 
 django.setup()
 
-from content import schema, selectors, services  # noqa: E402
-from content.rows import new_id  # noqa: E402
+from accounts.models import User  # noqa: E402
+from content.entries import selectors, services  # noqa: E402
+from content.schema import specs as schema  # noqa: E402
 from emdash.actor import Actor  # noqa: E402
-from emdash.models import User  # noqa: E402
+from emdash.ids import new_id  # noqa: E402
 
 COLLECTION = "posts"
 WORDS = ("content", "editor", "draft", "publish", "schema", "field", "revision", "assistant", "page", "token")
@@ -80,9 +81,9 @@ def wide(actor: Actor, collections: int, fields: int) -> dict[str, str]:
     from django.apps.registry import Apps
     from django.db import connection
 
-    from content.dynamic import build_model, table_name_for
     from content.models import Collection, Field, SchemaState
-    from content.schema import CollectionSpec
+    from content.schema.dynamic import build_model, table_name_for
+    from content.schema.specs import CollectionSpec
 
     slugs = [f"wide{c:02d}" for c in range(collections)]
     with connection.schema_editor(atomic=True) as editor:

@@ -8,7 +8,7 @@ Three realistic argument sets, each validated ``--runs`` times per library after
 ``content_create`` with a data object (title, body, tags) and terms, ``content_list`` with every filter, and a
 ``content_list`` with three bad fields (the error path: every problem collected). jsonschema uses the schemas
 the tools were declared with before (a ``Draft202012Validator`` built once, ``iter_errors`` as the registry
-did); pydantic uses the operation table's own input models (``content.operations``); msgspec uses an
+did); pydantic uses the operation table's own input models (``content.entries.operations``); msgspec uses an
 equivalent ``Struct`` (``forbid_unknown_fields``, ``Meta`` constraints). Prints a Markdown table of
 microseconds per call (median of 5 rounds) and checks that the three libraries agree on valid vs invalid.
 """
@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "emdash.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 import django
 
@@ -34,7 +34,7 @@ django.setup()
 import msgspec  # noqa: E402
 from jsonschema import Draft202012Validator  # noqa: E402
 
-from content.operations import CreateInput, ListInput  # noqa: E402
+from content.entries.operations import CreateInput, ListInput  # noqa: E402
 from emdash.operations import input_schema  # noqa: E402
 
 CREATE = {

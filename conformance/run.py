@@ -190,7 +190,7 @@ def server_command(kind: str, port: int) -> list[str]:
             sys.executable,
             "-m",
             "gunicorn",
-            "emdash.wsgi:application",
+            "config.wsgi:application",
             "--bind",
             f"127.0.0.1:{port}",
             "--workers",

@@ -11,11 +11,11 @@ class ContentConfig(AppConfig):
 
         from django.db.models.signals import post_migrate
 
-        from content import table_indexes
+        from content.schema import table_indexes
 
-        post_migrate.connect(table_indexes.on_post_migrate, dispatch_uid="content.table_indexes")
+        post_migrate.connect(table_indexes.on_post_migrate, dispatch_uid="content.schema.table_indexes")
 
-        from content.services import publish_due
+        from content.entries.services import publish_due
         from emdash.background import register_sweep
 
         register_sweep("scheduled", publish_due, report="published {} scheduled item(s)", always_report=True)

@@ -1,105 +1,122 @@
 """What content needs from the apps above it, plugged in by those apps (content never imports them).
 
 Content sits below taxonomy and media (they import content, never the reverse), yet an entry write can
-carry ``terms``, an entry's output shows them, and image/file values must name existing media. The
-taxonomy and media apps register their functions in ``ready()``; without them, entries have no terms
-and no media reference is valid.
+carry ``terms``, an entry's output shows them, and image/file values must name existing media. Each need is a
+typed Protocol; the taxonomy and media apps register an implementation in ``ready()`` (``taxonomy.hooks``,
+``media.hooks``), and mypy checks it against the Protocol. Without them, entries have no terms and no media
+reference is valid. The provider's methods are the apps' own functions (static attributes), so the hot read
+path pays one attribute lookup, no wrapper call.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from emdash.errors import ValidationError
 
-Replace = Callable[..., None]
 Terms = dict[str, list[dict[str, Any]]]  # {taxonomy: [{id, slug, label}]}, as an entry's output shows them
-Assigned = Callable[..., Terms]
-
-_hooks: dict[str, Any] = {}
 
 
-def register_terms(
-    *,
-    replace: Replace,
-    assigned: Assigned,
-    taxonomies: Callable[[str], list[str]],
-    tagged: Callable[..., Any],
-    column: Callable[[str], Any],
-    of_column: Callable[[Any], Terms],
-) -> None:
-    _hooks["replace"] = replace
-    _hooks["assigned"] = assigned
-    _hooks["terms_column"] = column
-    _hooks["terms_of_column"] = of_column
-    _hooks["taxonomies"] = taxonomies
-    _hooks["tagged"] = tagged
+class TermsProvider(Protocol):
+    """An entry's taxonomy terms: what the taxonomy app gives content."""
+
+    def replace(self, *, collection: str, entry_id: str, terms: Any) -> None:
+        """Replace the entry's assignments (``{taxonomy: [slug, ...]}``); VALIDATION_ERROR on unknown terms."""
+
+    def assigned(self, *, collection: str, entry_id: str) -> Terms:
+        """The entry's terms, in one query."""
+
+    def taxonomies(self, collection: str) -> list[str]:
+        """Names of the taxonomies that apply to the collection."""
+
+    def tagged(self, *, collection: str, taxonomy: str, slugs: list[str]) -> Any:
+        """A subquery of the ids of entries carrying any of the terms ``slugs`` (for ``id__in``)."""
+
+    def column(self, collection: str) -> Any:
+        """An expression an entry query selects (on ``OuterRef("id")``) to read the terms in the same statement."""
+
+    def of_column(self, value: Any) -> Terms:
+        """The terms out of that column's value."""
 
 
-def register_media(
-    *,
-    existing_ids: Callable[[set[str]], set[str]],
-    urls_by_id: Callable[[set[str]], dict[str, str]],
-    ids_by_url: Callable[[set[str]], dict[str, str]],
-) -> None:
-    _hooks["media_ids"] = existing_ids
-    _hooks["urls_by_id"] = urls_by_id
-    _hooks["ids_by_url"] = ids_by_url
+class MediaProvider(Protocol):
+    """Media items named by id or URL: what the media app gives content."""
+
+    def existing_ids(self, ids: set[str]) -> set[str]:
+        """Which of ``ids`` name media items, in one query."""
+
+    def urls_by_id(self, ids: set[str]) -> dict[str, str]:
+        """Public URLs of the items named by ``ids`` (Markdown output)."""
+
+    def ids_by_url(self, urls: set[str]) -> dict[str, str]:
+        """Which of ``urls`` are this site's media URLs, mapped to the item id (Markdown input)."""
+
+
+_terms: TermsProvider | None = None
+_media: MediaProvider | None = None
+
+
+def register_terms(provider: TermsProvider | None) -> None:
+    global _terms
+    _terms = provider
+
+
+def register_media(provider: MediaProvider | None) -> None:
+    global _media
+    _media = provider
+
+
+def registered() -> tuple[TermsProvider | None, MediaProvider | None]:
+    """What is plugged in now (tests save and restore it)."""
+    return _terms, _media
 
 
 def media_urls_by_id(ids: set[str]) -> dict[str, str]:
     """Public URLs of media items (Markdown output of inline images); empty without a media app."""
-    found = _hooks.get("urls_by_id")
-    return found(ids) if found is not None and ids else {}
+    return _media.urls_by_id(ids) if _media is not None and ids else {}
 
 
 def media_ids_by_url(urls: set[str]) -> dict[str, str]:
     """This site's media URLs among ``urls``, mapped to their ids (Markdown input); empty without a media app."""
-    found = _hooks.get("ids_by_url")
-    return found(urls) if found is not None and urls else {}
+    return _media.ids_by_url(urls) if _media is not None and urls else {}
 
 
 def existing_media_ids(ids: set[str]) -> set[str]:
     """Which of ``ids`` name media items (none, when no media app is installed)."""
-    existing = _hooks.get("media_ids")
-    return existing(ids) if existing is not None else set()
+    return _media.existing_ids(ids) if _media is not None else set()
 
 
 def replace_entry_terms(*, collection: str, entry_id: str, terms: Any) -> None:
     """Replace the entry's assignments; VALIDATION_ERROR when no taxonomy app is installed to hold them."""
-    replace = _hooks.get("replace")
-    if replace is None:
+    if _terms is None:
         raise ValidationError.for_fields({"terms": "taxonomies are not installed"})
-    replace(collection=collection, entry_id=entry_id, terms=terms)
+    _terms.replace(collection=collection, entry_id=entry_id, terms=terms)
 
 
 def assigned_terms(*, collection: str, entry_id: str) -> Terms:
-    assigned = _hooks.get("assigned")
-    return assigned(collection=collection, entry_id=entry_id) if assigned is not None else {}
+    return _terms.assigned(collection=collection, entry_id=entry_id) if _terms is not None else {}
 
 
 def terms_column(collection: str) -> Any | None:
     """An expression an entry query can select (on ``OuterRef("id")``) to read the entry's terms in the same
     statement; None without a taxonomy app."""
-    column = _hooks.get("terms_column")
-    return column(collection) if column is not None else None
+    return _terms.column(collection) if _terms is not None else None
 
 
 def row_terms(collection: str, row: Any) -> Terms:
     """The terms of an entry row: from its ``terms_live`` column when its query read them, else one query."""
-    of_column = _hooks.get("terms_of_column")
-    if of_column is not None and hasattr(row, "terms_live"):
-        return of_column(row.terms_live)
+    if _terms is not None and hasattr(row, "terms_live"):
+        return _terms.of_column(row.terms_live)
     return assigned_terms(collection=collection, entry_id=row.id)
 
 
 def taxonomies_for(collection: str) -> list[str]:
     """Names of the taxonomies that apply to ``collection`` (none without a taxonomy app)."""
-    found = _hooks.get("taxonomies")
-    return found(collection) if found is not None else []
+    return _terms.taxonomies(collection) if _terms is not None else []
 
 
 def tagged_entries(*, collection: str, taxonomy: str, slugs: list[str]) -> Any:
-    """A subquery of the ids of entries carrying any of the terms ``slugs`` of ``taxonomy`` (for ``id__in``)."""
-    return _hooks["tagged"](collection=collection, taxonomy=taxonomy, slugs=slugs)
+    """A subquery of the ids of entries carrying any of the terms ``slugs`` of ``taxonomy`` (for ``id__in``).
+    Only asked for a ``terms.<taxonomy>`` filter, which exists only when a taxonomy app named that taxonomy."""
+    assert _terms is not None
+    return _terms.tagged(collection=collection, taxonomy=taxonomy, slugs=slugs)

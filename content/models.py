@@ -1,6 +1,6 @@
 """The schema registry (collections, fields, version stamp) and the revision store.
 
-Entries themselves live in one real table per collection (``ec_<slug>``), built by content.dynamic.
+Entries themselves live in one real table per collection (``ec_<slug>``), built by content.schema.dynamic.
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ class Revision(models.Model):
 
 class EntryBase(models.Model):
     """The system columns every ``ec_<slug>`` table has. Concrete classes are built per collection at run time
-    (content.dynamic); field columns are added there."""
+    (content.schema.dynamic); field columns are added there."""
 
     id = models.CharField(max_length=26, primary_key=True)
     slug = models.CharField(max_length=200)
@@ -115,7 +115,7 @@ class EntryBase(models.Model):
 
 
 class PreviewShare(models.Model):
-    """A share link (content.shares): an expiring, revocable address at which anyone can read one item's current
+    """A share link (content.entries.shares): an expiring, revocable address at which anyone can read one item's current
     draft. Only the SHA-256 of the link's secret is stored (like tokens), so a database leak reveals no link."""
 
     collection = models.CharField(max_length=64)

@@ -9,7 +9,7 @@ from emdash import scopes as scope_table
 from emdash.roles import Role
 
 if TYPE_CHECKING:
-    from emdash.models import User
+    from accounts.models import User
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ DEFAULTS: dict[str, Any] = {
     "REVISIONS_KEEP": 50,
     # Seconds the worker sleeps between runs.
     "WORKER_INTERVAL": 5.0,
-    # Largest request body in bytes on every route but the uploads (env EMDASH_MAX_BODY); see emdash/limits.py.
+    # Largest request body in bytes on every route but the uploads (env EMDASH_MAX_BODY); see emdash/edge/limits.py.
     "MAX_BODY": 4 * 1024 * 1024,
     # Largest uploaded file in bytes: multipart upload, signed PUT, media_upload (env EMDASH_MAX_UPLOAD).
     "MAX_UPLOAD": 50 * 1024 * 1024,

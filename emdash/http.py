@@ -16,9 +16,9 @@ from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.views.decorators.csrf import csrf_exempt
 
+from accounts.auth import BadToken, request_actor
+from accounts.discovery import resource_metadata_url
 from emdash.actor import Actor
-from emdash.auth import BadToken, request_actor
-from emdash.discovery import resource_metadata_url
 from emdash.errors import EmDashError, ValidationError
 from emdash.text import PROBLEM, find_bad_text, is_bad_text_db_error
 from emdash.tracing import log_exception

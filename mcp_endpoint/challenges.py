@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest
 
-from emdash.discovery import resource_metadata_url
+from accounts.discovery import resource_metadata_url
 from emdash.scopes import Scope
 
 STARTING_SCOPES = (Scope.CONTENT_READ, Scope.CONTENT_WRITE, Scope.MEDIA_READ, Scope.SCHEMA_READ)

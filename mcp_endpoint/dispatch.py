@@ -11,9 +11,9 @@ from typing import Any
 
 import orjson
 
+from audit.models import AuditLog
 from emdash.actor import Actor
 from emdash.errors import EmDashError, InsufficientPermissions, InsufficientScope, ValidationError
-from emdash.models import AuditLog
 from emdash.operations import Source, run_operation
 from emdash.permissions import require
 from emdash.text import PROBLEM, find_bad_text, is_bad_text_db_error, scrub

@@ -4,7 +4,7 @@ them anyway)."""
 
 from __future__ import annotations
 
-from content import schema
+from content.schema import specs as schema
 from emdash.actor import Actor
 from emdash.errors import EmDashError
 from emdash.permissions import Perm, can

@@ -19,7 +19,7 @@ from django.core.handlers.exception import convert_exception_to_response
 from django.http import HttpRequest, HttpResponse
 from django.utils.module_loading import import_string
 
-from emdash.limits import MCP_PATH
+from emdash.edge.limits import MCP_PATH
 from mcp_endpoint.views import mcp
 
 Handler = Callable[[HttpRequest], Any]

@@ -12,10 +12,11 @@ from typing import Any
 
 from django.db import transaction
 
+from accounts.models import PersonalAccessToken, User
+from accounts.oauth.models import AccessToken
+from audit.models import AuditLog
 from emdash.actor import Actor
 from emdash.background import task
-from emdash.models import AuditLog, PersonalAccessToken, User
-from emdash.oauth.models import AccessToken
 from mcp_endpoint import dispatch, task_store
 from mcp_endpoint.jsonrpc import INTERNAL_ERROR, INVALID_REQUEST, RpcError
 from mcp_endpoint.models import McpTask

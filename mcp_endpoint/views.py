@@ -14,9 +14,10 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.csrf import csrf_exempt
 
-from emdash import audit_writer, limits
+from accounts.auth import bearer_token, origin_allowed, resolve_bearer, resource_url
+from audit import writer as audit_writer
 from emdash.actor import Actor
-from emdash.auth import bearer_token, origin_allowed, resolve_bearer, resource_url
+from emdash.edge import limits
 from emdash.tracing import current_trace_id, log_exception
 from mcp_endpoint import challenges, dispatch, envelope, jsonrpc, task_ext, versions
 from mcp_endpoint.jsonrpc import (
@@ -158,7 +159,7 @@ def _answer_response(answer: dict[str, Any], ctx: dispatch.Context, request: Htt
 @csrf_exempt
 def mcp(request: HttpRequest) -> HttpResponse:
     origin = request.META.get("HTTP_ORIGIN")
-    if request.method == "OPTIONS":  # CORS preflights are answered by emdash.cors before they get here
+    if request.method == "OPTIONS":  # CORS preflights are answered by emdash.edge.cors before they get here
         _drain(request)
         refused = bool(origin and not origin_allowed(request, origin))
         return HttpResponse(status=403 if refused else 204, headers={"Allow": "POST, OPTIONS"})

@@ -7,11 +7,11 @@ class MediaConfig(AppConfig):
     def ready(self) -> None:
         from content import hooks
         from emdash.background import register_sweep
-        from media.selectors import existing_ids, ids_by_url, urls_by_id
+        from media.hooks import MediaItems
         from media.services import sweep_if_due
 
-        # content checks image/file values and maps Markdown image URLs through these
-        hooks.register_media(existing_ids=existing_ids, urls_by_id=urls_by_id, ids_by_url=ids_by_url)
+        # content checks image/file values and maps Markdown image URLs through it
+        hooks.register_media(MediaItems())
 
         # sweep_if_due keeps its own MEDIA_SWEEP_INTERVAL clock, so it is asked on every pass.
         register_sweep("media orphans", sweep_if_due, report="removed {} orphaned media file(s)")

@@ -12,9 +12,10 @@ import hashlib
 
 from django.core.files.base import ContentFile
 
-from emdash import limits, safe_fetch
+from emdash import safe_fetch
 from emdash.actor import Actor
 from emdash.conf import emdash_settings
+from emdash.edge import limits
 from emdash.errors import ValidationError
 from emdash.permissions import Perm, require
 from media import services

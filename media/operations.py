@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from content.outputs import DATETIME
+from content.entries.outputs import DATETIME
 from emdash.operations import (
     NULLABLE,
     READ,

@@ -14,11 +14,11 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from content.rows import new_id
-from emdash import limits
 from emdash.actor import Actor
 from emdash.conf import emdash_settings
+from emdash.edge import limits
 from emdash.errors import Conflict, InsufficientPermissions, ValidationError
+from emdash.ids import new_id
 from emdash.permissions import Perm, require, require_owner_or
 from media import presenters, sniff
 from media import storage as store

@@ -17,11 +17,11 @@ from typing import Any
 from django.core import signing
 from django.core.files.base import File
 
-from content.rows import new_id
-from emdash import limits
 from emdash.actor import Actor
 from emdash.conf import emdash_settings
+from emdash.edge import limits
 from emdash.errors import Conflict, InsufficientPermissions, ValidationError
+from emdash.ids import new_id
 from emdash.permissions import Perm, require
 from media import services, sniff
 from media import storage as store

@@ -8,7 +8,7 @@ import time
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.csrf import csrf_exempt
 
-from emdash.auth import BadToken, request_actor
+from accounts.auth import BadToken, request_actor
 from emdash.errors import EmDashError, InsufficientPermissions
 from emdash.http import error_response, json_response
 from emdash.operations.pipeline import Call, action_row

@@ -10,8 +10,9 @@ from typing import Any
 
 from django.db.models import Count
 
-from content import rows, schema
+from content.entries import rows
 from content.links import entry_path
+from content.schema import specs as schema
 from emdash.actor import Actor
 from emdash.dates import iso
 from emdash.permissions import Perm, require

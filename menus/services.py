@@ -13,10 +13,12 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from content import rows, schema
-from content.schema import CollectionSpec
+from content.entries import rows
+from content.schema import specs as schema
+from content.schema.specs import CollectionSpec
 from emdash.actor import Actor
 from emdash.errors import Conflict, NotFound, ValidationError
+from emdash.ids import new_id
 from emdash.locking import locked
 from emdash.permissions import Perm, require
 from emdash.safe_urls import url_problem
@@ -258,7 +260,7 @@ def menu_set_items(*, actor: Actor, name: str, items: list[dict[str, Any]]) -> i
         for position, fields in enumerate(checked):
             assert fields is not None  # no problems means every item was checked
             parent_index = fields.pop("parent_index")
-            ids.append(rows.new_id())
+            ids.append(new_id())
             new_items.append(
                 MenuItem(
                     id=ids[-1],

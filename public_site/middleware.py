@@ -11,7 +11,7 @@ from collections.abc import Callable
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.utils.encoding import iri_to_uri
 
-from content import redirects
+from content.redirects import services as redirects
 
 
 class RedirectFallbackMiddleware:

@@ -9,8 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from content import schema, selectors, seo
+from content.entries import selectors, seo
 from content.links import entry_path
+from content.schema import specs as schema
 from content.search import selectors as search_selectors
 from emdash.actor import Actor
 from emdash.errors import CollectionNotFound, EmDashError, NotFound

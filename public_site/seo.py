@@ -7,7 +7,7 @@ from typing import Any
 from django.http import HttpRequest
 from django.utils.html import strip_tags
 
-from emdash.auth import site_origin
+from accounts.auth import site_origin
 from public_site import query
 
 DESCRIPTION_LENGTH = 200

@@ -11,7 +11,7 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from content import preview, shares
+from content.entries import preview, shares
 from emdash.actor import Actor
 from emdash.errors import EmDashError
 from public_site import query

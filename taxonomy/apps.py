@@ -9,17 +9,8 @@ class TaxonomyConfig(AppConfig):
         from content import hooks
         from taxonomy import receivers  # noqa: F401  (entry and collection deletions drop assignments)
         from taxonomy.defaults import seed_when_empty
-        from taxonomy.selectors import assigned_column, assigned_terms, tagged_entries, taxonomies_for, terms_of_rows
-        from taxonomy.services import replace_entry_terms
+        from taxonomy.hooks import EntryTerms
 
-        # content reaches terms through these
-        hooks.register_terms(
-            replace=replace_entry_terms,
-            assigned=assigned_terms,
-            taxonomies=taxonomies_for,
-            tagged=tagged_entries,
-            column=assigned_column,
-            of_column=terms_of_rows,
-        )
+        hooks.register_terms(EntryTerms())  # content reaches terms through it
 
         post_migrate.connect(seed_when_empty, sender=self, dispatch_uid="taxonomy.seed_when_empty")

@@ -12,8 +12,9 @@ from typing import Any
 from django.db.models import Aggregate, JSONField, OuterRef, Q, Subquery
 from django.db.models.functions import JSONArray
 
-from content import rows, schema
-from content.selectors import sees_unpublished
+from content.entries import rows
+from content.entries.selectors import sees_unpublished
+from content.schema import specs as schema
 from emdash import cursors
 from emdash.actor import Actor
 from emdash.cursors import Page

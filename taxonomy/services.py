@@ -13,9 +13,11 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from content import rows, schema, slugs
+from content.entries import rows, slugs
+from content.schema import specs as schema
 from emdash.actor import Actor
 from emdash.errors import Conflict, NotFound, SlugConflict, ValidationError
+from emdash.ids import new_id
 from emdash.locking import locked
 from emdash.permissions import Perm, require, require_owner_or
 from taxonomy.models import TaxonomyDefinition, Term, TermAssignment
@@ -182,7 +184,7 @@ def term_create(
             raise SlugConflict(f"Slug '{slug}' is already used in taxonomy '{definition.name}'")
         now = timezone.now()
         term = Term(
-            id=rows.new_id(),
+            id=new_id(),
             taxonomy=definition,
             slug=slug,
             label=checked_label or "",  # not None: a missing label is a problem above

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from content import schema
+from content.schema import specs as schema
 
 pytest_plugins = ["tests.browser"]
 
@@ -59,7 +59,7 @@ def _audit_writer_stopped() -> Iterator[None]:
     """A test that started the background audit writer stops it, and its unwritten rows are dropped: this runs
     after the test's database is torn down, and they must not land in the next test's."""
     yield
-    from emdash import audit_writer
+    from audit import writer as audit_writer
 
     if audit_writer._thread is not None:
         audit_writer._pending.clear()

@@ -5,11 +5,12 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from content import schema_services, services
-from content.entry import Entry
-from content.schema import CollectionSpec
+from accounts.models import User
+from content.entries import services
+from content.entries.entry import Entry
+from content.schema import services as schema_services
+from content.schema.specs import CollectionSpec
 from emdash.actor import Actor
-from emdash.models import User
 from emdash.roles import Role
 
 _seq = itertools.count(1)

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from content import schema, services
-from emdash.models import User
+from accounts.models import User
+from content.entries import services
+from content.schema import specs as schema
 from taxonomy import services as taxonomy_services
 from tests.factories import SYSTEM, actor, make_collection, make_entry, make_user
 

@@ -18,7 +18,7 @@ import pytest
 from django.db import connection
 
 ROOT = Path(__file__).resolve().parent.parent
-DAPHNE = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", "{port}", "emdash.asgi:application"]
+DAPHNE = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", "{port}", "config.asgi:application"]
 
 
 def database_url() -> str:
@@ -47,7 +47,7 @@ def serve(
     port = port or free_port()
     full_env = {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": "emdash.settings",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
         "DATABASE_URL": database_url(),
         "DEBUG": "0",
         "REDIS_URL": "",
@@ -71,7 +71,7 @@ def serve(
 
 @contextmanager
 def daphne(env: dict[str, str], port: int | None = None) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """``daphne emdash.asgi:application`` with ``env`` added; yield (base URL, process)."""
+    """``daphne config.asgi:application`` with ``env`` added; yield (base URL, process)."""
     with serve(DAPHNE, env, port) as started:
         yield started
 
@@ -93,7 +93,7 @@ def _wait_healthy(url: str, process: subprocess.Popen[bytes], name: str) -> None
 
 def start_worker(env: dict[str, str] | None = None, interval: str = "0.5") -> subprocess.Popen[str]:
     """``manage.py emdash_worker`` on the test database with ``env`` added; returns once it reports running."""
-    full_env = {**os.environ, "DATABASE_URL": database_url(), "DJANGO_SETTINGS_MODULE": "emdash.settings"}
+    full_env = {**os.environ, "DATABASE_URL": database_url(), "DJANGO_SETTINGS_MODULE": "config.settings"}
     full_env.update(env or {})
     proc = subprocess.Popen(
         [sys.executable, "-u", "manage.py", "emdash_worker", "--interval", interval],

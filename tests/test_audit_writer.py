@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from emdash import audit_writer
-from emdash.models import AuditLog
+from audit import writer as audit_writer
+from audit.models import AuditLog
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

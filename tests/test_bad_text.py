@@ -20,9 +20,9 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import timezone
 
-from emdash.oauth import metadata
+from accounts.oauth import metadata
+from accounts.tokens import token_create
 from emdash.text import find_bad_text, is_bad_text_db_error, scrub
-from emdash.tokens import token_create
 from mcp_endpoint import registry
 from tests.api.helpers import routes
 from tests.factories import make_entry, make_user, swap_service
@@ -103,7 +103,7 @@ def test_database_errors_from_such_text_are_recognised(posts):
 
 
 def _db_error(value: str) -> Exception:
-    from content import schema
+    from content.schema import specs as schema
 
     try:
         with transaction.atomic():

@@ -7,10 +7,10 @@ import orjson
 import pytest
 from django.test import Client
 
-from content import services
+from accounts.oauth import metadata
+from accounts.tokens import token_create
+from content.entries import services
 from emdash.actor import Actor
-from emdash.oauth import metadata
-from emdash.tokens import token_create
 from tests.factories import make_collection, make_user
 
 FIELDS = [{"slug": "title", "label": "Title", "type": "string", "required": True, "searchable": True}]

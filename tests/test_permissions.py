@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
+from accounts.models import User
 from emdash import permissions
 from emdash.actor import Actor
 from emdash.errors import InsufficientPermissions, InsufficientScope
-from emdash.models import User
 from emdash.permissions import RULES, Perm
 from emdash.roles import Role
 from emdash.scopes import IMPLIES, Scope

@@ -6,9 +6,9 @@ import itertools
 
 import pytest
 
+from accounts.models import User
 from emdash import scopes
 from emdash.actor import Actor
-from emdash.models import User
 from emdash.roles import Role, role_label
 from emdash.scopes import IMPLIES, Scope
 

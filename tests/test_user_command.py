@@ -9,7 +9,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from emdash.models import User
+from accounts.models import User
 from emdash.roles import Role
 
 pytestmark = pytest.mark.django_db

@@ -9,8 +9,8 @@ from typing import IO, Any
 from django.db.models import Q, Subquery
 from django.utils import timezone
 
-from content import schema
 from content.models import Collection, Field, Revision
+from content.schema import specs as schema
 from media import storage
 from media.models import MediaItem
 from transfer.archive import Writer

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from django.db import models
 
+from accounts.models import User
 from content.models import EntrySeo, Redirect, Revision
-from emdash.models import User
 from media.models import MediaItem
 from menus.models import Menu, MenuItem
 from settings_app.models import SiteSettings

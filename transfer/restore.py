@@ -19,11 +19,11 @@ from django.core.files.base import File
 from django.core.management.color import no_style
 from django.db import connection, models, transaction
 
-from content import schema
+from accounts.models import User
 from content.models import Collection, Field
-from content.schema_ddl import model_from_registry, run_ddl
+from content.schema import specs as schema
+from content.schema.ddl import model_from_registry, run_ddl
 from content.search import indexing
-from emdash.models import User
 from media import storage
 from media.models import MediaItem
 from menus.models import Menu

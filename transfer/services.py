@@ -6,8 +6,9 @@ import shutil
 import tempfile
 from typing import Any
 
-from emdash import limits, safe_fetch
+from emdash import safe_fetch
 from emdash.actor import Actor
+from emdash.edge import limits
 from emdash.errors import NotFound, ValidationError
 from emdash.permissions import Perm, require
 from media import storage

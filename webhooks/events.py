@@ -67,7 +67,7 @@ def body(event: str, actor: Any, **parts: Any) -> str:
 
 def _item(collection: str, entry_id: str, action: str) -> dict[str, Any]:
     """The item as an admin sees it now (drafts included); just its id once it is gone."""
-    from content import selectors
+    from content.entries import selectors
     from emdash.actor import Actor
     from emdash.errors import EmDashError
 

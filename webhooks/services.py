@@ -7,12 +7,12 @@ from typing import Any
 
 from django.db import transaction
 
-from content.rows import new_id
 from emdash import safe_fetch
 from emdash.actor import Actor
 from emdash.conf import emdash_settings
 from emdash.dates import iso
 from emdash.errors import NotFound, ValidationError
+from emdash.ids import new_id
 from emdash.permissions import Perm, require
 from emdash.wire import attrs
 from webhooks.events import EVENTS

@@ -42,7 +42,7 @@ def iso_time(value: Any) -> str:
 @register.simple_tag(takes_context=True)
 def share_links(context: Any, collection: str, id: str) -> list[Any]:
     """The item's working share links, for the edit page's Preview box (empty if the user may not see them)."""
-    from content.shares import share_list
+    from content.entries.shares import share_list
     from emdash.actor import Actor
     from emdash.errors import EmDashError
 

@@ -6,7 +6,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from admin_ui.base import actor_for, admin_page
-from emdash.audit_log import SOURCES, audit_list
+from audit.selectors import SOURCES, audit_list
 from emdash.permissions import Perm
 
 PAGE_SIZE = 100

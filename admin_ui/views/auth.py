@@ -9,7 +9,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
 from admin_ui import audit
-from emdash import login_throttle
+from emdash.edge import login_throttle
 
 
 def _next_url(request: HttpRequest) -> str:

@@ -8,7 +8,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from admin_ui.base import actor_for, admin_page
-from content import schema, selectors
+from content.entries import selectors
+from content.schema import specs as schema
 from emdash.permissions import Perm, can
 
 

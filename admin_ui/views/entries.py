@@ -13,8 +13,9 @@ from admin_ui import autosave, list_filters, plain, seo_form, widgets
 from admin_ui import terms as entry_terms
 from admin_ui.base import actor_for, admin_page, run, status_for
 from admin_ui.display import display
-from content import schema, selectors
-from content.schema import CollectionSpec
+from content.entries import selectors
+from content.schema import specs as schema
+from content.schema.specs import CollectionSpec
 from emdash.actor import Actor
 from emdash.conf import emdash_settings
 from emdash.errors import CollectionNotFound, EmDashError, NotFound

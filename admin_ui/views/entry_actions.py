@@ -13,8 +13,8 @@ from admin_ui import plain
 from admin_ui.base import actor_for, admin_page, run
 from admin_ui.display import display
 from admin_ui.views.entries import collection_or_404, entry_or_404, title_of
-from content import selectors
-from content.schema import CollectionSpec
+from content.entries import selectors
+from content.schema.specs import CollectionSpec
 from emdash.actor import Actor
 from emdash.dates import iso
 from emdash.errors import EmDashError, ValidationError

@@ -11,8 +11,8 @@ from django.urls import reverse
 
 from admin_ui.base import actor_for, admin_page, attempt, form_page, found_or_404, posted, run, status_for
 from admin_ui.views.entries import title_of
-from content import schema
-from content import selectors as content_selectors
+from content.entries import selectors as content_selectors
+from content.schema import specs as schema
 from emdash.actor import Actor
 from emdash.errors import EmDashError, ValidationError
 from emdash.permissions import Perm

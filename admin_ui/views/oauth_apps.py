@@ -7,8 +7,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from accounts.oauth import connections
 from admin_ui.base import actor_for, admin_page, attempt
-from emdash.oauth import connections
 from emdash.permissions import Perm, can
 
 

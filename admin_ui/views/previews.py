@@ -7,7 +7,7 @@ from django.shortcuts import redirect, render
 
 from admin_ui.base import actor_for, admin_page, attempt
 from admin_ui.views.entries import collection_or_404, entry_or_404, title_of
-from content import preview, shares
+from content.entries import preview, shares
 from emdash.permissions import Perm
 
 
@@ -17,7 +17,7 @@ def entry_preview(request: HttpRequest, collection: str, id: str) -> HttpRespons
     spec, entry = entry_or_404(actor_for(request), collection, id)
     outcome = attempt(
         request,
-        "content.preview",
+        "content.entries.preview",
         lambda: preview.preview_link(actor=actor_for(request), collection=spec.slug, id=entry.id),
         target=f"{spec.slug}/{entry.id}",
     )

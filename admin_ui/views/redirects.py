@@ -8,7 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 
 from admin_ui.base import actor_for, admin_page, form_page, posted, run
-from content import redirects
+from content.redirects import services as redirects
 from emdash.errors import EmDashError
 from emdash.permissions import Perm, can
 

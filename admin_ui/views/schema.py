@@ -8,9 +8,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 
 from admin_ui.base import actor_for, admin_page, form_page, found_or_404, posted, run
-from content import schema_services
 from content.field_types import FIELD_TYPES
-from content.schema import SUPPORTS
+from content.schema import services as schema_services
+from content.schema.specs import SUPPORTS
 from emdash.permissions import Perm, can
 
 

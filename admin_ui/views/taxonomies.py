@@ -9,7 +9,8 @@ from django.shortcuts import redirect, render
 
 from admin_ui.base import actor_for, admin_page, form_page, found_or_404, posted, run, status_for
 from admin_ui.terms import flatten
-from content import schema, slugs
+from content.entries import slugs
+from content.schema import specs as schema
 from emdash.permissions import Perm
 from taxonomy import selectors
 

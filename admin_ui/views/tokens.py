@@ -7,8 +7,8 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
+from accounts import tokens
 from admin_ui.base import actor_for, admin_page, run, status_for
-from emdash import tokens
 from emdash.scopes import Scope, describe
 
 NEW_TOKEN_KEY = "admin_ui.new_token"

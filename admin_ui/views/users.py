@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 
+from accounts import users
 from admin_ui.base import actor_for, admin_page, attempt, form_page
-from emdash import users
 from emdash.permissions import Perm
 from emdash.roles import Role
 

@@ -23,9 +23,10 @@ from typing import Any
 from django.db import connection, transaction
 from django.utils import timezone
 
-from content import rows, schema
+from content.entries import rows
 from content.models import EntryBase
-from content.schema import CollectionSpec, FieldSpec
+from content.schema import specs as schema
+from content.schema.specs import CollectionSpec, FieldSpec
 from content.search.backends import get_backend
 from content.search.models import SearchDocument, SearchIndexState
 from emdash.locking import locked

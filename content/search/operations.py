@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from pydantic import Field, field_validator
 from pydantic_core import PydanticCustomError
 
-from content.schema_checks import SLUG_MAX_LENGTH
+from content.schema.checks import SLUG_MAX_LENGTH
 from content.search import selectors
 from emdash.operations import READ, Input, WholeNumber, family, limit, reference
 from emdash.operations.shapes import STRING, items_of, obj

@@ -13,10 +13,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from content import rows, schema
-from content.dynamic import field_attname
-from content.schema import CollectionSpec
-from content.schema_retry import schema_retry
+from content.entries import rows
+from content.schema import specs as schema
+from content.schema.dynamic import field_attname
+from content.schema.retry import schema_retry
+from content.schema.specs import CollectionSpec
 from content.search.backends import MARK_END, MARK_START, Hit, get_backend
 from content.search.indexing import indexable
 from content.search.query import SearchQuery, parse, words_of

@@ -10,8 +10,8 @@ from typing import Any
 
 import httpx
 
+from accounts.oauth import metadata
 from emdash.cli import credentials
-from emdash.oauth import metadata
 
 USER_AGENT = "emdash-cli"
 

@@ -17,9 +17,9 @@ from typing import Any, TextIO
 
 import httpx
 
+from accounts.oauth import metadata
 from emdash.cli import api
 from emdash.mcp_names import NAMED_PARAM
-from emdash.oauth import metadata
 
 PARSE_ERROR = -32700
 INTERNAL_ERROR = -32603

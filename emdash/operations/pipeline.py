@@ -15,9 +15,9 @@ from typing import Any, Literal
 from django.db import transaction
 from pydantic import ValidationError as PydanticError
 
+from audit.models import AuditLog
 from emdash.actor import Actor
 from emdash.errors import EmDashError, ValidationError
-from emdash.models import AuditLog
 from emdash.operations.record import Operation, Payload
 from emdash.operations.schema import Input, problems
 from emdash.operations.tracing import current_trace_id

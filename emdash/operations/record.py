@@ -33,16 +33,16 @@ CATEGORIES = (
 )
 # The modules that declare operations; importing one fills TABLE. Add an area's module here.
 MODULES = (
-    "content.operations",
-    "content.redirect_operations",
-    "content.schema_operations",
+    "content.entries.operations",
+    "content.redirects.operations",
+    "content.schema.operations",
     "content.search.operations",
     "media.operations",
     "settings_app.operations",
-    "emdash.audit_operations",
+    "audit.operations",
     "taxonomy.operations",
     "menus.operations",
-    "emdash.token_operations",
+    "accounts.token_operations",
     "webhooks.operations",
     "transfer.operations",
 )

@@ -1,6 +1,6 @@
 """Django's SQLite backend with writers queued on an OS file lock instead of SQLite's busy handler.
 
-Every write transaction starts with ``BEGIN IMMEDIATE`` (emdash/settings.py). When another connection holds the
+Every write transaction starts with ``BEGIN IMMEDIATE`` (config/settings.py). When another connection holds the
 write lock, SQLite's busy handler sleeps 1, 2, 5, 10, 15, 20, 25 ... 100 ms between looks, so under a burst of
 writes from several server processes the lock is often free while every waiter sleeps: 8 clients on 4 gunicorn
 workers wrote fewer posts per second than one single-threaded worker (docs/benchmarks.md). Here a writer first

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from emdash.models import AuditLog
+from audit.models import AuditLog
 from tests.factories import make_user
 
 pytestmark = pytest.mark.django_db

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from content import selectors
-from emdash.models import AuditLog
+from audit.models import AuditLog
+from content.entries import selectors
 from taxonomy import selectors as taxonomy_selectors
 from taxonomy import services as taxonomy_services
 from tests.factories import SYSTEM, actor, make_entry

@@ -7,8 +7,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from content import selectors, services
-from emdash.models import AuditLog
+from audit.models import AuditLog
+from content.entries import selectors, services
 from tests.factories import SYSTEM, actor, make_entry
 
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from content import selectors
-from emdash.models import AuditLog
+from audit.models import AuditLog
+from content.entries import selectors
 from settings_app.selectors import site_settings
 from tests.factories import SYSTEM, make_entry
 

@@ -8,8 +8,8 @@ from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
 from admin_ui.live import GROUP
-from content import services
-from emdash.asgi import application
+from config.asgi import application
+from content.entries import services
 from tests.factories import actor, make_entry
 
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from content import redirects, selectors, services
+from content.entries import selectors, services
 from content.models import Redirect
+from content.redirects import services as redirects
 from tests.factories import SYSTEM, make_entry
 
 URL = "/_emdash/admin/redirects/"

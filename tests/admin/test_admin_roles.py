@@ -50,6 +50,6 @@ def test_an_author_cannot_reach_admin_only_screens_or_post_to_them(client):
         "/_emdash/admin/users/", {"email": "x@example.com", "role": "50", "password": "long-enough-1"}
     )
     assert response.status_code == 403
-    from emdash.models import User
+    from accounts.models import User
 
     assert not User.objects.filter(email="x@example.com").exists()

@@ -9,9 +9,10 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from PIL import Image
 
-from content import schema
-from emdash.models import AuditLog, PersonalAccessToken, User
-from emdash.tokens import resolve_pat
+from accounts.models import PersonalAccessToken, User
+from accounts.tokens import resolve_pat
+from audit.models import AuditLog
+from content.schema import specs as schema
 from media.models import MediaItem
 from menus import selectors as menu_selectors
 from menus import services as menu_services

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from emdash.models import AuditLog
+from audit.models import AuditLog
 from taxonomy import services
 from taxonomy.models import Term
 from tests.factories import SYSTEM

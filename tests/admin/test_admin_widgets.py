@@ -9,7 +9,8 @@ from django.http import QueryDict
 from PIL import Image
 
 from admin_ui import portable_text, widgets
-from content import schema, selectors
+from content.entries import selectors
+from content.schema import specs as schema
 from media import services as media_services
 from tests.factories import SYSTEM, make_entry
 

@@ -8,9 +8,9 @@ import json
 import pytest
 from django.test import override_settings
 
-from content import selectors, services
+from audit.models import AuditLog
+from content.entries import selectors, services
 from content.models import Revision
-from emdash.models import AuditLog
 from menus import selectors as menu_selectors
 from menus import services as menu_services
 from settings_app import services as settings_services

@@ -7,7 +7,7 @@ from asgiref.sync import async_to_sync
 from channels.testing import WebsocketCommunicator
 from django.test import Client, override_settings
 
-from emdash.asgi import application
+from config.asgi import application
 from tests.factories import actor, make_entry
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -9,11 +9,11 @@ from typing import Any
 import orjson
 from django.test import Client
 
+from accounts.models import User
+from accounts.tokens import token_create
 from api import catalog
 from api.rules import RouteRule
-from emdash.models import User
 from emdash.roles import Role
-from emdash.tokens import token_create
 from tests.factories import make_user
 
 # Path parameters filled with values that exist nowhere: route checks run before the view, and an

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
+from accounts.tokens import token_create
 from emdash.actor import Actor
-from emdash.tokens import token_create
 from tests.api.helpers import body, call, client_for, session_client, token_client
 from tests.factories import SYSTEM, make_entry, make_user
 

@@ -1,4 +1,4 @@
-"""Filtering GET /content/{collection} through the collection's FilterSet (content/filters.py)."""
+"""Filtering GET /content/{collection} through the collection's FilterSet (content/entries/filters.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.test import Client
 
-from content import schema
+from content.schema import specs as schema
 from tests.api.helpers import body, call, client_for
 from tests.factories import make_entry
 from tests.filter_data import Catalog, at, build_catalog

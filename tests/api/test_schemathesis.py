@@ -10,7 +10,7 @@ import schemathesis
 from django.core.wsgi import get_wsgi_application
 from hypothesis import HealthCheck, Phase, settings
 
-from emdash.tokens import token_create
+from accounts.tokens import token_create
 from tests.factories import make_collection, make_user
 
 EXAMPLES_PER_OPERATION = 5

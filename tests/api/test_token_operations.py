@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from emdash import tokens
+from accounts import tokens
+from accounts.models import PersonalAccessToken
+from audit.models import AuditLog
 from emdash.errors import InsufficientScope
-from emdash.models import AuditLog, PersonalAccessToken
 from emdash.permissions import RULES, Perm
 from emdash.scopes import Scope
 from tests.api.helpers import body, call, session_client, token_client

@@ -2,6 +2,6 @@
 
 from django.urls import path
 
-from emdash.login_throttle import ThrottledLoginView
+from emdash.edge.login_throttle import ThrottledLoginView
 
 urlpatterns = [path("login/", ThrottledLoginView.as_view(template_name="oauth/login.html", next_page="/"))]

@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 from django.test import Client, override_settings
 
-from emdash import door_limits, ratelimit
-from emdash.tokens import token_create
+from accounts.tokens import token_create
+from emdash import ratelimit
+from emdash.edge import door_limits
 from tests.factories import make_user
 
 pytestmark = pytest.mark.django_db
@@ -120,7 +121,7 @@ def test_a_malformed_setting_is_a_system_check_error():
 REDIS_URL = os.environ.get("EMDASH_TEST_REDIS_URL", "redis://127.0.0.1:6379/11")
 _COUNT_IN_ANOTHER_PROCESS = """
 import django, os, sys
-os.environ["DJANGO_SETTINGS_MODULE"] = "emdash.settings"
+os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
 django.setup()
 from django.conf import settings
 settings.CACHES["default"]["KEY_PREFIX"] = sys.argv[1]

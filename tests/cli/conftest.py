@@ -13,7 +13,7 @@ import httpx
 import pytest
 from django.core.cache import cache
 
-from emdash.oauth import device
+from accounts.oauth import device
 
 EMDASH = Path(sys.executable).parent / "emdash"
 PASSWORD = "correct-horse-9"
@@ -32,9 +32,9 @@ def _clean(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 def cli_app(transactional_db: None):
     import importlib
 
-    from emdash.oauth.models import OAuthClient
+    from accounts.oauth.models import OAuthClient
 
-    migration = importlib.import_module("emdash.oauth.migrations.0002_emdash_cli_client")
+    migration = importlib.import_module("accounts.oauth.migrations.0002_emdash_cli_client")
     return OAuthClient.objects.update_or_create(client_id="emdash-cli", defaults=migration.CLI)[0]
 
 

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from accounts.tokens import token_create
 from emdash.cli import credentials
 from emdash.cli.main import main
 from emdash.roles import Role
-from emdash.tokens import token_create
 from tests.cli.conftest import emdash, rpc
 from tests.factories import make_user
 

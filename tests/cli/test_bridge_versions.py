@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
+from accounts.tokens import token_create
 from emdash.cli.bridge import Bridge
 from emdash.cli.main import main
 from emdash.roles import Role
-from emdash.tokens import token_create
 from tests.cli.conftest import rpc
 from tests.factories import make_user
 

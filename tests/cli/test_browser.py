@@ -99,7 +99,7 @@ def _consent_in_browser(authorize_url: str, email: str, callback_prefix: str) ->
 def test_consent_in_a_headless_browser(live_server):
     import httpx
 
-    from emdash.oauth import codes
+    from accounts.oauth import codes
 
     user = make_user(Role.AUTHOR, email="consent@example.com")
     callback = "http://127.0.0.1:33419/cb"

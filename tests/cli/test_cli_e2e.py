@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from emdash.oauth.models import AccessToken, RefreshToken
+from accounts.oauth.models import AccessToken, RefreshToken
 from emdash.roles import Role
 from tests.cli.conftest import browser_session, decide_device, emdash, rpc, start_login
 from tests.factories import make_user

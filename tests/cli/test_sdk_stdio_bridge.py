@@ -12,8 +12,8 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
+from accounts.oauth import tokens
 from emdash.cli import credentials
-from emdash.oauth import tokens
 from emdash.roles import Role
 from tests.cli.conftest import EMDASH
 from tests.factories import make_user

@@ -23,8 +23,9 @@ import pytest
 from django.db import connection, transaction
 from django.utils import timezone
 
-from content import rows, schema, selectors, services
+from content.entries import rows, selectors, services
 from content.models import Revision
+from content.schema import specs as schema
 from content.signals import entry_changed
 from emdash.actor import Actor
 from emdash.errors import Conflict

@@ -8,9 +8,10 @@ from typing import Any
 import pytest
 from ulid import ULID
 
-from content import schema, selectors, services
+from content.entries import selectors, services
 from content.field_types import CONTENT_SLUG_RE
 from content.models import Revision
+from content.schema import specs as schema
 from emdash.errors import EmDashError
 from tests.factories import SYSTEM, actor, make_collection
 

@@ -1,4 +1,4 @@
-"""The per-collection FilterSet (content/filters.py): built for every field type, a bounded number of queries
+"""The per-collection FilterSet (content/entries/filters.py): built for every field type, a bounded number of queries
 whatever the page holds, and SQL that walks the list indexes."""
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from content import filters, rows, schema, selectors
+from content.entries import filters, rows, selectors
+from content.schema import specs as schema
 from tests.admin.conftest import EVERY_TYPE
 from tests.factories import SYSTEM, actor, make_collection, make_entry
 from tests.filter_data import Catalog, build_catalog

@@ -8,31 +8,42 @@ import pytest
 
 from content import hooks
 from emdash.errors import ValidationError
-from media.selectors import existing_ids, ids_by_url, urls_by_id
-from taxonomy.selectors import assigned_column, assigned_terms, tagged_entries, taxonomies_for, terms_of_rows
+from media import selectors as media_selectors
+from media.hooks import MediaItems
+from taxonomy import selectors as taxonomy_selectors
+from taxonomy.hooks import EntryTerms
 from taxonomy.services import replace_entry_terms
 
 
 @pytest.fixture
 def bare_hooks() -> Iterator[None]:
-    saved = dict(hooks._hooks)
-    hooks._hooks.clear()
+    terms, media = hooks.registered()
+    hooks.register_terms(None)
+    hooks.register_media(None)
     yield
-    hooks._hooks.update(saved)
+    hooks.register_terms(terms)
+    hooks.register_media(media)
 
 
-def test_the_apps_register_their_functions() -> None:
-    assert hooks._hooks == {
-        "replace": replace_entry_terms,
-        "assigned": assigned_terms,
-        "taxonomies": taxonomies_for,
-        "tagged": tagged_entries,
-        "terms_column": assigned_column,
-        "terms_of_column": terms_of_rows,
-        "media_ids": existing_ids,
-        "urls_by_id": urls_by_id,
-        "ids_by_url": ids_by_url,
-    }
+def test_the_apps_register_their_own_functions() -> None:
+    """No wrapper sits between content and the apps: the providers' methods are the apps' functions."""
+    terms, media = hooks.registered()
+    assert isinstance(terms, EntryTerms) and isinstance(media, MediaItems)
+    assert (terms.replace, terms.assigned, terms.taxonomies) == (
+        replace_entry_terms,
+        taxonomy_selectors.assigned_terms,
+        taxonomy_selectors.taxonomies_for,
+    )
+    assert (terms.tagged, terms.column, terms.of_column) == (
+        taxonomy_selectors.tagged_entries,
+        taxonomy_selectors.assigned_column,
+        taxonomy_selectors.terms_of_rows,
+    )
+    assert (media.existing_ids, media.urls_by_id, media.ids_by_url) == (
+        media_selectors.existing_ids,
+        media_selectors.urls_by_id,
+        media_selectors.ids_by_url,
+    )
 
 
 def test_without_taxonomy_terms_are_refused_and_none_are_listed(bare_hooks: None) -> None:

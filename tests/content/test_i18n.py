@@ -7,8 +7,9 @@ from typing import Any
 import pytest
 from django.test import override_settings
 
-from content import schema, selectors, services
+from content.entries import selectors, services
 from content.models import Revision
+from content.schema import specs as schema
 from emdash.conf import emdash_settings
 from emdash.errors import EmDashError
 from tests.factories import SYSTEM, make_collection

@@ -9,8 +9,9 @@ import pytest
 from django.test import override_settings
 from django.utils import timezone
 
-from content import schema, selectors, services
-from content.dynamic import field_attname
+from content.entries import selectors, services
+from content.schema import specs as schema
+from content.schema.dynamic import field_attname
 from emdash.errors import EmDashError
 from tests.factories import SYSTEM, make_collection
 from tests.media.helpers import media_rows

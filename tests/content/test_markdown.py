@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from content import selectors, services
+from content.entries import selectors, services
 from content.markdown import ImageNotFound, from_portable_text, to_portable_text
 from content.portable_text import normalize
 from media.selectors import ids_by_url, urls_by_id

@@ -21,8 +21,9 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
-from content import rows, schema, selectors, services
+from content.entries import rows, selectors, services
 from content.models import Revision
+from content.schema import specs as schema
 from emdash.actor import Actor
 from emdash.errors import EmDashError
 from emdash.permissions import RULES, Perm

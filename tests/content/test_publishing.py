@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 from django.utils import timezone as dj_timezone
 
-from content import schema, selectors, services
+from content.entries import selectors, services
 from content.models import Revision
+from content.schema import specs as schema
 from emdash.dates import iso
 from emdash.errors import EmDashError
 from tests.factories import SYSTEM, actor, make_collection

@@ -11,10 +11,10 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, resolve
 
-from content import selectors
-from content.slugs import RESERVED_ENTRY_SLUGS
+from accounts.tokens import token_create
+from content.entries import selectors
+from content.entries.slugs import RESERVED_ENTRY_SLUGS
 from emdash.actor import Actor
-from emdash.tokens import token_create
 from tests.factories import make_entry, make_user
 
 MCP_URL = "/_emdash/api/mcp"

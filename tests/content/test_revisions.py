@@ -6,8 +6,10 @@ from typing import Any
 
 from django.test import override_settings
 
-from content import schema, schema_services, selectors, services
+from content.entries import selectors, services
 from content.models import Revision
+from content.schema import services as schema_services
+from content.schema import specs as schema
 from emdash.errors import EmDashError
 from tests.factories import SYSTEM, actor, make_collection
 

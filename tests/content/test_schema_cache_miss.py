@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from content import schema, selectors
+from content.entries import selectors
+from content.schema import specs as schema
 from emdash.actor import Actor
 from tests.factories import make_collection
 
@@ -24,7 +25,7 @@ def test_a_collection_created_elsewhere_is_found_inside_the_window(cms, window):
     from content.models import SchemaState
 
     make_collection("fresh_elsewhere")
-    import content.schema as module
+    import content.schema.specs as module
 
     module._snapshot, module._checked_at = before, module.time.monotonic()
     assert "fresh_elsewhere" not in schema.current().collections  # the window's snapshot is stale

@@ -11,10 +11,13 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from content import schema, schema_checks, schema_services, selectors, services
-from content.dynamic import SYSTEM_COLUMNS, table_name_for
+from content.entries import selectors, services
 from content.models import Collection, Field, Revision, SchemaState
-from content.schema import CollectionSpec
+from content.schema import checks as schema_checks
+from content.schema import services as schema_services
+from content.schema import specs as schema
+from content.schema.dynamic import SYSTEM_COLUMNS, table_name_for
+from content.schema.specs import CollectionSpec
 from emdash.actor import Actor
 from emdash.errors import (
     CollectionExists,

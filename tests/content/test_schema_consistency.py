@@ -20,9 +20,12 @@ import pytest
 from django.conf import settings
 from django.db import DatabaseError, OperationalError, connection
 
-from content import schema, schema_services, schema_updates, selectors
-from content.dynamic import field_attname
+from content.entries import selectors
 from content.models import Collection, Field, Revision, SchemaState
+from content.schema import services as schema_services
+from content.schema import specs as schema
+from content.schema import updates as schema_updates
+from content.schema.dynamic import field_attname
 from content.signals import schema_changed
 from emdash.errors import CollectionExists, Conflict, EmDashError, ValidationError
 from tests.factories import SYSTEM, make_collection, make_entry
@@ -453,7 +456,7 @@ def _manage_shell(code: str) -> subprocess.CompletedProcess[str]:
 
 
 CREATE_FIELD_ELSEWHERE = """
-from content import schema_services
+from content.schema import services as schema_services
 from emdash.actor import Actor
 schema_services.field_create(actor=Actor.system(), collection="posts", slug="subtitle", label="Subtitle",
                              type="string", default_value="from another process")
@@ -487,7 +490,8 @@ def test_this_process_sees_a_field_created_by_another_process(posts):
 
 WATCHER = r"""
 import json, sys
-from content import schema, services
+from content.schema import specs as schema
+from content.entries import services
 from emdash.actor import Actor
 
 def report(**extra):

@@ -11,11 +11,13 @@ from typing import Any
 import pytest
 from django.db import IntegrityError, connection, transaction
 
-from content import schema, schema_services, selectors, services
-from content.dynamic import RESERVED_FIELD_SLUGS, field_attname
+from content.entries import selectors, services
 from content.field_types import FIELD_TYPES, PATTERN_MAX_LENGTH
 from content.models import Collection, Field, SchemaState
-from content.schema import FieldSpec
+from content.schema import services as schema_services
+from content.schema import specs as schema
+from content.schema.dynamic import RESERVED_FIELD_SLUGS, field_attname
+from content.schema.specs import FieldSpec
 from emdash.errors import (
     CollectionNotFound,
     EmDashError,

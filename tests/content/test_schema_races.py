@@ -20,10 +20,11 @@ import pytest
 from django.db import connection
 from django.test import Client
 
-from content import schema_services, schema_updates
+from accounts.oauth import metadata
+from accounts.tokens import token_create
+from content.schema import services as schema_services
+from content.schema import updates as schema_updates
 from emdash.errors import Conflict
-from emdash.oauth import metadata
-from emdash.tokens import token_create
 from tests.factories import SYSTEM, make_entry, make_user
 
 pytestmark = pytest.mark.slow
@@ -147,7 +148,7 @@ def test_no_request_fails_with_a_5xx_while_fields_come_and_go(posts, unlimited_r
 @pytest.fixture
 def stale(posts, monkeypatch):
     """``schema.get_collection`` answers from a snapshot that still has ``extra_a`` for the first ``n`` calls."""
-    from content import schema
+    from content.schema import specs as schema
 
     schema_services.field_create(actor=SYSTEM, collection="posts", slug="extra_a", label="A", type="string")
     old = schema.current()
@@ -167,7 +168,7 @@ def stale(posts, monkeypatch):
 
 
 def test_a_request_on_an_old_schema_retries_once_on_the_new_one(stale):
-    from content import selectors, services
+    from content.entries import selectors, services
 
     entry = make_entry("posts")
     calls = stale(1)
@@ -179,7 +180,8 @@ def test_a_request_on_an_old_schema_retries_once_on_the_new_one(stale):
 
 
 def test_a_second_mismatch_is_a_clean_conflict_and_writes_nothing(stale):
-    from content import schema, services
+    from content.entries import services
+    from content.schema import specs as schema
     from emdash.errors import Conflict
 
     stale(10**6)
@@ -192,8 +194,8 @@ def test_a_second_mismatch_is_a_clean_conflict_and_writes_nothing(stale):
 def test_inside_a_callers_transaction_the_mismatch_is_a_conflict_for_the_outer_retry(stale):
     from django.db import transaction
 
-    from content import selectors
-    from content.schema_retry import SchemaChanged
+    from content.entries import selectors
+    from content.schema.retry import SchemaChanged
 
     entry = make_entry("posts")
     stale(1)

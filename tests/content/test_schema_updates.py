@@ -8,12 +8,15 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 from django.urls import reverse
 
-from content import schema, schema_services, schema_updates, services
-from content.dynamic import field_attname
+from audit.models import AuditLog
+from content.entries import services
 from content.models import Collection, Field, SchemaState
+from content.schema import services as schema_services
+from content.schema import specs as schema
+from content.schema import updates as schema_updates
+from content.schema.dynamic import field_attname
 from content.search.models import SearchDocument, SearchIndexState
 from emdash.errors import Conflict, EmDashError, FieldNotFound, InsufficientPermissions, ValidationError
-from emdash.models import AuditLog
 from emdash.roles import Role
 from tests.admin.conftest import login
 from tests.api.helpers import body, call, client_for

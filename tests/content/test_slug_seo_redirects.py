@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from content import redirects, selectors, services
+from content.entries import selectors, services
 from content.models import EntrySeo, Redirect
+from content.redirects import services as redirects
 from emdash.actor import Actor
 from tests.content.test_publishing import (
     compare,
@@ -292,7 +293,7 @@ def test_bad_published_at_is_refused_and_nothing_changes(posts, bad):
 
 
 def test_deleting_an_item_or_its_collection_drops_its_seo_and_recorded_moves(posts):
-    from content import schema_services
+    from content.schema import services as schema_services
 
     entry = published("Doomed", slug="doomed")
     update(entry.id, slug="doomed-2", seo={"title": "D"})

@@ -1,4 +1,4 @@
-from content import selectors, services
+from content.entries import selectors, services
 from tests.factories import SYSTEM, make_entry
 
 

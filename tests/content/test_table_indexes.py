@@ -1,4 +1,4 @@
-"""Collection tables carry the indexes ``content.dynamic`` declares, on SQLite and PostgreSQL, and list pages
+"""Collection tables carry the indexes ``content.schema.dynamic`` declares, on SQLite and PostgreSQL, and list pages
 use them instead of sorting the whole table (issue 15)."""
 
 from __future__ import annotations
@@ -10,9 +10,12 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from content import schema, schema_services, selectors, table_indexes
-from content.dynamic import add_missing_indexes
-from content.schema_updates import field_update
+from content.entries import selectors
+from content.schema import services as schema_services
+from content.schema import specs as schema
+from content.schema import table_indexes
+from content.schema.dynamic import add_missing_indexes
+from content.schema.updates import field_update
 from tests.factories import SYSTEM, make_entry
 
 
@@ -124,7 +127,7 @@ def test_schema_services_create_indexes_for_every_collection(cms) -> None:
 
 def test_migrate_drops_the_old_plain_deleted_at_index(posts) -> None:
     """Tables from before carry a plain deleted_at index that steered SQLite away from the ordering index."""
-    from content.dynamic import _index_name
+    from content.schema.dynamic import _index_name
 
     spec = schema.current().get("posts")
     old = _index_name(spec.table_name, "del")

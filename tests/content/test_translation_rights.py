@@ -9,11 +9,12 @@ import orjson
 import pytest
 from django.test import Client, override_settings
 
-from content import schema, selectors, services
+from accounts.models import User
+from accounts.tokens import token_create
+from content.entries import selectors, services
+from content.schema import specs as schema
 from emdash.actor import Actor
-from emdash.models import User
 from emdash.roles import Role
-from emdash.tokens import token_create
 from tests.factories import make_collection, make_user
 
 FIELDS = [

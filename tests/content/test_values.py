@@ -7,9 +7,10 @@ from typing import Any
 
 import pytest
 
-from content import schema, selectors, services
+from content.entries import selectors, services
 from content.field_types import FIELD_TYPES
 from content.models import Revision
+from content.schema import specs as schema
 from emdash.errors import EmDashError
 from tests.factories import SYSTEM, make_collection
 from tests.media.helpers import media_rows

@@ -17,8 +17,9 @@ from django.core.management import call_command
 from django.db import connection
 from django.utils import timezone
 
-from content import rows, schema, selectors, services
+from content.entries import rows, selectors, services
 from content.models import Revision
+from content.schema import specs as schema
 from emdash.actor import Actor
 from tests.factories import SYSTEM, make_collection, make_entry
 

@@ -15,7 +15,8 @@ import pytest
 from django.db import connection, connections, transaction
 from django.test.utils import CaptureQueriesContext
 
-from content import schema, services
+from content.entries import services
+from content.schema import specs as schema
 from content.search.models import SearchDocument
 from tests.factories import SYSTEM, make_collection
 from tests.servers import ROOT, database_url
@@ -63,7 +64,7 @@ def test_threads_creating_at_once_store_every_item(notes):
 
 CREATE_IN_A_PROCESS = """
 import django, sys; django.setup()
-from content import services
+from content.entries import services
 from emdash.actor import Actor
 for i in range(15):
     services.entry_create(actor=Actor.system(), collection="notes", data={"title": f"p{sys.argv[1]} {i}"},
@@ -73,7 +74,7 @@ for i in range(15):
 
 @pytest.mark.django_db(transaction=True)
 def test_processes_creating_at_once_store_every_item(notes):
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "emdash.settings", "DATABASE_URL": database_url()}
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "DATABASE_URL": database_url()}
     procs = [
         subprocess.Popen([sys.executable, "-c", CREATE_IN_A_PROCESS, str(n)], cwd=ROOT, env=env, stderr=subprocess.PIPE)
         for n in range(3)

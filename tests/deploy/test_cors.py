@@ -1,4 +1,4 @@
-"""CORS through django-cors-headers (issue 11 item 4): one implementation, two policies (emdash/cors.py)."""
+"""CORS through django-cors-headers (issue 11 item 4): one implementation, two policies (emdash/edge/cors.py)."""
 
 from __future__ import annotations
 

@@ -59,7 +59,7 @@ def test_cookies_are_secure_and_the_request_counts_as_https(db: None) -> None:
     assert response.json()["resource"] == SITE + "/_emdash/api/mcp"
 
 
-@override_settings(SECURE_SSL_REDIRECT=True)  # the exemption comes from emdash/settings.py
+@override_settings(SECURE_SSL_REDIRECT=True)  # the exemption comes from config/settings.py
 def test_ssl_redirect_spares_the_health_probe(db: None) -> None:
     assert Client().get("/_emdash/health").status_code == 200
     response = Client().get("/_emdash/admin/login/")

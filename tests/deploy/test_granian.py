@@ -12,13 +12,13 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from emdash.tokens import token_create
+from accounts.tokens import token_create
 from tests.mcp.conftest import fast_user
 from tests.servers import serve
 
 GRANIAN = [
     str(Path(sys.executable).parent / "granian"),
-    *("--interface", "asgi", "--host", "127.0.0.1", "--port", "{port}", "--workers", "1", "emdash.asgi:application"),
+    *("--interface", "asgi", "--host", "127.0.0.1", "--port", "{port}", "--workers", "1", "config.asgi:application"),
 ]
 
 

@@ -14,7 +14,7 @@ import psycopg
 import pytest
 from django.db import connection
 
-from emdash.tokens import token_create
+from accounts.tokens import token_create
 from tests.factories import make_entry, make_user
 from tests.servers import daphne
 

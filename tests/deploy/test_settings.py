@@ -31,7 +31,7 @@ def _env(extra: dict[str, str]) -> dict[str, str]:
     keep = {k: v for k, v in os.environ.items() if not k.startswith(("EMDASH_", "DATABASE_URL", "DEBUG", "SECRET"))}
     return {
         **keep,
-        "DJANGO_SETTINGS_MODULE": "emdash.settings",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
         "EMDASH_VAR_DIR": os.environ.get("EMDASH_VAR_DIR", str(ROOT / "var")),
         **extra,
     }
@@ -131,8 +131,8 @@ def test_postgres_uses_a_bounded_pool_and_sqlite_is_unchanged() -> None:
 def test_client_ip_reads_x_forwarded_for_only_from_trusted_proxies(settings, hops, forwarded, expected) -> None:
     from django.test import RequestFactory
 
-    from emdash.oauth import ratelimit
-    from emdash.proxy import client_ip
+    from accounts.oauth import ratelimit
+    from emdash.edge.proxy import client_ip
 
     settings.EMDASH_TRUST_PROXY = hops
     request = RequestFactory().get("/", REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR=forwarded)

@@ -16,7 +16,7 @@ import httpx
 import pytest
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
 
-from emdash.models import PersonalAccessToken
+from accounts.models import PersonalAccessToken
 from tests.browser import screenshot
 from tests.deploy.tls_proxy import TLSProxy, self_signed_cert
 from tests.e2e.admin_helpers import PASSWORD

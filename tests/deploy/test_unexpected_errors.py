@@ -91,8 +91,8 @@ def test_rest_api(posts: Any, errors: Any, monkeypatch: pytest.MonkeyPatch) -> N
 @override_settings(DEBUG=False)
 def test_mcp_tool(posts: Any, errors: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     log = errors()
-    from emdash.models import AuditLog
-    from emdash.tokens import token_create
+    from accounts.tokens import token_create
+    from audit.models import AuditLog
     from tests.factories import make_user
 
     mcp = MCP(
@@ -116,7 +116,7 @@ def test_mcp_tool(posts: Any, errors: Any, monkeypatch: pytest.MonkeyPatch) -> N
 @override_settings(DEBUG=False)
 def test_oauth_token_endpoint(db: None, errors: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     log = errors()
-    monkeypatch.setattr("emdash.oauth.clients.get_client", _boom)
+    monkeypatch.setattr("accounts.oauth.clients.get_client", _boom)
     response = Client(raise_request_exception=False).post(
         "/_emdash/api/oauth/token", {"grant_type": "authorization_code", "client_id": "x"}
     )

@@ -35,7 +35,7 @@ def png_file(tmp_path: Path, name: str = "cover.png", color: str = "teal") -> Pa
 
 @pytest.fixture
 def daphne_server(cms: None) -> Iterator[str]:
-    """``daphne emdash.asgi:application`` on a free port, sharing the test database; yields its base URL.
+    """``daphne config.asgi:application`` on a free port, sharing the test database; yields its base URL.
 
     The in-memory channel layer lives in that process, so changes made through its HTTP doors (MCP)
     reach the websockets it serves, exactly as under ``make run``."""

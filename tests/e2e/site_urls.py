@@ -14,5 +14,5 @@ def media(request, path):  # type: ignore[no-untyped-def]
 
 urlpatterns = [
     re_path(r"^media/(?P<path>.*)$", media),
-    path("", include("emdash.urls")),
+    path("", include("config.urls")),
 ]

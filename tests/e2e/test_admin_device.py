@@ -9,7 +9,7 @@ import time
 import httpx
 import pytest
 
-from emdash.oauth.models import AccessToken
+from accounts.oauth.models import AccessToken
 from tests.browser import screenshot
 from tests.e2e.admin_helpers import log_in
 from tests.factories import make_user

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from content import selectors, services
+from content.entries import selectors, services
 from settings_app.selectors import site_settings
 from tests.browser import screenshot
 from tests.e2e.admin_helpers import log_in, png_file

@@ -10,8 +10,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from content import selectors, services
-from emdash.models import PersonalAccessToken
+from accounts.models import PersonalAccessToken
+from content.entries import selectors, services
 from menus import selectors as menu_selectors
 from tests.browser import screenshot
 from tests.e2e.admin_helpers import log_in, png_file
@@ -27,7 +27,7 @@ def _expect():
 
 
 def test_write_a_post_with_rich_text_and_a_cover_publish_it_and_read_it_on_the_site(posts, live_server, page, tmp_path):
-    from content import schema_services
+    from content.schema import services as schema_services
     from tests.factories import make_collection  # noqa: F401  (posts fixture made the collection)
 
     schema_services.field_create(actor=SYSTEM, collection="posts", slug="cover", label="Cover image", type="image")

@@ -10,8 +10,8 @@ import httpx
 import pytest
 from django.test import Client
 
-from content import selectors
-from emdash.tokens import token_create
+from accounts.tokens import token_create
+from content.entries import selectors
 from tests.browser import screenshot
 from tests.factories import SYSTEM, make_collection, make_entry, make_user
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.test import override_settings
 
-from content import selectors, services
+from content.entries import selectors, services
 from menus import selectors as menu_selectors
 from menus import services as menu_services
 from settings_app import services as settings_services

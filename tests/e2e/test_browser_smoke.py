@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from content import services
+from content.entries import services
 from emdash.actor import Actor
 from tests.factories import make_collection
 

@@ -13,7 +13,7 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from content import selectors, services
+from content.entries import selectors, services
 from content.models import PreviewShare
 from menus import services as menu_services
 from settings_app import services as settings_services

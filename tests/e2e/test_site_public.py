@@ -7,8 +7,9 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from content import preview, schema, services
-from content.dynamic import field_attname
+from content.entries import preview, services
+from content.schema import specs as schema
+from content.schema.dynamic import field_attname
 from emdash.actor import Actor
 from media import services as media_services
 from tests.browser import screenshot

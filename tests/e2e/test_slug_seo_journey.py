@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from content import services
+from content.entries import services
 from tests.browser import screenshot
 from tests.e2e.admin_helpers import log_in
 from tests.factories import SYSTEM, make_entry, make_user

@@ -11,8 +11,8 @@ import orjson
 import pytest
 from django.test import Client, override_settings
 
-from emdash import limits
-from emdash.tokens import token_create
+from accounts.tokens import token_create
+from emdash.edge import limits
 from tests.factories import make_user
 
 pytestmark = pytest.mark.django_db
@@ -107,7 +107,7 @@ def test_data_upload_max_memory_size_follows_max_body(settings) -> None:
 
 
 def test_env_sizes_accept_suffixes(monkeypatch) -> None:
-    from emdash.settings import env_size
+    from config.settings import env_size
 
     for raw, expected in [("123", 123), ("4M", 4 << 20), ("4MiB", 4 << 20), ("64k", 64 << 10), ("1G", 1 << 30)]:
         monkeypatch.setenv("EMDASH_X", raw)
@@ -209,7 +209,7 @@ def test_wsgi_wrapper(length: str, body: bytes, status: str) -> None:
 
 
 def test_emdash_serve_defaults_the_application() -> None:
-    from emdash.serve import APPLICATION, arguments
+    from config.serve import APPLICATION, arguments
 
     assert arguments(["-b", "0.0.0.0", "-p", "8000"]) == ["-b", "0.0.0.0", "-p", "8000", APPLICATION]
     assert arguments(["-p", "8000", "other.asgi:app"]) == ["-p", "8000", "other.asgi:app"]

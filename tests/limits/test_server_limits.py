@@ -1,4 +1,4 @@
-"""A real server (``python -m emdash.serve``: daphne with the body-limit hook, DEBUG=0): huge bodies are
+"""A real server (``python -m config.serve``: daphne with the body-limit hook, DEBUG=0): huge bodies are
 refused at once with bounded memory; uploads up to EMDASH_MAX_UPLOAD pass; uploaded media are served."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import httpx
 import orjson
 import pytest
 
-from emdash.tokens import token_create
+from accounts.tokens import token_create
 from tests.factories import make_user
 from tests.limits.bigbody import RssWatch, send_big
 from tests.media.helpers import image_bytes
@@ -32,7 +32,7 @@ class Server:
 @pytest.fixture
 def server(cms: None, tmp_path: Path) -> Iterator[Server]:
     env = {"CONN_MAX_AGE": "0", "MEDIA_ROOT": str(tmp_path / "media"), "EMDASH_MAX_UPLOAD": "8M"}
-    command = [sys.executable, "-m", "emdash.serve", "-b", "127.0.0.1", "-p", "{port}"]
+    command = [sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p", "{port}"]
     with serve(command, env) as (url, process):
         yield Server(url, int(url.rsplit(":", 1)[1]), process.pid)
 

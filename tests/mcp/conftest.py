@@ -18,10 +18,10 @@ import pytest
 from django.http import HttpResponse
 from django.test import Client
 
+from accounts.models import User
+from accounts.tokens import IssuedToken, token_create
 from emdash.mcp_names import NAMED_PARAM
-from emdash.models import User
 from emdash.roles import Role
-from emdash.tokens import IssuedToken, token_create
 
 URL = "/_emdash/api/mcp"
 MODERN = "2026-07-28"

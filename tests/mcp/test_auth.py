@@ -8,8 +8,9 @@ import pytest
 from django.test import Client, override_settings
 from django.utils import timezone
 
-from emdash.models import AuditLog, PersonalAccessToken
-from emdash.tokens import token_revoke
+from accounts.models import PersonalAccessToken
+from accounts.tokens import token_revoke
+from audit.models import AuditLog
 from tests.mcp.conftest import MCP, URL, MakeMCP, body_of, request
 
 pytestmark = pytest.mark.django_db

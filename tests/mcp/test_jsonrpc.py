@@ -12,7 +12,7 @@ import orjson
 import pytest
 from django.test import Client
 
-from emdash.models import AuditLog
+from audit.models import AuditLog
 from mcp_endpoint import dispatch, registry
 from tests.mcp.conftest import HANDSHAKE, MCP, MODERN, MakeMCP, body_of, notification, request
 

@@ -14,10 +14,12 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from content import schema
-from emdash import audit_writer, token_cache
-from emdash.models import AuditLog, PersonalAccessToken
-from emdash.tokens import token_revoke
+from accounts import token_cache
+from accounts.models import PersonalAccessToken
+from accounts.tokens import token_revoke
+from audit import writer as audit_writer
+from audit.models import AuditLog
+from content.schema import specs as schema
 from tests.factories import make_entry
 from tests.servers import DAPHNE, serve
 
@@ -103,7 +105,7 @@ def _server() -> list[str]:
     """gunicorn (gthread) when the bench extra is installed, else daphne (a main dependency)."""
     gunicorn = Path(sys.executable).parent / "gunicorn"
     if gunicorn.exists():
-        return [str(gunicorn), "emdash.wsgi:application", "-b", "127.0.0.1:{port}", "-k", "gthread", "--threads", "1"]
+        return [str(gunicorn), "config.wsgi:application", "-b", "127.0.0.1:{port}", "-k", "gthread", "--threads", "1"]
     return DAPHNE
 
 

@@ -11,7 +11,7 @@ import pytest
 from django.utils import timezone
 from jsonschema import Draft202012Validator
 
-from emdash.models import AuditLog
+from audit.models import AuditLog
 from emdash.permissions import RULES
 from mcp_endpoint import dispatch, registry
 from tests.mcp.conftest import MCP, MODERN, MakeMCP, body_of, request

@@ -14,12 +14,12 @@ from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
-from emdash import tokens
-from emdash.auth import resolve_bearer
+from accounts import tokens
+from accounts.auth import resolve_bearer
+from accounts.models import PersonalAccessToken
+from accounts.tokens import token_create, token_revoke
 from emdash.errors import NotFound, ValidationError
-from emdash.models import PersonalAccessToken
 from emdash.scopes import Scope
-from emdash.tokens import token_create, token_revoke
 from tests.mcp.conftest import MCP, MakeMCP, fast_user, request
 
 pytestmark = pytest.mark.django_db

@@ -1,6 +1,6 @@
 """Shared helpers for the MCP end-to-end tests: users with tokens, and the endpoint's URL.
 
-Tokens are personal access tokens issued through ``emdash.tokens.token_create`` for users built by
+Tokens are personal access tokens issued through ``accounts.tokens.token_create`` for users built by
 ``tests.factories.make_user`` (with unusable passwords: no slow hashing).
 """
 
@@ -10,9 +10,9 @@ from collections.abc import Iterable
 
 import pytest
 
-from emdash.models import User
+from accounts.models import User
+from accounts.tokens import token_create
 from emdash.roles import Role
-from emdash.tokens import token_create
 from tests.factories import make_user
 
 MCP_PATH = "/_emdash/api/mcp"

@@ -19,11 +19,12 @@ import pytest
 from mcp import Client, MCPError
 from mcp.client.streamable_http import create_mcp_http_client, streamable_http_client
 
-from content import rows, schema
+from accounts.tokens import token_create, token_revoke
+from audit.models import AuditLog
+from content.entries import rows
 from content.models import Collection
-from emdash.models import AuditLog
+from content.schema import specs as schema
 from emdash.roles import Role
-from emdash.tokens import token_create, token_revoke
 from mcp_endpoint.registry import REGISTRY, load_tools
 from tests.mcp_e2e.conftest import new_user, token_for
 from tests.media.helpers import image_bytes, place

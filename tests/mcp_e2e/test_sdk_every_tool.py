@@ -37,8 +37,8 @@ from mcp import Client, types
 from mcp.client import session as sdk_session
 from mcp.client.streamable_http import create_mcp_http_client, streamable_http_client
 
+from accounts.tokens import token_create
 from emdash.roles import Role
-from emdash.tokens import token_create
 from mcp_endpoint.registry import REGISTRY, load_tools
 from tests.mcp_e2e.conftest import MCP_PATH, new_user
 from tests.mcp_e2e.tasks_extension import TasksExtension

@@ -37,9 +37,12 @@ from django.test import Client
 from django.utils import timezone
 from jsonschema import Draft202012Validator
 
-from content import redirects, schema, schema_services, services
+from accounts.models import User
+from content.entries import services
 from content.models import Collection, Field, Redirect, Revision
-from emdash.models import User
+from content.redirects import services as redirects
+from content.schema import services as schema_services
+from content.schema import specs as schema
 from emdash.permissions import RULES, Perm
 from emdash.roles import Role
 from emdash.scopes import IMPLIES, Scope

@@ -22,8 +22,8 @@ import httpx
 import pytest
 from django.core.management import call_command
 
+from audit.models import AuditLog
 from emdash.background import TaskResultStatus, default_task_backend
-from emdash.models import AuditLog
 from emdash.roles import Role
 from mcp_endpoint.models import McpTask
 from mcp_endpoint.registry import REGISTRY
@@ -39,7 +39,7 @@ TASKS = "2025-11-25"
 RELATED = "io.modelcontextprotocol/related-task"
 
 
-def start_worker(settings_module: str = "emdash.settings") -> subprocess.Popen[str]:
+def start_worker(settings_module: str = "config.settings") -> subprocess.Popen[str]:
     return servers.start_worker({"DJANGO_SETTINGS_MODULE": settings_module})
 
 

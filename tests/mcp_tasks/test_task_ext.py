@@ -12,7 +12,7 @@ import orjson
 from django.test import override_settings
 from django.utils import timezone
 
-from emdash.models import AuditLog
+from audit.models import AuditLog
 from emdash.roles import Role
 from mcp_endpoint import task_store
 from mcp_endpoint.models import McpTask

@@ -14,9 +14,9 @@ import pytest
 from django.test import override_settings
 from django.utils import timezone
 
-from emdash.models import AuditLog
+from accounts.tokens import token_revoke
+from audit.models import AuditLog
 from emdash.roles import Role
-from emdash.tokens import token_revoke
 from mcp_endpoint import task_store
 from mcp_endpoint.models import McpTask
 from mcp_endpoint.registry import REGISTRY, load_tools

@@ -9,7 +9,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from emdash.tokens import token_create
+from accounts.tokens import token_create
 from tests.factories import make_collection, make_user
 from tests.media.helpers import media_rows
 

@@ -9,9 +9,9 @@ import orjson
 import pytest
 from django.test import Client
 
-from emdash.models import AuditLog
+from accounts.tokens import token_create
+from audit.models import AuditLog
 from emdash.roles import Role
-from emdash.tokens import token_create
 from media.models import MediaItem
 from tests.factories import make_user
 from tests.mcp.conftest import MCP, MakeMCP
@@ -154,7 +154,7 @@ def test_rest_json_upload_is_audited(db: None) -> None:
 def test_rest_json_upload_takes_more_than_the_body_limit(db: None, settings: Any) -> None:
     # The route's limit is the base64 size of MAX_UPLOAD, not MAX_BODY.
     settings.EMDASH = {**getattr(settings, "EMDASH", {}), "MAX_BODY": 2000}
-    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 2000  # as emdash/settings.py sets it from MAX_BODY
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 2000  # as config/settings.py sets it from MAX_BODY
     content = image_bytes("PNG", size=(300, 300), colour=(9, 9, 9)) + b"\x00" * 3000  # PNG ignores trailing bytes
     body = {"filename": "big.png", "data": b64(content)}
     response = rest_client().post(REST, body, content_type="application/json")

@@ -14,8 +14,8 @@ from django.core import signing
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
+from accounts.tokens import token_create
 from emdash.roles import Role
-from emdash.tokens import token_create
 from media.models import MediaItem
 from tests.factories import make_user
 from tests.media.helpers import PDF, image_bytes

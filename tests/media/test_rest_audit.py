@@ -11,8 +11,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from emdash.models import AuditLog
-from emdash.tokens import token_create
+from accounts.tokens import token_create
+from audit.models import AuditLog
 from tests.factories import make_user
 from tests.media.helpers import image_bytes
 

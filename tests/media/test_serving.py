@@ -222,7 +222,7 @@ def test_media_get_url_resolves_with_debug_off(mcp) -> None:
 def test_the_public_sites_image_url_resolves_with_debug_off(cms) -> None:
     import re
 
-    from content import services as content_services
+    from content.entries import services as content_services
     from tests.factories import make_collection
 
     make_collection(

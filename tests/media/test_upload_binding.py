@@ -14,8 +14,8 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from accounts.tokens import token_create
 from emdash.actor import Actor
-from emdash.tokens import token_create
 from media import services
 from media.models import MediaItem, UploadReservation
 from tests.factories import make_user

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from content import services as content_services
+from content.entries import services as content_services
 from emdash.actor import Actor
 from emdash.errors import EmDashError
 from emdash.roles import Role

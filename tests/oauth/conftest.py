@@ -11,8 +11,8 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from emdash.oauth import codes
-from emdash.oauth.models import OAuthClient
+from accounts.oauth import codes
+from accounts.oauth.models import OAuthClient
 from emdash.roles import Role
 from tests.factories import make_user
 
@@ -126,7 +126,7 @@ def cli_app(db: None) -> OAuthClient:
     """The ``emdash-cli`` client as the migration creates it (transactional tests flush it, so re-create it)."""
     import importlib
 
-    migration = importlib.import_module("emdash.oauth.migrations.0002_emdash_cli_client")
+    migration = importlib.import_module("accounts.oauth.migrations.0002_emdash_cli_client")
     client, _ = OAuthClient.objects.update_or_create(client_id="emdash-cli", defaults=migration.CLI)
     return client
 

@@ -9,8 +9,8 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from emdash.models import AuditLog
-from emdash.oauth.models import AccessToken, AuthorizationCode, RefreshToken
+from accounts.oauth.models import AccessToken, AuthorizationCode, RefreshToken
+from audit.models import AuditLog
 from emdash.roles import Role
 from settings_app.localtime import format_datetime_local
 from tests.oauth.conftest import (

@@ -7,7 +7,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from django.test import Client
 
-from emdash.oauth.models import AccessToken, AuthorizationCode
+from accounts.oauth.models import AccessToken, AuthorizationCode
 from emdash.roles import Role
 from tests.oauth.conftest import (
     MCP_URL,
@@ -215,7 +215,7 @@ def test_concurrent_exchanges_of_one_code_succeed_exactly_once(app):
 
 
 def test_resolving_an_oauth_token_is_one_query_plus_a_last_used_stamp_a_minute(django_assert_num_queries):
-    from emdash.auth import resolve_bearer
+    from accounts.auth import resolve_bearer
 
     code, verifier, user = code_for()
     raw = exchange(code, verifier).json()["access_token"]

@@ -9,9 +9,9 @@ import pytest
 from django.test import Client, override_settings
 from django.utils import timezone
 
+from accounts.oauth import tokens
+from accounts.oauth.models import RefreshToken
 from emdash.cli.main import DEFAULT_SCOPES, build_parser
-from emdash.oauth import tokens
-from emdash.oauth.models import RefreshToken
 from emdash.roles import Role
 from tests.oauth.conftest import TOKEN, device_decide, logged_in, poll, start_device
 

@@ -10,8 +10,8 @@ from django.db import connections
 from django.test import Client
 from django.utils import timezone
 
-from emdash.oauth import device
-from emdash.oauth.models import AccessToken, DeviceCode, OAuthClient
+from accounts.oauth import device
+from accounts.oauth.models import AccessToken, DeviceCode, OAuthClient
 from emdash.roles import Role
 from tests.oauth.conftest import DEVICE_PAGE, device_decide, logged_in, mcp_call, poll, start_device
 

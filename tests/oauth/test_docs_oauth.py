@@ -1,6 +1,6 @@
 from pathlib import Path
 
-from emdash.oauth.grants import role_scopes_markdown
+from accounts.oauth.grants import role_scopes_markdown
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "oauth.md"
 

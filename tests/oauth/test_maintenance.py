@@ -9,8 +9,8 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from emdash.oauth import tokens
-from emdash.oauth.models import AccessToken, OAuthClient, RefreshToken
+from accounts.oauth import tokens
+from accounts.oauth.models import AccessToken, OAuthClient, RefreshToken
 from tests.factories import make_user
 
 

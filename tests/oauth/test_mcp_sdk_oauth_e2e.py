@@ -22,7 +22,7 @@ from mcp.client.auth import AuthorizationCodeResult, OAuthClientProvider
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.auth import OAuthClientInformationFull, OAuthClientMetadata, OAuthToken
 
-from emdash.oauth.models import AccessToken, OAuthClient
+from accounts.oauth.models import AccessToken, OAuthClient
 from emdash.roles import Role
 from tests.cli.conftest import browser_session
 from tests.factories import make_user

@@ -10,7 +10,7 @@ from django.db import connections
 from django.test import Client, override_settings
 from django.utils import timezone
 
-from emdash.oauth.models import AccessToken, RefreshToken
+from accounts.oauth.models import AccessToken, RefreshToken
 from emdash.roles import Role
 from tests.oauth.conftest import MCP_URL, TOKEN, code_for, exchange, mcp_call
 

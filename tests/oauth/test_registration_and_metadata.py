@@ -6,8 +6,9 @@ import orjson
 import pytest
 from django.test import Client
 
+from accounts.oauth.models import OAuthClient
+from config.layout import PACKAGES
 from emdash import scopes
-from emdash.oauth.models import OAuthClient
 
 REGISTER = "/_emdash/api/oauth/register"
 
@@ -97,8 +98,7 @@ def test_django_oauth_toolkit_and_oauthlib_are_gone(settings):
     pyproject = (root / "pyproject.toml").read_text()
     assert "django-oauth-toolkit" not in pyproject and "oauthlib" not in pyproject
     assert "oauth2_provider" not in settings.INSTALLED_APPS
-    apps = ["emdash", "content", "media", "taxonomy", "menus", "settings_app", "mcp_endpoint", "admin_ui", "api"]
-    for source in (path for app in apps for path in (root / app).rglob("*.py") if "migrations" not in path.parts):
+    for source in (path for app in PACKAGES for path in (root / app).rglob("*.py") if "migrations" not in path.parts):
         text = source.read_text()
         assert "oauth2_provider" not in text and "import oauthlib" not in text, source
 

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from emdash.models import AuditLog
+from audit.models import AuditLog
 from tests.api.helpers import body, call, client_for, session_client
 from tests.factories import make_user
 

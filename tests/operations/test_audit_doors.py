@@ -8,10 +8,10 @@ from dataclasses import replace
 import pytest
 from django.db import DatabaseError
 
-from content import selectors
+from audit.models import AuditLog
+from content.entries import selectors
 from emdash.actor import Actor
 from emdash.errors import NotFound
-from emdash.models import AuditLog
 from emdash.operations import TABLE, load, run_operation
 from tests.api.helpers import body, call, client_for, session_client
 from tests.factories import SYSTEM, make_entry, make_user

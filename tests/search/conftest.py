@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from django.conf import settings
 
-from content import services
+from content.entries import services
 from content.search.models import SearchDocument
 from content.search.selectors import search
 from emdash.actor import Actor

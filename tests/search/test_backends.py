@@ -8,8 +8,8 @@ import pytest
 from django.db import connection
 from django.test import override_settings
 
-from content import services
-from content.schema import FieldSpec
+from content.entries import services
+from content.schema.specs import FieldSpec
 from content.search import indexing
 from content.search.backends import PostgresBackend, SQLiteBackend, get_backend
 from content.search.models import SearchDocument

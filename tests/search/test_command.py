@@ -65,7 +65,7 @@ def test_hits_left_by_a_lagging_index_are_not_returned(articles):
     from content.search import indexing
 
     document = SearchDocument.objects.get(entry_id=entry_id)
-    from content import services
+    from content.entries import services
     from tests.factories import SYSTEM
 
     services.entry_unpublish(actor=SYSTEM, collection="articles", id=entry_id)

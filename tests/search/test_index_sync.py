@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from content import services
+from content.entries import services
 from tests.factories import SYSTEM
 from tests.media.helpers import media_rows
 from tests.search.conftest import blocks, create, find, found_ids, indexed

@@ -10,7 +10,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from content import schema
+from content.schema import specs as schema
 from content.search.backends import Hit
 from content.search.selectors import _live
 from tests.search.conftest import create

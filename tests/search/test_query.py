@@ -10,7 +10,7 @@ from django.test import override_settings
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from content import services
+from content.entries import services
 from content.search.selectors import render_snippet, search, terms_of
 from emdash.errors import EmDashError
 from tests.factories import SYSTEM

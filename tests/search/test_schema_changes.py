@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from django.db.models import F
 
-from content import schema, schema_services
 from content.models import Collection, Field, SchemaState
+from content.schema import services as schema_services
+from content.schema import specs as schema
 from content.search.models import SearchIndexState
 from content.signals import schema_changed
 from tests.factories import SYSTEM, make_collection

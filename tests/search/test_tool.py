@@ -8,7 +8,7 @@ import orjson
 import pytest
 from jsonschema import Draft202012Validator
 
-from content import services
+from content.entries import services
 from emdash.roles import Role
 from tests.factories import SYSTEM
 from tests.mcp.conftest import MCP, MakeMCP

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from content import services
+from content.entries import services
 from emdash.actor import Actor
 from menus import services as menu_services
 from settings_app import services as settings_services

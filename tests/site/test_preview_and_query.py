@@ -6,7 +6,7 @@ from django.core import signing
 from django.template import Context, Template
 from django.test import Client
 
-from content import preview, services
+from content.entries import preview, services
 from emdash.actor import Actor
 from public_site import query
 from tests.api.helpers import body, call, client_for, session_client

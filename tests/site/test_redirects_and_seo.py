@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from django.test import Client
 
-from content import redirects, services
+from content.entries import services
+from content.redirects import services as redirects
 from media import presenters as media_presenters
 from tests.media.helpers import make_media
 from tests.site.conftest import SYSTEM
@@ -43,7 +44,7 @@ def test_a_live_page_wins_over_a_redirect_and_admin_paths_never_redirect(site) -
 
 def test_a_redirect_row_pointing_off_site_is_not_followed(site) -> None:
     from content.models import Redirect
-    from content.rows import new_id
+    from emdash.ids import new_id
 
     Redirect.objects.create(id=new_id(), source="/sneaky/", target="//evil.example/")  # written around the service
     assert get("/sneaky/").status_code == 404

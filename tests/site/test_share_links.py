@@ -8,8 +8,8 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from content import services
-from content import shares as preview
+from content.entries import services
+from content.entries import shares as preview
 from content.models import PreviewShare
 from emdash.actor import Actor
 from emdash.errors import InsufficientPermissions, ValidationError

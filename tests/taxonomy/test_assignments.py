@@ -8,7 +8,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from content import hooks, rows, schema, schema_services, services
+from content import hooks
+from content.entries import rows, services
+from content.schema import services as schema_services
+from content.schema import specs as schema
 from emdash.actor import Actor
 from emdash.errors import EmDashError
 from emdash.roles import Role

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from content import schema_services
-from emdash.models import AuditLog
+from audit.models import AuditLog
+from content.schema import services as schema_services
 from emdash.permissions import RULES, Perm
 from emdash.roles import Role
 from taxonomy import services

@@ -10,8 +10,8 @@ import tarfile
 from pathlib import Path
 from typing import Any
 
-from content import services
-from content.redirects import redirect_create
+from content.entries import services
+from content.redirects.services import redirect_create
 from media.ingest import media_upload
 from menus.services import menu_create, menu_set_items
 from settings_app.services import settings_update

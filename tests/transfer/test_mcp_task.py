@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from content import schema
+from content.schema import specs as schema
 from emdash.roles import Role
 from tests import servers
 from tests.mcp_e2e.conftest import new_user, token_for

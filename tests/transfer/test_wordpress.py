@@ -13,8 +13,8 @@ import pytest
 from django.core.management import CommandError, call_command
 from PIL import Image
 
-from content import schema
 from content.models import Collection, EntrySeo, Redirect
+from content.schema import specs as schema
 from media.models import MediaItem
 from media.storage import open_file
 from menus.models import Menu, MenuItem

@@ -14,7 +14,7 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
-from content import services as content_services
+from content.entries import services as content_services
 from emdash.errors import EmDashError
 from tests.api.helpers import body, call, client_for
 from tests.factories import SYSTEM, make_entry
@@ -149,7 +149,7 @@ def test_content_delete_media_and_schema_events(posts, private_ok, receiver, que
     from media import services as media_services
 
     media_services.media_delete(actor=SYSTEM, id=media.id)
-    from content import schema_services
+    from content.schema import services as schema_services
 
     schema_services.field_create(actor=SYSTEM, collection="posts", slug="extra", label="Extra", type="string")
     events = [json.loads(row.body) for row in Delivery.objects.order_by("id")]

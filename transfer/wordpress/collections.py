@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from content import schema, schema_services
+from content.schema import services as schema_services
+from content.schema import specs as schema
 from emdash.actor import Actor
 from taxonomy.definitions import taxonomy_update
 from taxonomy.models import TaxonomyDefinition

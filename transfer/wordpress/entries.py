@@ -9,11 +9,12 @@ from urllib.parse import unquote, urlsplit
 from django.db import transaction
 from django.utils import timezone
 
-from content import schema, services
+from content.entries import services
+from content.entries.slugs import slugify
 from content.links import entry_path
 from content.models import Redirect
-from content.redirects import redirect_create
-from content.slugs import slugify
+from content.redirects.services import redirect_create
+from content.schema import specs as schema
 from emdash.actor import Actor
 from emdash.errors import EmDashError, SlugConflict
 from transfer.wordpress import wxr

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from content.slugs import slugify
+from content.entries.slugs import slugify
 from emdash.actor import Actor
 from emdash.errors import EmDashError
 from menus.models import Menu

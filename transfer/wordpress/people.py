@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.db import IntegrityError
 
-from emdash.models import User
+from accounts.models import User
 from emdash.roles import Role
 from transfer.wordpress import wxr
 from transfer.wordpress.report import Report

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from urllib.parse import unquote
 
-from content.slugs import slugify
+from content.entries.slugs import slugify
 from emdash.actor import Actor
 from emdash.errors import EmDashError
 from taxonomy.models import Term

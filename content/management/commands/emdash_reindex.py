@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from content import schema
+from content.schema import specs as schema
 from content.search import indexing
 from content.search.backends import get_backend
 

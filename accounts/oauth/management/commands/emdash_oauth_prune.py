@@ -1,0 +1,19 @@
+"""Delete expired OAuth codes and tokens (run it daily, e.g. from cron)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand
+
+from accounts.oauth.maintenance import prune_expired
+
+
+class Command(BaseCommand):
+    help = (
+        "Delete expired OAuth authorization codes, device codes and tokens (rotated refresh tokens stay until expiry)."
+    )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        for table, count in prune_expired().items():
+            self.stdout.write(f"{table}: {count} deleted")

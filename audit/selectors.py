@@ -1,0 +1,96 @@
+"""Reading the audit log (admins): every write from every door and every MCP call, newest first."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q
+
+from audit.models import AuditLog
+from emdash import cursors
+from emdash.actor import Actor
+from emdash.dates import iso, parse_iso
+from emdash.errors import InvalidCursor, ValidationError
+from emdash.permissions import Perm, require
+
+SOURCES = ("mcp", "rest", "admin", "worker", "oauth")
+
+
+def audit_list(*, actor: Actor, source: Any = None, limit: int = 100, before_id: Any = None) -> list[AuditLog]:
+    """Up to ``limit`` rows, optionally of one ``source``, older than the row ``before_id`` (for paging)."""
+    require(actor, Perm.AUDIT_READ)
+    qs = AuditLog.objects.select_related("user").order_by("-id")
+    if source in SOURCES:
+        qs = qs.filter(source=source)
+    if isinstance(before_id, int):
+        qs = qs.filter(id__lt=before_id)
+    return list(qs[: max(1, min(limit, 500))])
+
+
+def _filters(user: str | None, since: str | None, until: str | None) -> Q:
+    query, problems = Q(), {}
+    if user is not None:
+        query &= Q(user_id=int(user)) if user.isdigit() else Q(user__email=user.strip().lower())
+    for name, value, lookup in (("since", since, "created_at__gte"), ("until", until, "created_at__lt")):
+        if value is not None:
+            try:
+                query &= Q(**{lookup: parse_iso(value)})
+            except ValueError as exc:
+                problems[name] = str(exc)
+    if problems:
+        raise ValidationError.for_fields(problems)
+    return query
+
+
+def _before(cursor: str | None, key: str) -> int | None:
+    if cursor is None:
+        return None
+    position = cursors.decode(cursor, key)
+    if len(position) != 1 or not isinstance(position[0], int):
+        raise InvalidCursor("Invalid cursor: pass the nextCursor value from the previous page unchanged")
+    return position[0]
+
+
+def audit_page(
+    *,
+    actor: Actor,
+    user: str | None = None,
+    source: str | None = None,
+    action: str | None = None,
+    target: str | None = None,
+    since: str | None = None,
+    until: str | None = None,
+    limit: int = 50,
+    cursor: str | None = None,
+) -> dict[str, Any]:
+    """``{items, nextCursor?}``: rows matching every filter given, newest first; ``until`` is exclusive."""
+    require(actor, Perm.AUDIT_READ)
+    qs = AuditLog.objects.select_related("user").filter(_filters(user, since, until)).order_by("-id")
+    for name, value in (("source", source), ("action", action), ("target", target)):
+        if value is not None:
+            qs = qs.filter(**{name: value})
+    key = "audit:" + repr((user, source, action, target, since, until))  # a cursor of another listing never fits
+    before = _before(cursor, key)
+    if before is not None:
+        qs = qs.filter(id__lt=before)
+    rows = list(qs[: limit + 1])
+    page: dict[str, Any] = {"items": [present(row) for row in rows[:limit]]}
+    if len(rows) > limit:
+        page["nextCursor"] = cursors.encode(key, [rows[limit - 1].pk])
+    return page
+
+
+def present(row: AuditLog) -> dict[str, Any]:
+    return {
+        "id": row.pk,
+        "createdAt": iso(row.created_at),
+        "actor": {"id": row.user_id, "email": row.user.email} if row.user is not None else None,
+        "tokenRef": row.token_ref,
+        "client": row.client_id,
+        "source": row.source,
+        "action": row.action,
+        "target": row.target,
+        "outcome": row.outcome,
+        "durationMs": row.duration_ms,
+        "traceId": row.trace_id,
+    }

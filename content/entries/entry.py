@@ -1,0 +1,45 @@
+"""What content services and selectors hand back: a row with its collection and pending draft."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from content.entries import presenters, seo
+from content.entries.rows import draft_meta, draft_raw, known_values, rev_token
+from content.models import EntryBase
+from content.schema.specs import CollectionSpec
+
+
+@dataclass
+class Entry:
+    spec: CollectionSpec
+    row: EntryBase
+    draft: dict[str, Any] | None
+    show_draft: bool = True  # False for readers who may only see published values
+    meta: dict[str, Any] = field(default_factory=dict)  # the draft's pending slug / SEO (rows.DRAFT_META)
+    seo: dict[str, Any] = field(default_factory=dict)  # the live SEO
+
+    @classmethod
+    def load(
+        cls, spec: CollectionSpec, row: EntryBase, *, show_draft: bool = True, live_seo: dict[str, Any] | None = None
+    ) -> Entry:
+        """``live_seo``: the caller knows it already (a create), so it is not read again."""
+        raw = draft_raw(row) if show_draft else None
+        draft = None if raw is None else known_values(spec, raw)
+        # rows.find(for_read=True) brought the live SEO along with the row (one query less per read).
+        if live_seo is None:
+            live_seo = row.seo_live if hasattr(row, "seo_live") else seo.live(spec.slug, row.id)
+        return cls(spec, row, draft, show_draft, draft_meta(raw), live_seo or {})
+
+    @property
+    def id(self) -> str:
+        return str(self.row.pk)
+
+    @property
+    def rev(self) -> str:
+        return rev_token(self.row)
+
+    def to_dict(self) -> dict[str, Any]:
+        body = presenters.entry(self.spec, self.row, draft=self.draft, show_draft=self.show_draft)
+        return presenters.with_seo(body, self.row, live_seo=self.seo, meta=self.meta if self.show_draft else {})

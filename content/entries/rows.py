@@ -1,0 +1,180 @@
+"""Entry rows: finding them, converting columns to values and back, drafts, and the ``_rev`` token."""
+
+from __future__ import annotations
+
+import base64
+import functools
+import re
+from typing import Any
+
+from django.db import connection
+from django.db.models import Case, IntegerField, JSONField, OuterRef, QuerySet, Subquery, Value, When
+
+from content import hooks
+from content.models import EntryBase, EntrySeo, Revision
+from content.schema.dynamic import field_attname
+from content.schema.specs import CollectionSpec
+from emdash.conf import emdash_settings
+from emdash.errors import NotFound, ValidationError
+from emdash.prepared import Prepared
+
+ULID_RE = re.compile(r"^[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}$")
+STATUSES = ("draft", "published", "scheduled")
+# Keys a draft revision may hold besides field values; the leading "_" keeps them apart from field slugs.
+DRAFT_SLUG = "_slug"
+DRAFT_SEO = "_seo"
+DRAFT_META = (DRAFT_SLUG, DRAFT_SEO)
+
+
+def resolve_locale(locale: Any) -> str:
+    if locale is None:
+        return emdash_settings.default_locale
+    if locale not in emdash_settings.LOCALES:
+        allowed = ", ".join(emdash_settings.LOCALES)
+        raise ValidationError.for_fields({"locale": f"must be one of the configured locales: {allowed}"})
+    return str(locale)
+
+
+def not_found(spec: CollectionSpec, ident: Any) -> NotFound:
+    return NotFound(f"No item '{ident}' in collection '{spec.slug}'")
+
+
+def live_rows(spec: CollectionSpec) -> QuerySet[EntryBase]:
+    return spec.model.objects.filter(deleted_at__isnull=True)
+
+
+def published_by_id(spec: CollectionSpec, ids: list[str], *columns: str) -> list[tuple[Any, ...]]:
+    """``columns`` of those of ``ids`` that are published and not trashed. The status is checked here, not in SQL:
+    given "status = ?" SQLite may prefer the status index and read every published row over looking these few ids
+    up by primary key (14 ms instead of 0.1 at 100k items)."""
+    found = live_rows(spec).filter(id__in=ids).values_list("status", *columns)
+    return [row[1:] for row in found if row[0] == "published"]
+
+
+def trashed_rows(spec: CollectionSpec) -> QuerySet[EntryBase]:
+    return spec.model.objects.filter(deleted_at__isnull=False)
+
+
+@functools.lru_cache(maxsize=512)  # per model class, i.e. per collection and schema snapshot
+def _by_id(model: type[EntryBase], collection: str, trashed: bool, for_read: bool) -> Prepared:
+    """The entry-by-id query; the id is its last parameter (the subqueries' collection comes first)."""
+    qs = model.objects.filter(deleted_at__isnull=not trashed, id="")
+    if for_read:
+        seo = EntrySeo.objects.filter(collection=collection, entry_id=OuterRef("id")).values("data")[:1]
+        qs = qs.annotate(seo_live=Subquery(seo, output_field=JSONField()))
+        if (terms := hooks.terms_column(collection)) is not None:
+            qs = qs.annotate(terms_live=terms)
+    return Prepared(qs.order_by()[:1])
+
+
+def find(
+    spec: CollectionSpec,
+    ident: Any,
+    *,
+    locale: Any = None,
+    trashed: bool = False,
+    for_update: bool = False,
+    for_read: bool = False,
+) -> EntryBase:
+    """An entry by ULID or slug (slugs prefer ``locale``, else the default locale). Raises NOT_FOUND.
+    ``for_read`` fetches what a read shows in the same query: the live SEO (``row.seo_live``) and the terms
+    (``row.terms_live``, for ``hooks.row_terms``)."""
+    if not isinstance(ident, str) or not ident or len(ident) > 200 or "\x00" in ident:
+        raise not_found(spec, ident)
+    locked = for_update and connection.features.has_select_for_update
+    if ULID_RE.match(ident) and not locked:  # the read path: compiled once per collection
+        by_id = _by_id(spec.model, spec.slug, trashed, for_read)
+        row = next(iter(by_id.objects([*by_id.params[:-1], ident.upper()])), None)
+        if row is not None:
+            return row
+    qs = trashed_rows(spec) if trashed else live_rows(spec)
+    if locked:
+        qs = qs.select_for_update()
+        if ULID_RE.match(ident) and (row := qs.filter(id=ident.upper()).first()) is not None:
+            return row
+    by_slug = qs.filter(slug=ident)
+    if locale is not None:
+        by_slug = by_slug.filter(locale=resolve_locale(locale))
+    else:
+        default = emdash_settings.default_locale
+        by_slug = by_slug.order_by(
+            Case(When(locale=default, then=Value(0)), default=Value(1), output_field=IntegerField()), "locale"
+        )
+    row = by_slug.first()
+    if row is None:
+        raise not_found(spec, ident)
+    return row
+
+
+def row_values(spec: CollectionSpec, row: EntryBase, fields: Any = None) -> dict[str, Any]:
+    """Field values stored in the row's columns (``fields``, default all), in their JSON form."""
+    return {
+        f.slug: f.kind.from_db(getattr(row, field_attname(f.slug))) for f in (spec.fields if fields is None else fields)
+    }
+
+
+def summary_fields(spec: CollectionSpec) -> tuple[Any, ...]:
+    """The fields a list item shows (no long text or rich text)."""
+    return tuple(f for f in spec.fields if f.kind.in_summary)
+
+
+def long_columns(spec: CollectionSpec) -> list[str]:
+    """Attribute names of the columns a list page need not load (it shows summaries)."""
+    return [field_attname(f.slug) for f in spec.fields if not f.kind.in_summary]
+
+
+def column_changes(spec: CollectionSpec, values: dict[str, Any]) -> dict[str, Any]:
+    """``{attname: db value}`` for writing field values into a row."""
+    fields = spec.field_map
+    return {
+        field_attname(slug): (None if value is None else fields[slug].kind.to_db(value))
+        for slug, value in values.items()
+        if slug in fields
+    }
+
+
+def known_values(spec: CollectionSpec, data: dict[str, Any]) -> dict[str, Any]:
+    """Revision data restricted to fields that still exist, with every current field present."""
+    return {f.slug: data.get(f.slug) for f in spec.fields}
+
+
+def drafts_for(rows: list[EntryBase]) -> dict[str, dict[str, Any]]:
+    """Draft data by revision id for a page of rows, in one query."""
+    ids = [r.draft_revision_id for r in rows if r.draft_revision_id]
+    if not ids:
+        return {}
+    return dict(Revision.objects.filter(id__in=ids).values_list("id", "data"))
+
+
+def draft_raw(row: EntryBase) -> dict[str, Any] | None:
+    """The pending draft revision's stored data (field values plus the DRAFT_META keys), or None."""
+    if not row.draft_revision_id:
+        return None
+    data = Revision.objects.filter(id=row.draft_revision_id).values_list("data", flat=True).first()
+    return data if isinstance(data, dict) else None
+
+
+def draft_meta(raw: dict[str, Any] | None) -> dict[str, Any]:
+    """What the draft changes besides field values: a new slug and SEO, applied on publish (SPEC 7)."""
+    return {key: raw[key] for key in DRAFT_META if key in raw} if raw else {}
+
+
+def draft_values(spec: CollectionSpec, row: EntryBase) -> dict[str, Any] | None:
+    raw = draft_raw(row)
+    return None if raw is None else known_values(spec, raw)
+
+
+def current_values(spec: CollectionSpec, row: EntryBase) -> dict[str, Any]:
+    """What an editor is working on: the draft when there is one, else the row."""
+    draft = draft_values(spec, row)
+    return draft if draft is not None else row_values(spec, row)
+
+
+def has_live_version(spec: CollectionSpec, row: EntryBase) -> bool:
+    """Published at least once in a collection with revisions: edits must go to a draft."""
+    return spec.supports_feature("revisions") and row.live_revision_id is not None
+
+
+def rev_token(row: EntryBase) -> str:
+    raw = f"{row.version}.{int(row.updated_at.timestamp() * 1_000_000)}"
+    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")

@@ -1,0 +1,39 @@
+"""Restoring a revision: its values become the item's new draft (never published directly)."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from content.entries import rows
+from content.entries.entry import Entry
+from content.entries.services.drafts import write_values
+from content.models import Revision
+from content.schema import specs as schema
+from content.schema.retry import schema_retry
+from content.schema.validation import validate_data
+from content.signals import send_entry_changed
+from emdash.actor import Actor
+from emdash.errors import CollectionNotFound, NotFound
+from emdash.permissions import Perm, require, require_owner_or
+
+
+@schema_retry
+def revision_restore(*, actor: Actor, revision_id: str) -> Entry:
+    require(actor, Perm.CONTENT_EDIT_OWN)
+    usable = isinstance(revision_id, str) and "\x00" not in revision_id  # PostgreSQL rejects NUL in text
+    revision = Revision.objects.filter(id=revision_id.upper()).first() if usable else None
+    if revision is None:
+        raise NotFound(f"No revision '{revision_id}'")
+    try:
+        spec = schema.get_collection(revision.collection)
+    except CollectionNotFound:
+        raise NotFound(f"No revision '{revision_id}'") from None
+    with transaction.atomic():
+        row = rows.find(spec, revision.entry_id, for_update=True)
+        require_owner_or(actor, row.author_id, Perm.CONTENT_EDIT_OWN, Perm.CONTENT_EDIT_ANY)
+        stored = {k: v for k, v in (revision.data or {}).items() if k in spec.field_map}
+        values = validate_data(spec, stored, partial=True, entry_id=row.id)
+        # Fields added after the revision was taken are not in it and keep their current values.
+        write_values(spec, row, values, actor)
+        send_entry_changed(spec.slug, row.id, "updated", actor)
+    return Entry.load(spec, row)

@@ -1,0 +1,162 @@
+"""Redirects: a 301 from a local path that no longer answers to another local path.
+
+Publishing a new slug for a published item records one (``record_move``); editors add and remove others.
+Chains are collapsed when written (A→B then B→C stores A→C), a path that becomes a live URL again loses its
+redirect, and a redirect that would loop is refused, so serving one is a single lookup.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+from urllib.parse import urlsplit
+
+from django.db import IntegrityError, transaction
+
+from content.links import entry_path
+from content.models import Redirect
+from emdash import cursors
+from emdash.actor import Actor
+from emdash.dates import iso
+from emdash.errors import Conflict, NotFound, ValidationError
+from emdash.ids import new_id
+from emdash.permissions import Perm, require
+from emdash.wire import attrs
+
+SOURCE_MAX = 500
+TARGET_MAX = 2048
+# The admin, the API and MCP live here: a redirect must never shadow them.
+RESERVED_PREFIX = "/_emdash/"
+_BAD = {"Cc", "Cf", "Cs", "Co", "Cn", "Zs", "Zl", "Zp"}
+
+
+def path_problem(value: Any, *, source: bool) -> str | None:
+    """What is wrong with ``value`` as a redirect path: only this site's paths (``/old-page/``), never a
+    scheme, a host, ``//host`` or ``/\\host`` (browsers read both as another site)."""
+    limit = SOURCE_MAX if source else TARGET_MAX
+    if not isinstance(value, str) or not value.startswith("/"):
+        return "must be a path on this site starting with / (e.g. /posts/old-slug/)"
+    if len(value) > limit:
+        return f"must be at most {limit} characters"
+    if any(ch.isspace() or unicodedata.category(ch) in _BAD for ch in value):
+        return "must not contain spaces, control or invisible characters (encode spaces as %20)"
+    if value.startswith("//") or "\\" in value:
+        return "must be a path on this site: no //host and no backslashes"
+    parts = urlsplit(value)
+    if parts.scheme or parts.netloc:
+        return "must be a path on this site, without scheme or host"
+    if source and (parts.query or parts.fragment or "?" in value or "#" in value):
+        return "must be a path without ?query or #fragment"
+    if source and (value + "/").startswith(RESERVED_PREFIX):
+        return f"must not be under {RESERVED_PREFIX} (the admin and the APIs)"
+    return None
+
+
+def _present(r: Redirect) -> dict[str, Any]:
+    return {
+        **attrs(r, "id", "source", "target", "kind"),
+        "collection": r.collection or None,
+        "entryId": r.entry_id or None,
+        "createdAt": iso(r.created_at),
+    }
+
+
+def _path(url: str) -> str:
+    return url.split("#", 1)[0].split("?", 1)[0]
+
+
+def _final(target: str, source: str) -> str:
+    """Where ``target`` ends up after following stored redirects; VALIDATION_ERROR if that comes back to ``source``."""
+    seen = {source}
+    url = target
+    while _path(url) not in seen:
+        seen.add(_path(url))
+        following = Redirect.objects.filter(source=_path(url)).values_list("target", flat=True).first()
+        if following is None:
+            return url
+        url = following
+    raise ValidationError.for_fields({"target": f"would loop back to {source}"})
+
+
+def _store(source: str, target: str, *, kind: str, actor: Actor, collection: str = "", entry_id: str = "") -> Redirect:
+    final = _final(target, source)
+    # Everything that pointed at the old path now goes straight to the new one (no chains).
+    Redirect.objects.filter(target=source).update(target=final)
+    Redirect.objects.filter(source=source).delete()
+    return Redirect.objects.create(
+        id=new_id(),
+        source=source,
+        target=final,
+        kind=kind,
+        collection=collection,
+        entry_id=entry_id,
+        created_by_id=actor.user_id,
+    )
+
+
+def record_move(collection: str, entry_id: str, old_slug: str, new_slug: str, actor: Actor) -> None:
+    """A published item's URL changed: send the old path to the new one. The new path is live now, so a
+    redirect away from it is dropped first (renaming back A→B→A leaves only B→A)."""
+    old, new = entry_path(collection, old_slug), entry_path(collection, new_slug)
+    if old == new:
+        return
+    Redirect.objects.filter(source=new).delete()
+    _store(old, new, kind=Redirect.KIND_AUTO, actor=actor, collection=collection, entry_id=entry_id)
+
+
+def forget_moves(collection: str, entry_id: str) -> None:
+    """A deleted item's recorded moves lead nowhere now; manual redirects stay (an editor chose them)."""
+    Redirect.objects.filter(kind=Redirect.KIND_AUTO, collection=collection, entry_id=entry_id).delete()
+
+
+def resolve(path: str) -> str | None:
+    """The target of a redirect from ``path``, for the public site (which asks only when nothing else answered)."""
+    if len(path) > SOURCE_MAX:
+        return None
+    return Redirect.objects.filter(source=path).values_list("target", flat=True).first()
+
+
+# --- the operations' services ------------------------------------------------------------------------------
+
+
+def redirect_list(*, actor: Actor, limit: int = 50, cursor: str | None = None) -> dict[str, Any]:
+    """Redirects by source path, ``{items, nextCursor?}``."""
+    require(actor, Perm.REDIRECTS_READ)
+    qs = Redirect.objects.order_by("source")
+    if cursor is not None:
+        qs = qs.filter(source__gt=cursors.decode(cursor, "redirects")[0])
+    found = list(qs[: limit + 1])
+    body: dict[str, Any] = {"items": [_present(r) for r in found[:limit]]}
+    if len(found) > limit:
+        body["nextCursor"] = cursors.encode("redirects", [found[limit - 1].source])
+    return body
+
+
+def redirect_create(*, actor: Actor, source: str, target: str) -> dict[str, Any]:
+    require(actor, Perm.REDIRECTS_MANAGE)
+    problems = {
+        name: problem
+        for name, value in (("source", source), ("target", target))
+        if (problem := path_problem(value, source=name == "source")) is not None
+    }
+    if problems:
+        raise ValidationError.for_fields(problems)
+    if source == target:
+        raise ValidationError.for_fields({"target": "must differ from source"})
+    with transaction.atomic():
+        if Redirect.objects.filter(source=source).exists():
+            raise Conflict(f"A redirect from {source} already exists; delete it first")
+        try:
+            with transaction.atomic():
+                created = _store(source, target, kind=Redirect.KIND_MANUAL, actor=actor)
+        except IntegrityError:
+            raise Conflict(f"A redirect from {source} already exists; delete it first") from None
+    return _present(created)
+
+
+def redirect_delete(*, actor: Actor, redirect_id: str) -> None:
+    require(actor, Perm.REDIRECTS_MANAGE)
+    usable = isinstance(redirect_id, str) and "\x00" not in redirect_id
+    deleted = Redirect.objects.filter(id=redirect_id.upper()).delete()[0] if usable else 0
+    if not deleted:
+        raise NotFound(f"No redirect '{redirect_id}'")
