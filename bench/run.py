@@ -42,6 +42,7 @@ GOALS: dict[str, str] = {
     "writes": "bench.goal_writes",  # goal 5: content_create from 8 clients
     "servers": "bench.goal_servers",  # goal 7: daphne, gunicorn, granian on the same calls
     "renditions": "bench.goal_renditions",  # issue 25: first render and cached hit of a 1280-px WebP
+    "transfer": "bench.goal_transfer",  # SPEC 12: export/import items per second and peak memory at 100k items
 }
 
 

@@ -15,6 +15,7 @@ APPS = (
     "settings_app",
     "webhooks",
     "starters",
+    "transfer",
     "mcp_endpoint",
     "admin_ui",
     "api",

@@ -41,6 +41,7 @@ class Perm(StrEnum):
     WEBHOOKS_MANAGE = "webhooks.manage"
     REDIRECTS_READ = "redirects.read"
     REDIRECTS_MANAGE = "redirects.manage"
+    SITE_IMPORT = "site.import"  # a WordPress import (SPEC 12): writes schema, content, media, menus at once
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,7 @@ RULES: dict[Perm, Rule] = {
     # Redirects shape every public URL, so editors (who may change any item's slug) manage them.
     Perm.REDIRECTS_READ: Rule(Scope.CONTENT_READ, Role.EDITOR, "reading redirects requires the editor role"),
     Perm.REDIRECTS_MANAGE: Rule(Scope.CONTENT_WRITE, Role.EDITOR, "managing redirects requires the editor role"),
+    Perm.SITE_IMPORT: Rule(Scope.ADMIN, Role.ADMIN, "importing a site requires the admin role"),
 }
 
 

@@ -44,6 +44,7 @@ MODULES = (
     "menus.operations",
     "accounts.token_operations",
     "webhooks.operations",
+    "transfer.operations",
 )
 
 Payload = dict[str, Any]

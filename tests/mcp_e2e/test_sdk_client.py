@@ -126,6 +126,9 @@ def ids(page: dict[str, Any]) -> list[str]:
 
 async def domain_tools(s: Session, storage_key: str, post_id: str) -> None:
     """Media, settings, taxonomies, menus and search around the published article ``post_id``."""
+    # The WordPress import's own tests are in tests/transfer; here: a private address is refused (SPEC 6.4b).
+    code, _ = await s.tool_error("import_wordpress", {"url": "http://127.0.0.1:9/export.xml"})
+    assert code == "VALIDATION_ERROR"
     made = (
         await s.ok(
             "media_create",
@@ -354,8 +357,9 @@ def test_every_tool_through_the_sdk(cms, mcp_url, settings, tmp_path, mode, vers
     token = token_create(user=admin, name="sdk e2e", scopes=["admin"])
     called = asyncio.run(every_tool(mcp_url, token.raw, admin.pk, mode, version, storage_key))
     assert called == set(REGISTRY), f"not called: {sorted(set(REGISTRY) - called)}"
-    # SPEC 7: the 43 tools plus media_upload, schema_update_collection/_field and redirect_list/_create/_delete
-    assert len(REGISTRY) == 49
+    # SPEC 7: the 43 tools plus media_upload, schema_update_collection/_field and redirect_list/_create/_delete;
+    # SPEC 12: import_wordpress
+    assert len(REGISTRY) == 50
     assert not (tmp_path / storage_key).exists(), "media_delete removed the file"
     # The calls really went through the server: the registry is clean and each was audited.
     schema.invalidate()

@@ -1,0 +1,122 @@
+"""SPEC 12: a corrupt, truncated or foreign archive, or a site that is not empty, is refused before anything is
+written (non-zero exit, a clear message), and the archive holds no secrets."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import shutil
+import tarfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+
+from tests.transfer.site import build_site, manage, members
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def archive(cms: None, tmp_path: Path, settings: Any) -> Path:
+    build_site(settings)
+    path = tmp_path / "site.tar.gz"
+    call_command("emdash_export", str(path))
+    return path
+
+
+@pytest.fixture(scope="module")
+def migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A freshly migrated SQLite file, made once and copied for each test (migrating takes seconds)."""
+    path = tmp_path_factory.mktemp("template") / "empty.sqlite3"
+    manage("migrate", "--no-input", "-v", "0", database_url=f"sqlite:///{path}", media_root=path.parent / "media")
+    return path
+
+
+@pytest.fixture
+def empty_site(tmp_path: Path, migrated: Path) -> dict[str, Any]:
+    shutil.copy(migrated, tmp_path / "empty.sqlite3")
+    return {"database_url": f"sqlite:///{tmp_path / 'empty.sqlite3'}", "media_root": tmp_path / "empty-media"}
+
+
+def _still_empty(tmp_path: Path, where: dict[str, Any]) -> None:
+    check = tmp_path / "check.tar.gz"
+    manage("emdash_export", str(check), **where)
+    with tarfile.open(check, "r:gz") as tar:
+        manifest = json.load(tar.extractfile("manifest.json"))  # type: ignore[arg-type]
+    written = {kind: n for kind, n in manifest["counts"].items() if n and kind not in ("taxonomies",)}
+    assert written == {}, f"a refused import wrote {written}"
+    assert not any(where["media_root"].rglob("*.png"))
+
+
+def _rewrite(source: Path, target: Path, change: Any) -> None:
+    with tarfile.open(source, "r:gz") as tar:
+        files = [(m, tar.extractfile(m).read()) for m in tar if m.isfile()]  # type: ignore[union-attr]
+    with tarfile.open(target, "w:gz") as out:
+        for member, body in files:
+            body = change(member.name, body)
+            if body is None:
+                continue
+            member.size = len(body)
+            out.addfile(member, io.BytesIO(body))
+
+
+def _flip_media_byte(name: str, body: bytes) -> bytes:
+    return body[:-1] + bytes([body[-1] ^ 1]) if name.startswith("media/") else body
+
+
+def _edit_a_title(name: str, body: bytes) -> bytes:
+    if name != "entries.jsonl":
+        return body
+    assert b'"Draft"' in body
+    return body.replace(b'"Draft"', b'"Forged"')
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        ("truncated", "damaged or truncated"),
+        ("media", "does not match its manifest"),
+        ("row", "does not match its manifest"),
+        ("no-manifest", "manifest.json is missing"),
+        ("not-gzip", "damaged or truncated"),
+    ],
+)
+def test_a_damaged_archive_is_refused_and_nothing_is_written(
+    archive: Path, empty_site: dict[str, Any], tmp_path: Path, damage: str, message: str
+) -> None:
+    bad = tmp_path / "bad.tar.gz"
+    whole = archive.read_bytes()
+    if damage == "truncated":
+        bad.write_bytes(whole[: len(whole) * 2 // 3])
+    elif damage == "not-gzip":
+        bad.write_bytes(gzip.decompress(whole)[:5000])
+    else:
+        change = {"media": _flip_media_byte, "row": _edit_a_title}.get(damage)
+        _rewrite(archive, bad, change or (lambda name, body: None if name == "manifest.json" else body))
+    done = manage("emdash_import", str(bad), check=False, **empty_site)
+    assert done.returncode != 0
+    assert "import refused, nothing was written" in done.stderr and message in done.stderr
+    _still_empty(tmp_path, empty_site)
+
+
+def test_a_site_with_content_is_refused(archive: Path) -> None:
+    with pytest.raises(Exception, match="this site is not empty"):
+        call_command("emdash_import", str(archive))
+
+
+def test_the_archive_holds_no_secrets_and_counts_what_it_holds(archive: Path) -> None:
+    files = members(archive)
+    users = [json.loads(line) for line in files["users.jsonl"].splitlines()]
+    hooks = [json.loads(line) for line in files["webhooks.jsonl"].splitlines()]
+    assert users and all("password" not in u for u in users)
+    assert hooks and all("secret" not in h for h in hooks)
+    assert b"ec_pat_" not in b"".join(files.values())
+    with tarfile.open(archive, "r:gz") as tar:
+        manifest = json.load(tar.extractfile("manifest.json"))  # type: ignore[arg-type]
+    assert manifest["version"] == 1
+    assert manifest["counts"]["entries"] == 3 and manifest["counts"]["terms"] == 2
+    assert manifest["counts"]["revisions"] >= 3  # live and draft revisions; --history adds the rest
+    assert set(manifest["files"]) == set(files)

@@ -1,0 +1,43 @@
+"""``manage.py emdash_export OUT.tar.gz``: the whole site in the documented archive format (docs/moving.md)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from transfer.export import site_export
+from transfer.progress import Progress
+
+
+class Command(BaseCommand):
+    help = (
+        "Export the whole site (schema, content, taxonomies, menus, settings, redirects, media files, users without "
+        "passwords, webhooks without secrets) into a .tar.gz archive that emdash_import restores."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("out", metavar="OUT.tar.gz", help="the archive to write ('-' for standard output)")
+        parser.add_argument("--history", action="store_true", help="include every revision, not only live and draft")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        out = options["out"]
+        partial = f"{out}.partial"
+        try:
+            if out == "-":
+                manifest = site_export(sys.stdout.buffer, history=options["history"], progress=Progress())
+            else:
+                # Written aside and renamed at the end: a failed export never leaves a plausible-looking archive.
+                with open(partial, "wb") as handle:
+                    manifest = site_export(handle, history=options["history"], progress=Progress())
+                os.replace(partial, out)
+        except FileNotFoundError as exc:
+            raise CommandError(f"export failed: a media file is missing from the storage ({exc.filename})") from None
+        finally:
+            if out != "-" and os.path.exists(partial):
+                os.remove(partial)
+        if out != "-":
+            counts = ", ".join(f"{n} {kind}" for kind, n in manifest["counts"].items() if n)
+            self.stdout.write(f"exported {counts or 'an empty site'} to {out}")

@@ -1,0 +1,176 @@
+"""Posts, pages and custom post types → entries: Portable Text bodies, excerpts, slugs, GMT dates, statuses,
+sticky, featured images, terms, SEO (Yoast, RankMath), then page parents and redirects from old permalinks."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from django.db import transaction
+from django.utils import timezone
+
+from content.entries import services
+from content.entries.slugs import slugify
+from content.links import entry_path
+from content.models import Redirect
+from content.redirects.services import redirect_create
+from content.schema import specs as schema
+from emdash.actor import Actor
+from emdash.errors import EmDashError, SlugConflict
+from transfer.wordpress import wxr
+from transfer.wordpress.blocks import content_to_portable_text
+from transfer.wordpress.collections import TAXONOMIES, collection_for
+from transfer.wordpress.html_text import Images
+from transfer.wordpress.media_files import base_path
+from transfer.wordpress.report import Links, Report
+
+# publish → published, future → scheduled, everything else a draft (private and password-protected included:
+# this site has no per-item visibility, so they stay unpublished and the report says so).
+STATUS = {"publish": "published", "future": "scheduled", "draft": "draft", "pending": "draft"}
+
+
+def seo_of(item: wxr.Item, site_title: str) -> dict[str, str]:
+    """Yoast or RankMath title and description; Yoast's %%variables%% resolved where they have a meaning here."""
+    title = wxr.value(item.meta, "_yoast_wpseo_title", "rank_math_title")
+    words = {"%%title%%": item.title, "%%sitename%%": site_title, "%%sep%%": "\u2013", "%%page%%": ""}
+    words |= {"%title%": item.title, "%sitename%": site_title, "%sep%": "\u2013"}  # RankMath's spelling
+    for word, meaning in words.items():
+        title = title.replace(word, meaning)
+    description = wxr.value(item.meta, "_yoast_wpseo_metadesc", "rank_math_description")
+    seo = {"title": " ".join(title.split())[:200], "description": description[:500]}
+    return {k: v for k, v in seo.items() if v}
+
+
+class ItemImporter:
+    def __init__(
+        self,
+        site: wxr.Site,
+        actor: Actor,
+        links: Links,
+        report: Report,
+        media: dict[str, str],
+        authors: dict[str, int | None],
+    ) -> None:
+        self.site, self.actor, self.links, self.report = site, actor, links, report
+        self.media, self.authors = media, authors
+
+    def image(self, src: str, wp_id: int | None) -> str | None:
+        return self.media.get(f"id:{wp_id}") or self.media.get(base_path(src)) if src or wp_id else None
+
+    def data(self, item: wxr.Item, collection: str) -> dict[str, Any]:
+        images: Images = self.image
+        converted = content_to_portable_text(item.content, images)
+        for name in sorted(set(converted.kept_as_html)):
+            self.report.notes.append(f"{collection}/{item.post_id}: block '{name}' kept as HTML in a code block")
+        for src in converted.missing_images:
+            self.report.skip(f"image {src} in {item.post_type} {item.post_id}", "not among the imported media")
+        fields = schema.current().get(collection).field_map
+        data: dict[str, Any] = {"title": item.title or f"Untitled {item.post_id}", "body": converted.blocks or None}
+        if item.excerpt and "excerpt" in fields:
+            data["excerpt"] = item.excerpt
+        featured = self.media.get(f"id:{wxr.value(item.meta, '_thumbnail_id')}")
+        if featured and "featured_image" in fields:
+            data["featured_image"] = {"id": featured}
+        if "sticky" in fields:
+            data["sticky"] = item.sticky
+        parent = self.links.get("item", item.parent) if item.parent else None
+        if parent is not None and "parent" in fields and parent.collection == collection:
+            data["parent"] = parent.target
+        return {k: v for k, v in data.items() if v is not None}
+
+    def terms(self, item: wxr.Item) -> dict[str, list[str]]:
+        found: dict[str, list[str]] = {}
+        for taxonomy, slug in item.terms:
+            link = self.links.get("term", f"{taxonomy}:{slug}") if taxonomy in TAXONOMIES else None
+            if link is not None:
+                found.setdefault(TAXONOMIES[taxonomy], []).append(slugify(unquote(slug)))
+        return found
+
+    def run(self, item: wxr.Item) -> None:
+        collection = collection_for(item.post_type)
+        if self.links.get("item", item.post_id) is not None:
+            self.report.existing[collection] += 1
+            return
+        if item.status in ("trash", "auto-draft", "inherit"):
+            self.report.skip(f"{item.post_type} {item.post_id}", f"status '{item.status}' is not content")
+            return
+        try:
+            with transaction.atomic():
+                entry_id = self.create(item, collection)
+                self.links.add("item", item.post_id, entry_id, collection)
+        except EmDashError as exc:
+            self.report.skip(f"{item.post_type} {item.post_id} ({item.title[:60]})", str(exc))
+            return
+        self.report.created[collection] += 1
+        if item.password or item.status == "private":
+            why = "password-protected" if item.password else "private"
+            self.report.notes.append(f"{collection}/{item.post_id} was {why} in WordPress: imported as a draft")
+
+    def create(self, item: wxr.Item, collection: str) -> str:
+        """The new entry's id; a slug already taken (WordPress lets two items share one) is made unique."""
+        try:
+            with transaction.atomic():
+                return self.create_as(item, collection, keep_slug=True)
+        except SlugConflict:
+            entry_id = self.create_as(item, collection, keep_slug=False)
+            self.report.notes.append(f"{collection}/{item.post_id}: slug '{item.slug}' was taken; a new one was made")
+            return entry_id
+
+    def create_as(self, item: wxr.Item, collection: str, *, keep_slug: bool) -> str:
+        # A slug that is not plain ASCII (WordPress keeps them %-encoded) is left to the site to make unique.
+        plain = unquote(item.slug)
+        slug = slugify(plain) if keep_slug and plain and plain.isascii() else None
+        entry = services.entry_create(
+            actor=self.actor,
+            collection=collection,
+            data=self.data(item, collection),
+            slug=slug,
+            slug_hint=item.title or f"{item.post_type}-{item.post_id}",
+            terms=self.terms(item) or None,
+            seo=seo_of(item, self.site.title) or None,
+        )
+        when = item.date_gmt or timezone.now()
+        status = "draft" if item.password else STATUS.get(item.status, "draft")
+        if status == "scheduled" and when > timezone.now():
+            services.entry_schedule(actor=self.actor, collection=collection, id=entry.id, scheduled_at=when.isoformat())
+        elif status in ("published", "scheduled"):
+            services.entry_publish(actor=self.actor, collection=collection, id=entry.id, published_at=when.isoformat())
+        model = schema.current().get(collection).model
+        model.objects.filter(pk=entry.id).update(created_at=when, author_id=self.authors.get(item.creator))
+        return entry.id
+
+
+def parents_first(items: list[wxr.Item]) -> list[wxr.Item]:
+    """Items ordered so that a page comes after its parent (the parent's id is then known when it is written)."""
+    by_id = {item.post_id: item for item in items}
+
+    def depth(item: wxr.Item) -> int:
+        seen, level = {item.post_id}, 0
+        while item.parent in by_id and item.parent not in seen:
+            item = by_id[item.parent]
+            seen.add(item.post_id)
+            level += 1
+        return level
+
+    return sorted(items, key=depth)
+
+
+def add_redirects(site: wxr.Site, actor: Actor, links: Links, report: Report) -> None:
+    """The old pretty permalink of every imported item → its new address."""
+    for item in site.items:
+        link = links.get("item", item.post_id)
+        old = "/" + urlsplit(item.link).path.lstrip("/") if item.link else ""
+        if link is None or not old or old == "/" or urlsplit(item.link).query:
+            continue
+        slug = schema.current().get(link.collection).model.objects.filter(pk=link.target).values_list("slug", flat=True)
+        new = entry_path(link.collection, slug.first() or "")
+        if unquote(old).rstrip("/") == new.rstrip("/"):
+            continue
+        if Redirect.objects.filter(source=old).exists():
+            report.existing["redirects"] += 1
+            continue
+        try:
+            redirect_create(actor=actor, source=old, target=new)
+            report.created["redirects"] += 1
+        except EmDashError as exc:
+            report.skip(f"redirect {old}", str(exc))
