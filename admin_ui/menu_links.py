@@ -24,7 +24,7 @@ _KIND_NAMES = {
 KINDS = {t: _KIND_NAMES[t] for t in MenuItem.TYPES}  # the add form's "Links to" choices; a new type needs a name
 
 
-def _taxonomies(actor: Actor) -> dict[str, dict[str, Any]]:
+def _taxonomies(actor: Actor) -> dict[str, Any]:
     try:
         return {t["name"]: t for t in taxonomy_selectors.taxonomy_list(actor=actor)}
     except EmDashError:

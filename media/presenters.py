@@ -11,6 +11,9 @@ from media.storage import url_for
 
 def item(row: MediaItem) -> Media:
     focal = (row.focal_x, row.focal_y)
+    ready = responsive.describe(
+        media_id=row.id, mime_type=row.mime_type, width=row.width, content_hash=row.content_hash, focal=focal
+    )
     return {
         "id": row.id,
         "filename": row.filename,
@@ -26,9 +29,8 @@ def item(row: MediaItem) -> Media:
         "blurhash": row.blurhash or None,
         "dominantColor": row.dominant_color or None,
         "focalPoint": {"x": focal[0], "y": focal[1]},
-        **responsive.describe(
-            media_id=row.id, mime_type=row.mime_type, width=row.width, content_hash=row.content_hash, focal=focal
-        ),
+        "renditions": ready["renditions"],
+        "srcset": ready["srcset"],
         "authorId": row.author_id,
         "createdAt": iso(row.created_at),
         "updatedAt": iso(row.updated_at),

@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import logging
 from urllib.parse import quote
 
 from django.core.files.storage import FileSystemStorage
@@ -21,14 +20,12 @@ from django.views.decorators.http import require_safe
 from emdash.conf import emdash_settings
 from emdash.errors import EmDashError
 from emdash.http import error_response, json_response
-from emdash.tracing import log_exception
+from emdash.tracing import unexpected
 from media import rendition_store, renditions, responsive
 from media import storage as store
 from media.models import MediaItem
 from media.selectors import find
 from media.serving import BLOCK, IMMUTABLE
-
-log = logging.getLogger("emdash.media")
 
 
 @require_safe
@@ -45,8 +42,8 @@ def rendition(request: HttpRequest, id: str, size: str, name: str) -> HttpRespon
         return _answer(request, item, spec, concrete, versioned=asked == version)
     except EmDashError as exc:
         return error_response(exc)
-    except Exception:
-        trace_id = log_exception(log, "rendition %s failed", request.path)
+    except Exception as exc:
+        trace_id = unexpected(exc, f"rendition {request.path}")
         body = {"error": {"code": "INTERNAL_ERROR", "message": "Internal error", "traceId": trace_id}}
         return json_response(body, 500)
 

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urljoin
 
@@ -73,7 +74,7 @@ def srcset(media_id: str, width: int | None, version: str) -> str | None:
     return ", ".join(f"{url(media_id, Spec(ask, 0, 'inside', 'auto'), version)} {real}w" for ask, real in candidates)
 
 
-def img(item: dict[str, Any], *, sizes: str = DEFAULT_SIZES, alt: str | None = None) -> SafeString:
+def img(item: Mapping[str, Any], *, sizes: str = DEFAULT_SIZES, alt: str | None = None) -> SafeString:
     """``<img src srcset sizes width height loading=lazy decoding=async data-placeholder>`` for a presented
     media item. ``data-placeholder`` is its dominant colour: the theme's script paints it behind the image
     until the pixels arrive (a ``style`` attribute would need the Content-Security-Policy loosened)."""

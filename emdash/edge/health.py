@@ -9,7 +9,6 @@ answer. A failing check is logged with the trace id and reported only as failed.
 from __future__ import annotations
 
 import ipaddress
-import logging
 import time
 from collections.abc import Callable
 from typing import Any
@@ -23,9 +22,7 @@ from django.utils import timezone
 
 from accounts.auth import bearer_token, resolve_bearer, resource_url
 from emdash.roles import Role
-from emdash.tracing import log_exception
-
-log = logging.getLogger("emdash.health")
+from emdash.tracing import unexpected
 
 PATH = "/_emdash/health"
 QUEUE_MAX_AGE = 300.0  # seconds a ready job may wait before the queue counts as stuck (no worker running?)
@@ -70,8 +67,8 @@ def _timed(check: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     started = time.perf_counter()
     try:
         result = {"ok": True, **check()}
-    except Exception:
-        log_exception(log, "health check %s failed", check.__name__.strip("_"))
+    except Exception as exc:
+        unexpected(exc, f"health check {check.__name__.strip('_')}")
         result = {"ok": False}
     result["ms"] = round((time.perf_counter() - started) * 1000, 1)
     return result
