@@ -44,12 +44,12 @@ def loads(raw: bytes | bytearray | memoryview | str, *, lone_surrogates: bool = 
 
 def _with_surrogates(raw: bytes | bytearray | memoryview | str) -> Any:
     """Python's decoder, which keeps lone surrogates; strict (no NaN) and guarded against deep nesting."""
-    text = raw if isinstance(raw, str) else bytes(raw).decode("utf-8", errors="strict")
 
     def no_constants(name: str) -> Any:
         raise BadJSON("invalid JSON")
 
     try:
+        text = raw if isinstance(raw, str) else bytes(raw).decode("utf-8", errors="strict")  # bad UTF-8: refused
         return json.loads(text, parse_constant=no_constants)
     except RecursionError:
         raise BadJSON(too_deep_reason()) from None

@@ -163,6 +163,7 @@ SPEC_MINIMUM_ROLES = {
     Perm.WEBHOOKS_MANAGE: (Scope.ADMIN, Role.ADMIN),
     Perm.REDIRECTS_READ: (Scope.CONTENT_READ, Role.EDITOR),
     Perm.REDIRECTS_MANAGE: (Scope.CONTENT_WRITE, Role.EDITOR),
+    Perm.SITE_IMPORT: (Scope.ADMIN, Role.ADMIN),  # SPEC 12: import_wordpress is admin
 }
 
 

@@ -49,6 +49,14 @@ def test_rest_answers_validation_error(posts, path: str, body: bytes) -> None:
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("body", [b'{"a": "\xed\xa0\x80"}', b'{"a": "\xef\xbf"}', b'"\\ud800" \xff'])
+def test_rest_bad_utf8_near_surrogates_is_a_400(body: bytes) -> None:
+    response = rest_client().generic("POST", "/_emdash/api/menus", body, "application/json")
+    assert response.status_code == 400, response.content[:300]
+    assert orjson.loads(response.content)["error"]["code"] == "VALIDATION_ERROR"
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize("body", [OPEN_BRACKETS, CLOSED])
 def test_oauth_registration_answers_invalid_client_metadata(body: bytes) -> None:
     response = Client().generic("POST", "/_emdash/api/oauth/register", body, "application/json")
