@@ -14,14 +14,14 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any
 
-from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.http import HttpRequest, HttpResponse
+
+from emdash.hybrid import HybridMiddleware
 
 log = logging.getLogger("emdash.request")
 unexpected_log = logging.getLogger("emdash.unexpected")
@@ -94,24 +94,13 @@ def _finish(request: HttpRequest, response: HttpResponse) -> HttpResponse:
     return response
 
 
-class TraceMiddleware:
+class TraceMiddleware(HybridMiddleware):
     """First middleware: every request runs under its own trace id (sync and async, without a thread hop)."""
 
-    sync_capable = True
-    async_capable = True
-
-    def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
-        self.get_response = get_response
-        self.async_mode = iscoroutinefunction(get_response)
-        if self.async_mode:
-            markcoroutinefunction(self)
-
-    def __call__(self, request: HttpRequest) -> Any:
-        if self.async_mode:
-            return self.__acall__(request)
+    def sync(self, request: HttpRequest) -> HttpResponse:
         with trace():
             return _finish(request, self.get_response(request))
 
-    async def __acall__(self, request: HttpRequest) -> HttpResponse:
+    async def async_(self, request: HttpRequest) -> HttpResponse:
         with trace():
             return _finish(request, await self.get_response(request))

@@ -9,14 +9,13 @@ only the health probe is answered before the check, since load balancers probe b
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-from typing import Any
 
-from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
+from asgiref.sync import sync_to_async
 from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 
 from emdash.edge import health
+from emdash.hybrid import HybridMiddleware
 
 log = logging.getLogger("emdash.hosts")
 
@@ -33,23 +32,12 @@ def refusal(request: HttpRequest) -> HttpResponse | None:
     return None
 
 
-class HostMiddleware:
+class HostMiddleware(HybridMiddleware):
     """Right after the trace id: nothing below it sees a request for a host this site does not serve."""
 
-    sync_capable = True
-    async_capable = True
-
-    def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
-        self.get_response = get_response
-        self.async_mode = iscoroutinefunction(get_response)
-        if self.async_mode:
-            markcoroutinefunction(self)
-
-    def __call__(self, request: HttpRequest) -> Any:
-        if self.async_mode:
-            return self.__acall__(request)
+    def sync(self, request: HttpRequest) -> HttpResponse:
         return refusal(request) or self.get_response(request)
 
-    async def __acall__(self, request: HttpRequest) -> HttpResponse:
+    async def async_(self, request: HttpRequest) -> HttpResponse:
         early = await sync_to_async(refusal)(request) if request.path_info == health.PATH else refusal(request)
         return early or await self.get_response(request)

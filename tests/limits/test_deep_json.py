@@ -78,7 +78,7 @@ def test_admin_json_and_rich_text_fields_answer_on_the_field(kitchen_sink, as_ro
     response = client.post("/_emdash/admin/content/things/new/", {"f_title": "Deep", f"f_{field}": raw})
     assert response.status_code == 400
     assert "could not be read" in response.content.decode() or "is not valid JSON" in response.content.decode()
-    assert selectors.entry_list(actor=SYSTEM, collection="things").items == []
+    assert selectors.entry_list(actor=SYSTEM, collection="things").rows == []
 
 
 @pytest.mark.parametrize("raw", [OPEN_BRACKETS.decode(), CLOSED.decode()], ids=["open", "closed"])

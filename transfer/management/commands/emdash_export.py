@@ -1,4 +1,6 @@
-"""``manage.py emdash_export OUT.tar.gz``: the whole site in the documented archive format (docs/moving.md)."""
+"""Export the whole site (schema, content, taxonomies, menus, settings, redirects, media files, users without
+passwords, webhooks without secrets) into a .tar.gz archive that emdash_import restores.
+"""
 
 from __future__ import annotations
 
@@ -13,10 +15,7 @@ from transfer.progress import Progress
 
 
 class Command(BaseCommand):
-    help = (
-        "Export the whole site (schema, content, taxonomies, menus, settings, redirects, media files, users without "
-        "passwords, webhooks without secrets) into a .tar.gz archive that emdash_import restores."
-    )
+    help = __doc__  # the module docstring is what --help says
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("out", metavar="OUT.tar.gz", help="the archive to write ('-' for standard output)")

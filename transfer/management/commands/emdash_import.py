@@ -1,4 +1,6 @@
-"""``manage.py emdash_import IN.tar.gz``: restore an emdash_export archive into an empty site."""
+"""Restore an emdash_export archive into an empty site, keeping ids, slugs, dates, statuses and media bytes. The
+archive is verified against its manifest first; a corrupt or truncated one is refused unchanged.
+"""
 
 from __future__ import annotations
 
@@ -12,10 +14,7 @@ from transfer.restore import SiteNotEmpty, site_import
 
 
 class Command(BaseCommand):
-    help = (
-        "Restore an emdash_export archive into an empty site, keeping ids, slugs, dates, statuses and media bytes. "
-        "The archive is verified against its manifest first; a corrupt or truncated one is refused unchanged."
-    )
+    help = __doc__  # the module docstring is what --help says
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("archive", metavar="IN.tar.gz", help="an archive written by emdash_export")

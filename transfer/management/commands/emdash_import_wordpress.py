@@ -1,4 +1,6 @@
-"""``manage.py emdash_import_wordpress EXPORT.xml``: a WordPress site (Tools → Export, WXR 1.1/1.2) into this one."""
+"""Import a WordPress export (WXR): posts, pages, custom post types, categories and tags, attachments, featured images,
+menus, SEO and redirects from the old permalinks. Running it again creates nothing new.
+"""
 
 from __future__ import annotations
 
@@ -14,10 +16,7 @@ from transfer.wordpress.wxr import WxrError
 
 
 class Command(BaseCommand):
-    help = (
-        "Import a WordPress export (WXR): posts, pages, custom post types, categories and tags, attachments, "
-        "featured images, menus, SEO and redirects from the old permalinks. Running it again creates nothing new."
-    )
+    help = __doc__  # the module docstring is what --help says
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("export", metavar="EXPORT.xml", help="the file WordPress's Tools → Export wrote")
