@@ -13,6 +13,7 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.db import connection
@@ -59,9 +60,15 @@ print("ok")
 """
 
 
-def _schema(db: Path) -> list[tuple[str, str, str | None]]:
+def _schema(db: Path) -> list[tuple[str, str, str | None, str]]:
     with sqlite3.connect(db) as con:
-        return con.execute("SELECT type, name, sql FROM sqlite_master ORDER BY type, name").fetchall()
+        return con.execute("SELECT type, name, sql, tbl_name FROM sqlite_master ORDER BY type, name").fetchall()
+
+
+def _but(schema: list[tuple[str, str, str | None, str]], leave_out: tuple[str, ...]) -> list[Any]:
+    """``schema`` without the tables (and their indexes) named ``leave_out*``: apps with migrations newer than
+    the recording may change their own tables."""
+    return [row for row in schema if not (leave_out and row[3].startswith(leave_out))]
 
 
 def _applied(db: Path) -> set[tuple[str, str]]:
@@ -83,8 +90,12 @@ def test_migrate_keeps_a_database_from_before_the_move_working(tmp_path: Path) -
         return done.stdout
 
     run(sys.executable, "manage.py", "migrate", "--no-input", "-v", "0")
-    assert _schema(db) == schema  # no table, column or index changed
-    assert _applied(db) - applied == set(MOVES)
+    added = _applied(db) - applied
+    assert set(MOVES) <= added
+    later = {app for app, _ in added - set(MOVES)}  # apps whose migrations came after the recording
+    assert not later & {"emdash", "emdash_oauth", "audit"}, later  # the moved tables: exactly as recorded
+    leave_out = tuple(f"{app}_" for app in later)
+    assert _but(_schema(db), leave_out) == _but(schema, leave_out)  # no other table, column or index changed
     run(sys.executable, "manage.py", "migrate", "--check", "-v", "0")
     env["DJANGO_SETTINGS_MODULE"] = "config.settings"
     assert run(sys.executable, "-c", CHECK).strip() == "ok"

@@ -75,7 +75,8 @@ def stack(django_db_setup: None, django_db_blocker: Any, tmp_path_factory: pytes
     """The app under daphne and one ``emdash_worker``, as separate processes on the test database (production
     settings: no in-process shortcuts), sharing a media root; rate limits off for the ~800 calls."""
     media_root = tmp_path_factory.mktemp("media")
-    env = {"MEDIA_ROOT": str(media_root), "EMDASH_RATE_LIMITS": "off"}
+    # EMDASH_FETCH_ALLOW_PRIVATE: import_wordpress fetches tool_args.WXR from 127.0.0.1
+    env = {"MEDIA_ROOT": str(media_root), "EMDASH_RATE_LIMITS": "off", "EMDASH_FETCH_ALLOW_PRIVATE": "1"}
     with django_db_blocker.unblock():
         worker = start_worker(env)
         try:

@@ -9,9 +9,12 @@ naming it. The TypeScript run (conformance/tool-args.mjs) keeps the same table.
 from __future__ import annotations
 
 import base64
+import functools
 import io
+import threading
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from PIL import Image, PngImagePlugin
@@ -150,6 +153,39 @@ def _state(state: str) -> Callable[[Fixtures], Awaitable[Args]]:
     return build
 
 
+# A one-post WordPress export served on 127.0.0.1 for import_wordpress (the stack lets the server and the worker
+# fetch loopback URLs: EMDASH_FETCH_ALLOW_PRIVATE). Importing it again creates nothing new (SPEC 12).
+WXR = b"""<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/"
+  xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:wp="http://wordpress.org/export/1.2/">
+<channel><title>SDK site</title><link>https://sdk.example.com</link><wp:wxr_version>1.2</wp:wxr_version>
+<item><title>Imported by an SDK client</title><link>https://sdk.example.com/hello/</link>
+<dc:creator><![CDATA[sdk]]></dc:creator>
+<content:encoded><![CDATA[<p>Hello from <em>WordPress</em>.</p>]]></content:encoded>
+<wp:post_id>1</wp:post_id><wp:post_date_gmt>2024-01-02 03:04:05</wp:post_date_gmt><wp:post_name>hello</wp:post_name>
+<wp:status>publish</wp:status><wp:post_type>post</wp:post_type></item>
+</channel></rss>"""
+
+
+class _Wxr(BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "application/xml")
+        self.send_header("Content-Length", str(len(WXR)))
+        self.end_headers()
+        self.wfile.write(WXR)
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+@functools.cache
+def wxr_url() -> str:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Wxr)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_address[1]}/export.xml"
+
+
 async def _ret(value: Args) -> Args:
     return value
 
@@ -213,6 +249,8 @@ BUILDERS: dict[str, Callable[[Fixtures], Awaitable[Args]]] = {
     "menu_update": lambda fx: _ret({"name": fx.menu, "label": f"Menu {fx.uniq('l')}"}),
     "menu_delete": lambda fx: _with(fx.new_menu(), lambda name: {"name": name}),
     "menu_set_items": _set_items,
+    # moving in (SPEC 12)
+    "import_wordpress": lambda fx: _ret({"url": wxr_url()}),
     # redirects
     "redirect_list": _const({}),
     "redirect_create": lambda fx: _ret({"source": f"/old/{fx.uniq('r')}/", "target": "/"}),
