@@ -130,6 +130,7 @@ def server_env(var_dir: Path, database_url: str | None) -> dict[str, str]:
     ):
         env.pop(name, None)  # a private database, media directory and task queue; the default loopback hosts
     env.update(EMDASH_VAR_DIR=str(var_dir), DEBUG="0", PYTHONUNBUFFERED="1", EMDASH_RATE_LIMITS=RATE_LIMITS)
+    env["EMDASH_FETCH_ALLOW_PRIVATE"] = "1"  # import_wordpress fetches the SDK run's WXR from 127.0.0.1
     if database_url:
         env["DATABASE_URL"] = database_url
     return env

@@ -5,6 +5,7 @@
 // whatever ran before it. The tool set comes from tools/list: a listed tool without a builder here fails the run.
 // Keep in step with tests/mcp_e2e/tool_args.py (the same table for the Python SDK client).
 
+import { createServer } from "node:http";
 import { crc32 } from "node:zlib";
 
 // A 4x3 PNG; uniquePng adds a tEXt chunk so each upload has its own bytes (media_upload deduplicates by hash).
@@ -21,6 +22,30 @@ function uniquePng(text) {
   chunk.writeUInt32BE(crc32(body), body.length + 4);
   const iend = PNG.length - 12; // the IEND chunk closes the file
   return Buffer.concat([PNG.subarray(0, iend), chunk, PNG.subarray(iend)]).toString("base64");
+}
+
+// A one-post WordPress export, served on 127.0.0.1 for import_wordpress (run.py lets the server fetch loopback
+// URLs for this run only: EMDASH_FETCH_ALLOW_PRIVATE). Importing it again creates nothing new (SPEC 12).
+const WXR = `<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/"
+  xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:wp="http://wordpress.org/export/1.2/">
+<channel><title>SDK site</title><link>https://sdk.example.com</link><wp:wxr_version>1.2</wp:wxr_version>
+<wp:base_site_url>https://sdk.example.com</wp:base_site_url><wp:base_blog_url>https://sdk.example.com</wp:base_blog_url>
+<item><title>Imported by an SDK client</title><link>https://sdk.example.com/hello/</link>
+<dc:creator><![CDATA[sdk]]></dc:creator><content:encoded><![CDATA[<p>Hello from <em>WordPress</em>.</p>]]></content:encoded>
+<wp:post_id>1</wp:post_id><wp:post_date_gmt>2024-01-02 03:04:05</wp:post_date_gmt><wp:post_name>hello</wp:post_name>
+<wp:status>publish</wp:status><wp:post_type>post</wp:post_type></item>
+</channel></rss>`;
+let wxrUrl;
+
+async function servedWxr() {
+  if (!wxrUrl) {
+    const server = createServer((_, res) => res.writeHead(200, { "Content-Type": "application/xml" }).end(WXR));
+    await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+    server.unref();
+    wxrUrl = `http://127.0.0.1:${server.address().port}/export.xml`;
+  }
+  return wxrUrl;
 }
 
 function future(days = 3) {
@@ -192,6 +217,8 @@ export const BUILDERS = {
       { label: "Item", type: "post", referenceCollection: fx.collection, referenceId: fx.itemId, parentIndex: 0 },
     ],
   }),
+  // moving in (SPEC 12)
+  import_wordpress: async () => ({ url: await servedWxr() }),
   // redirects
   redirect_list: async () => ({}),
   redirect_create: async (fx) => ({ source: `/old/${fx.uniq("r")}/`, target: "/" }),
