@@ -15,8 +15,8 @@ from content.field_types.registry import register
 @register
 class BooleanType(FieldType):
     name = "boolean"
-    label = "Yes/no"
-    help = "A checkbox: true or false."
+    label = "Yes / no"
+    help = "A checkbox: featured, sticky, hidden."
     example = True
     widget = "checkbox"
 

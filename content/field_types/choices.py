@@ -16,7 +16,7 @@ from content.field_types.registry import register
 class SelectType(FieldType):
     name = "select"
     label = "Choice"
-    help = "One value from a list you set (a drop-down)."
+    help = "One value from a list you define."
     example = "red"
     validation_keys = frozenset({"options"})
     required_rules = ("options",)
@@ -55,7 +55,7 @@ class SelectType(FieldType):
 class MultiSelectType(FieldType):
     name = "multiSelect"
     label = "Multiple choice"
-    help = "Any number of values from a list you set (checkboxes)."
+    help = "Any number of values from a list you define."
     example = ["red", "green"]
     validation_keys = frozenset({"options", "minLength", "maxLength"})
     required_rules = ("options",)

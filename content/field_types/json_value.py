@@ -29,8 +29,8 @@ def strings(value: Any) -> Iterator[str]:
 @register
 class JsonType(FieldType):
     name = "json"
-    label = "JSON"
-    help = "Any structured data (objects, lists, numbers, text), for developers."
+    label = "Structured data (JSON)"
+    help = "Free-form data for developers; editors see a JSON text box."
     example = {"width": 3, "tags": ["a", "b"]}
     in_summary = False
     multiline = True

@@ -53,7 +53,7 @@ class MediaReference(FieldType):
 class ImageType(MediaReference):
     name = "image"
     label = "Image"
-    help = "An image from the media library."
+    help = "A picture from the media library."
     example = {"id": "01JD0000000000000000000000", "alt": "A view of the sea"}
     images_only = True
 
@@ -62,5 +62,5 @@ class ImageType(MediaReference):
 class FileType(MediaReference):
     name = "file"
     label = "File"
-    help = "Any file from the media library, such as a PDF."
+    help = "A document or download from the media library."
     example = {"id": "01JD0000000000000000000000"}

@@ -18,7 +18,7 @@ from emdash.errors import EmDashError
 class DateTimeType(FieldType):
     name = "datetime"
     label = "Date and time"
-    help = "A moment in time, stored in UTC and shown in the site's time zone."
+    help = "A moment: an event's start, a deadline."
     example = "2026-06-01T09:00:00Z"
     input_type = "datetime-local"
     zoned = True

@@ -49,7 +49,7 @@ class Numeric(FieldType):
 class NumberType(Numeric):
     name = "number"
     label = "Number"
-    help = "A number, with decimals if needed (a price, a rating)."
+    help = "Any number, decimals allowed: a price, a rating."
     example = 9.5
     input_step = "any"
 
@@ -82,7 +82,7 @@ class NumberType(Numeric):
 class IntegerType(Numeric):
     name = "integer"
     label = "Whole number"
-    help = "A whole number, such as a count or a position."
+    help = "A count or a position, without decimals."
     example = 42
     input_step = "1"
     filter_class = IntegerFilter

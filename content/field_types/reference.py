@@ -16,8 +16,8 @@ ID_LENGTH = 26  # a ULID
 @register
 class ReferenceType(FieldType):
     name = "reference"
-    label = "Link to an item"
-    help = "One item of another collection (or this one), chosen by title."
+    label = "Link to another item"
+    help = "One item of a collection you choose: a related post, an author page."
     example = "01JD0000000000000000000000"
     option_keys = frozenset({"collection", "rows"})
     widget = "entry_picker"

@@ -96,7 +96,7 @@ def readable(blocks: Any) -> str:
 class PortableTextType(FieldType):
     name = "portableText"
     label = "Rich text"
-    help = "Formatted text with headings, lists, links and images; write it as Markdown or Portable Text."
+    help = "Formatted text with headings, lists, links and images: an article's body."
     example = [
         {
             "_type": "block",

@@ -61,7 +61,7 @@ class TextLike(FieldType):
 class StringType(TextLike):
     name = "string"
     label = "Short text"
-    help = "One line of text, such as a title or a name."
+    help = "One line: a title, a name, a subtitle."
     example = "Hello, world"
 
 
@@ -69,7 +69,7 @@ class StringType(TextLike):
 class TextType(TextLike):
     name = "text"
     label = "Long text"
-    help = "Several lines of plain text, edited in a text area."
+    help = "Several lines of plain text, without formatting."
     example = "First line.\nSecond line."
     in_summary = False
     multiline = True

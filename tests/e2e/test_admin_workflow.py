@@ -76,7 +76,7 @@ def test_pick_menu_content_by_searching_its_title(posts, live_server, page):
     base = live_server.url
     log_in(page, base, "editor@example.com")
     page.goto(base + "/_emdash/admin/menus/primary/")
-    expect(page.locator(".menu-items li").first).to_contain_text("post: About us (posts)")  # a title, not an ID
+    expect(page.locator(".menu-items li").first).to_contain_text("Posts: About us")  # a title, not an ID
     expect(page.locator(".menu-items")).not_to_contain_text(about.id)
     page.get_by_label("Links to").select_option("post")
     search = page.get_by_role("combobox", name="Find content by title")

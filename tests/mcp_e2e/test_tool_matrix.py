@@ -55,6 +55,7 @@ from taxonomy import services as taxonomy_services
 from taxonomy.models import Term
 from tests.factories import SYSTEM, make_entry
 from tests.mcp_e2e.conftest import MCP_PATH, new_user, token_for
+from tests.mcp_e2e.tool_args import wxr_url
 from tests.media.helpers import image_bytes, make_media, place
 
 load_tools()
@@ -364,7 +365,14 @@ PLANS: dict[str, Plan] = {
     "redirect_list": Plan(None, lambda w, i: {}),
     "redirect_create": Plan(None, lambda w, i: {"source": f"/old-{next(w.seq)}/", "target": "/posts/"}),
     "redirect_delete": Plan(None, _redirect),
+    "import_wordpress": Plan(None, lambda w, i: {"url": wxr_url()}),  # a one-post WXR on 127.0.0.1
 }
+
+
+@pytest.fixture(autouse=True)
+def _fetch_from_loopback(settings: Any) -> None:
+    """import_wordpress fetches its WXR from 127.0.0.1, which fetches may reach only when allowed."""
+    settings.EMDASH = {**settings.EMDASH, "FETCH_ALLOW_PRIVATE": True}
 
 
 # --- state snapshots -----------------------------------------------------------------------------
