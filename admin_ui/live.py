@@ -16,6 +16,7 @@ from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from content.signals import entry_changed
+from emdash.edge.threaded_wsgi import serving_loop
 from emdash.roles import role_label
 
 log = logging.getLogger("emdash.admin.live")
@@ -51,6 +52,8 @@ def broadcast(sender: Any, *, collection: str, entry_id: str, action: str, actor
             loop = None
         if loop is not None:  # called from async code: async_to_sync would refuse, so schedule the send
             loop.create_task(layer.group_send(GROUP, message))
+        elif (server_loop := serving_loop()) is not None:  # an ASGI server's HTTP thread (emdash.edge.threaded_wsgi)
+            asyncio.run_coroutine_threadsafe(layer.group_send(GROUP, message), server_loop).result(timeout=10)
         elif _in_asgi_thread():  # a sync view under an ASGI server: send on the server's loop, where listeners are
             async_to_sync(layer.group_send)(GROUP, message)
         else:

@@ -1,27 +1,36 @@
 import os
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-django_asgi = get_asgi_application()
+django.setup(set_prefix=False)  # before the imports below (get_wsgi_application sets the prefix)
 
 # Imported after Django is set up.
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from django.core.wsgi import get_wsgi_application  # noqa: E402
 
 from admin_ui.routing import websocket_urlpatterns  # noqa: E402
 from config.lifespan import Lifespan  # noqa: E402
 from emdash.edge.limits import BodyLimitASGI  # noqa: E402
+from emdash.edge.threaded_wsgi import ThreadedWSGI  # noqa: E402
 from emdash.edge.ws_origin import OriginValidator  # noqa: E402
 
-# Lifespan: granian and uvicorn announce start and shutdown; shutdown flushes the audit writer.
+# HTTP runs Django's WSGI handler on persistent threads (EMDASH_HTTP_THREADS): database connections are kept
+# between requests and no thread is started per request, so a call costs what it costs under gunicorn
+# (emdash.edge.threaded_wsgi). Websockets stay on the event loop, in the same process.
+http = ThreadedWSGI(get_wsgi_application())
+
+# Lifespan: granian and uvicorn announce start and shutdown; shutdown lets the HTTP threads finish and flushes the
+# audit writer.
 application = Lifespan(
     ProtocolTypeRouter(
         {
-            # Oversized bodies get a 413 before Django buffers them (config.serve also stops daphne buffering).
-            "http": BodyLimitASGI(django_asgi),
+            # Oversized bodies get a 413 before they are read (config.serve also stops daphne buffering).
+            "http": BodyLimitASGI(http),
             # Session cookies authenticate the admin's websocket: the Origin must match exactly (emdash.edge.ws_origin).
             "websocket": OriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
         }
-    )
+    ),
+    on_shutdown=http.shutdown,
 )

@@ -26,8 +26,9 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 class Lifespan:
     """Answer ``lifespan`` scopes; pass every other scope to ``app``."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, on_shutdown: Callable[[], None] | None = None) -> None:
         self.app = app
+        self.on_shutdown = on_shutdown
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "lifespan":
@@ -38,12 +39,14 @@ class Lifespan:
             if message["type"] == "lifespan.startup":
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
-                await send(await _shutdown())
+                await send(await _shutdown(self.on_shutdown))
                 return
 
 
-async def _shutdown() -> dict[str, str]:
+async def _shutdown(first: Callable[[], None] | None) -> dict[str, str]:
     try:
+        if first is not None:
+            await asyncio.to_thread(first)  # e.g. the HTTP threads finish their requests (their audit rows too)
         await asyncio.to_thread(audit_writer.shutdown)  # blocking: joins the writer thread, inserts the rest
     except Exception:
         log.exception("flushing the audit writer at shutdown failed")

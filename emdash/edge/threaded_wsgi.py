@@ -1,0 +1,253 @@
+"""HTTP under an ASGI server at WSGI cost: Django's WSGI handler on a fixed pool of persistent threads.
+
+Django's own ASGI handler runs every sync view in a fresh thread (one ``ThreadSensitiveContext`` per request), so
+under ASGI each request opened a new database connection (the thread's, ~1 ms with SQLite's PRAGMAs or a
+PostgreSQL handshake), started a thread and crossed the event loop three times: MCP ``content_get`` cost 3-4x its
+CPU under gunicorn. ``ThreadedWSGI`` instead hands each HTTP request to a ``ThreadPoolExecutor`` whose threads
+live as long as the process, exactly as gunicorn's gthread worker does: a thread's database connection is kept
+between requests (``CONN_MAX_AGE``, or psycopg's pool where configured), the middleware, ``request.user`` and the
+request signals are Django's WSGI path unchanged, and the loop is crossed once each way. Websockets and lifespan
+stay on the event loop (channels, ``config.lifespan``), so one process still serves everything.
+
+The body is read on the loop first (small bodies stay in memory, large ones spool to a file), so the thread never
+waits on the network to read. A buffered response returns to the loop in one piece; a streaming one (media, SSE)
+is iterated in the thread, which hands each chunk to the loop's ``send`` and waits for it (back-pressure, as a WSGI
+server writing to its socket), and stops when the client has gone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import sys
+import tempfile
+import threading
+from io import BytesIO
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from concurrent.futures import ThreadPoolExecutor
+from typing import IO, Any
+
+log = logging.getLogger("emdash.edge.threaded_wsgi")
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
+
+DEFAULT_THREADS = 8
+MEMORY_BODY = 1024 * 1024  # bodies up to this stay in memory; larger ones spool to a temporary file
+STREAM_CHUNK = 64 * 1024  # a streaming response's small pieces (FileResponse reads 4 KiB) are sent in batches
+
+
+_serving = threading.local()
+
+
+def serving_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop this pool thread serves, else None: sync code here that must reach async services of the
+    server (the channel layer's listeners live on its loop) schedules them there."""
+    return getattr(_serving, "loop", None)
+
+
+class ClientGone(Exception):
+    """The client disconnected while a streaming response was being sent."""
+
+
+def threads_from_env() -> int:
+    """``EMDASH_HTTP_THREADS`` (default 8): requests served at once per process, and the database connections each
+    process keeps. Keep it at or below ``EMDASH_DB_POOL_MAX`` on PostgreSQL, so no thread waits for a connection."""
+    raw = os.environ.get("EMDASH_HTTP_THREADS", "").strip()
+    if not raw:
+        return DEFAULT_THREADS
+    if not raw.isdigit() or int(raw) < 1:
+        raise ValueError(f"EMDASH_HTTP_THREADS must be a whole number of at least 1, not {raw!r}")
+    return int(raw)
+
+
+class ThreadedWSGI:
+    """An ASGI app for ``http`` scopes that runs the WSGI ``app`` on ``threads`` persistent threads."""
+
+    def __init__(self, app: WSGIApp, threads: int | None = None) -> None:
+        self.app = app
+        self.threads = threads or threads_from_env()
+        self._pool: ThreadPoolExecutor | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def pool(self) -> ThreadPoolExecutor:
+        # Made on first use, in the serving process: a pool made before a server forks its workers would have no
+        # threads in the children.
+        if self._pool is None:
+            with self._lock:
+                if self._pool is None:
+                    self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="emdash-http")
+        return self._pool
+
+    def shutdown(self) -> None:
+        """Let running requests finish, then stop the threads (lifespan shutdown)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            raise ValueError(f"ThreadedWSGI serves http scopes only, not {scope['type']!r}")
+        read = await _read_body(receive)
+        if read is None:
+            return  # the client left before its request was complete: nothing to answer
+        loop = asyncio.get_running_loop()
+        environ = build_environ(scope, *read)
+        # The thread's own context (not a copy of this task's) is what keeps its database connection between
+        # requests: Django keeps connections in context-local storage.
+        answer = await loop.run_in_executor(self.pool, self._run, environ, loop, send)
+        if answer is not None:
+            status, headers, content = answer
+            await send({"type": "http.response.start", "status": status, "headers": headers})
+            await send({"type": "http.response.body", "body": content})
+
+    def _run(
+        self, environ: dict[str, Any], loop: asyncio.AbstractEventLoop, send: Send
+    ) -> tuple[int, list[tuple[bytes, bytes]], bytes] | None:
+        """In a pool thread: call the app. A buffered answer is returned whole; a streaming one is sent from here."""
+        _serving.loop = loop
+        started: list[Any] = []
+
+        def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Callable[..., None]:
+            if exc_info is not None and started:
+                raise exc_info[1].with_traceback(exc_info[2])
+            started[:] = [int(status.split(" ", 1)[0]), [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers]]
+            return _no_write
+
+        result = self.app(environ, start_response)
+        try:
+            if not getattr(result, "streaming", False):
+                content = b"".join(result)  # Django's HttpResponse: one piece, already built
+                status, headers = started
+                return status, headers, content
+            self._stream(result, started, loop, send)
+            return None
+        finally:
+            close = getattr(result, "close", None)
+            if close is not None:
+                close()  # request_finished: Django returns or keeps this thread's connection here
+            body = environ["wsgi.input"]
+            body.close()
+
+    def _stream(self, result: Iterable[bytes], started: list[Any], loop: asyncio.AbstractEventLoop, send: Send) -> None:
+        def deliver(message: Message) -> None:
+            try:
+                asyncio.run_coroutine_threadsafe(send(message), loop).result()
+            except Exception as exc:  # the server's send fails once the client has gone
+                raise ClientGone from exc
+
+        pending: list[bytes] = []
+        size = 0
+        try:
+            for chunk in result:
+                if not started:
+                    raise RuntimeError("the WSGI application yielded a body before start_response")
+                if len(started) == 2:
+                    status, headers = started
+                    deliver({"type": "http.response.start", "status": status, "headers": headers})
+                    started.append(True)
+                if not chunk:
+                    continue
+                pending.append(chunk)
+                size += len(chunk)
+                # Server-sent events must go out at once; bulk bytes (files) are batched to spare hand-offs.
+                if size >= STREAM_CHUNK or not _bulk(started[1]):
+                    deliver({"type": "http.response.body", "body": b"".join(pending), "more_body": True})
+                    pending, size = [], 0
+            if len(started) == 2:
+                status, headers = started
+                deliver({"type": "http.response.start", "status": status, "headers": headers})
+            deliver({"type": "http.response.body", "body": b"".join(pending), "more_body": False})
+        except ClientGone:
+            log.debug("the client disconnected during a streaming response; stopped sending")
+
+
+def _bulk(headers: list[tuple[bytes, bytes]]) -> bool:
+    """Whether a streamed body may be batched: anything but ``text/event-stream``."""
+    for name, value in headers:
+        if name == b"content-type":
+            return not value.startswith(b"text/event-stream")
+    return True
+
+
+def _no_write(data: bytes) -> None:
+    raise RuntimeError("the WSGI write() callable is not supported; return an iterable")
+
+
+async def _read_body(receive: Receive) -> tuple[IO[bytes], int] | None:
+    """The whole request body as a file positioned at 0 and its size, or None if the client disconnected first."""
+    chunks: list[bytes] = []
+    size = 0
+    spooled: IO[bytes] | None = None
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            if spooled is not None:
+                spooled.close()
+            return None
+        data = message.get("body", b"")
+        if data:
+            size += len(data)
+            if spooled is None and size > MEMORY_BODY:
+                spooled = tempfile.SpooledTemporaryFile(max_size=MEMORY_BODY)  # noqa: SIM115 (closed by _run)
+                spooled.write(b"".join(chunks))
+                chunks = []
+            if spooled is not None:
+                spooled.write(data)
+            else:
+                chunks.append(data)
+        if not message.get("more_body", False):
+            break
+    if spooled is not None:
+        spooled.seek(0)
+        return spooled, size
+    return BytesIO(b"".join(chunks) if len(chunks) != 1 else chunks[0]), size
+
+
+def build_environ(scope: Scope, body: IO[bytes], size: int) -> dict[str, Any]:
+    """The PEP 3333 environ for an ASGI http ``scope``: strings are latin-1 views of the raw bytes, as a WSGI
+    server makes them (Django decodes the path from there). A chunked body (no Content-Length) gets its size."""
+    path = scope["path"]
+    root = scope.get("root_path", "")
+    if root and path.startswith(root):
+        path = path[len(root) :]
+    environ: dict[str, Any] = {
+        "REQUEST_METHOD": scope["method"],
+        "SCRIPT_NAME": root.encode("utf-8").decode("latin-1"),
+        "PATH_INFO": path.encode("utf-8").decode("latin-1"),
+        "QUERY_STRING": scope.get("query_string", b"").decode("latin-1"),
+        "SERVER_PROTOCOL": f"HTTP/{scope.get('http_version', '1.1')}",
+        "wsgi.version": (1, 0),
+        "wsgi.url_scheme": scope.get("scheme", "http"),
+        "wsgi.input": body,
+        "wsgi.errors": sys.stderr,
+        "wsgi.multithread": True,
+        "wsgi.multiprocess": True,
+        "wsgi.run_once": False,
+    }
+    server = scope.get("server") or ("localhost", 80)
+    environ["SERVER_NAME"] = str(server[0])
+    environ["SERVER_PORT"] = str(server[1] if server[1] is not None else 80)
+    client = scope.get("client")
+    if client:
+        environ["REMOTE_ADDR"] = str(client[0])
+        environ["REMOTE_PORT"] = str(client[1])
+    for raw_name, raw_value in scope.get("headers", ()):
+        name = raw_name.decode("latin-1").upper().replace("-", "_")
+        value = raw_value.decode("latin-1")
+        if name == "CONTENT_LENGTH" or name == "CONTENT_TYPE":
+            key = name
+        else:
+            key = "HTTP_" + name
+        if key in environ and key.startswith("HTTP_"):
+            # Repeated headers join with a comma (RFC 9110 5.3); cookies with "; " (RFC 6265 5.4).
+            environ[key] += ("; " if key == "HTTP_COOKIE" else ",") + value
+        else:
+            environ[key] = value
+    if size and "CONTENT_LENGTH" not in environ:
+        environ["CONTENT_LENGTH"] = str(size)
+    return environ
