@@ -23,9 +23,9 @@ import os
 import sys
 import tempfile
 import threading
-from io import BytesIO
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from concurrent.futures import ThreadPoolExecutor
+from io import BytesIO
 from typing import IO, Any
 
 log = logging.getLogger("emdash.edge.threaded_wsgi")
@@ -115,7 +115,10 @@ class ThreadedWSGI:
         def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Callable[..., None]:
             if exc_info is not None and started:
                 raise exc_info[1].with_traceback(exc_info[2])
-            started[:] = [int(status.split(" ", 1)[0]), [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers]]
+            started[:] = [
+                int(status.split(" ", 1)[0]),
+                [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers],
+            ]
             return _no_write
 
         result = self.app(environ, start_response)
@@ -136,7 +139,7 @@ class ThreadedWSGI:
     def _stream(self, result: Iterable[bytes], started: list[Any], loop: asyncio.AbstractEventLoop, send: Send) -> None:
         def deliver(message: Message) -> None:
             try:
-                asyncio.run_coroutine_threadsafe(send(message), loop).result()
+                asyncio.run_coroutine_threadsafe(_sent(send, message), loop).result()
             except Exception as exc:  # the server's send fails once the client has gone
                 raise ClientGone from exc
 
@@ -164,6 +167,10 @@ class ThreadedWSGI:
             deliver({"type": "http.response.body", "body": b"".join(pending), "more_body": False})
         except ClientGone:
             log.debug("the client disconnected during a streaming response; stopped sending")
+
+
+async def _sent(send: Send, message: Message) -> None:
+    await send(message)
 
 
 def _bulk(headers: list[tuple[bytes, bytes]]) -> bool:
@@ -239,10 +246,7 @@ def build_environ(scope: Scope, body: IO[bytes], size: int) -> dict[str, Any]:
     for raw_name, raw_value in scope.get("headers", ()):
         name = raw_name.decode("latin-1").upper().replace("-", "_")
         value = raw_value.decode("latin-1")
-        if name == "CONTENT_LENGTH" or name == "CONTENT_TYPE":
-            key = name
-        else:
-            key = "HTTP_" + name
+        key = name if name == "CONTENT_LENGTH" or name == "CONTENT_TYPE" else "HTTP_" + name
         if key in environ and key.startswith("HTTP_"):
             # Repeated headers join with a comma (RFC 9110 5.3); cookies with "; " (RFC 6265 5.4).
             environ[key] += ("; " if key == "HTTP_COOKIE" else ",") + value
