@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from admin_ui.live import GROUP
 from emdash.roles import Role
+
+log = logging.getLogger("emdash.admin.live")
 
 
 class ContentChangesConsumer(AsyncJsonWebsocketConsumer):
@@ -23,7 +26,12 @@ class ContentChangesConsumer(AsyncJsonWebsocketConsumer):
         await self.accept()
 
     async def disconnect(self, code: int) -> None:
-        await self.channel_layer.group_discard(GROUP, self.channel_name)
+        # A page closing its socket is routine, not an error: if the layer cannot be told now (a Redis read timeout
+        # after an idle spell), the membership lapses by itself at the layer's group expiry. One line, no traceback.
+        try:
+            await self.channel_layer.group_discard(GROUP, self.channel_name)
+        except Exception as exc:
+            log.info("websocket closed (%s); leaving the live-update group failed: %r", code, exc)
 
     async def content_changed(self, event: dict[str, Any]) -> None:
         notice = {k: event[k] for k in ("collection", "id", "action")}

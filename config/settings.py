@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -348,19 +349,9 @@ SPECTACULAR_SETTINGS = {
     "PREPROCESSING_HOOKS": ["api.openapi.only_rest_routes"],
 }
 
-# Everything goes to the console (stderr) with the request's trace id; every unexpected error is one record
-# (emdash.tracing). handler500 (config.views.server_error) shows the same id to the user.
-_LOG_LEVEL = os.environ.get("EMDASH_LOG_LEVEL", "INFO")
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "filters": {"trace_id": {"()": "emdash.tracing.TraceIdFilter"}},
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s [trace %(trace_id)s] %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain", "filters": ["trace_id"]}},
-    "loggers": {
-        "emdash": {"handlers": ["console"], "level": _LOG_LEVEL},
-        "django": {"handlers": ["console"], "level": "INFO"},  # django.request: 4xx warnings, 5xx errors
-        "django.server": {"handlers": ["console"], "level": "INFO", "propagate": False},  # else twice via "django"
-        "daphne": {"handlers": ["console"], "level": "INFO"},
-    },
-}
+# Everything goes to the console (stderr) with the request's trace id ("-" outside a request); every unexpected
+# error is one record (emdash.tracing). handler500 (config.views.server_error) shows the same id to the user.
+# config/logging.json is the one format: the servers load it too (granian's and uvicorn's ``--log-config``), so
+# their own lines before the app is loaded match; every logger (daphne, channels, redis, ...) ends at its root handler.
+LOGGING = json.loads((BASE_DIR / "config" / "logging.json").read_text())
+LOGGING["loggers"]["emdash"]["level"] = os.environ.get("EMDASH_LOG_LEVEL", "INFO")

@@ -20,6 +20,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 
 from django.http import HttpRequest, HttpResponse
+from django.utils.log import log_response
 
 from emdash.hybrid import HybridMiddleware
 
@@ -91,6 +92,10 @@ def _finish(request: HttpRequest, response: HttpResponse) -> HttpResponse:
             )
         # Django's own "Internal Server Error" line would be a second record for the same failure.
         response._has_been_logged = True  # type: ignore[attr-defined]
+    elif response.status_code >= 400 and not getattr(response, "_has_been_logged", False):
+        # Django's own 4xx warning, written here while the trace is still current (Django writes it after the
+        # middleware chain has returned, where every line read "[trace -]"); it then skips its copy.
+        log_response("%s: %s", response.reason_phrase, request.path, response=response, request=request)
     return response
 
 

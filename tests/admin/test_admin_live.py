@@ -85,3 +85,28 @@ def test_the_websocket_refuses_anonymous_visitors_and_subscribers():
 
     assert async_to_sync(scenario)(SAME_ORIGIN) == (False, 4403)
     assert async_to_sync(scenario)(_cookie_for(subscriber)) == (False, 4403)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_socket_closing_while_the_layer_times_out_is_no_error(monkeypatch, caplog):
+    """Issue 21.9: Redis timing out as a page closes its socket was a 50-line error; now one info line."""
+    editor = actor(role="editor").user
+    headers = _cookie_for(editor)
+    layer = get_channel_layer()
+
+    async def timed_out(group, channel):
+        raise TimeoutError("Timeout reading from 127.0.0.1:6379")
+
+    async def scenario():
+        communicator, connected, _ = await _connect(headers)
+        assert connected
+        monkeypatch.setattr(layer, "group_discard", timed_out)
+        await communicator.disconnect(code=1000)
+
+    caplog.set_level("INFO")
+    async_to_sync(scenario)()
+    assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")]
+    assert [r.getMessage() for r in caplog.records if r.name == "emdash.admin.live"] == [
+        "websocket closed (1000); leaving the live-update group failed: "
+        "TimeoutError('Timeout reading from 127.0.0.1:6379')"
+    ]
