@@ -1,0 +1,169 @@
+"""emdash.edge.threaded_wsgi: the ASGI-to-WSGI bridge on persistent threads (no server; a fake WSGI app)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from typing import Any
+
+import pytest
+
+from emdash.edge import threaded_wsgi
+from emdash.edge.threaded_wsgi import ThreadedWSGI, build_environ
+
+
+def _scope(**extra: Any) -> dict[str, Any]:
+    scope = {
+        "type": "http",
+        "method": "POST",
+        "path": "/caf\u00e9/x",
+        "root_path": "",
+        "query_string": b"a=1&b=%C3%A9",
+        "headers": [
+            (b"content-type", b"application/json"),
+            (b"cookie", b"a=1"),
+            (b"cookie", b"b=2"),
+            (b"accept", b"text/html"),
+            (b"accept", b"application/json"),
+        ],
+        "server": ("127.0.0.1", 8000),
+        "client": ("10.0.0.1", 5555),
+        "scheme": "http",
+        "http_version": "1.1",
+    }
+    scope.update(extra)
+    return scope
+
+
+def _run(app: ThreadedWSGI, scope: dict[str, Any], chunks: list[bytes]) -> list[dict[str, Any]]:
+    sent: list[dict[str, Any]] = []
+    messages = [{"type": "http.request", "body": c, "more_body": i < len(chunks) - 1} for i, c in enumerate(chunks)]
+
+    async def receive() -> dict[str, Any]:
+        return messages.pop(0) if messages else {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(dict(message))
+
+    asyncio.run(app(scope, receive, send))
+    return sent
+
+
+def test_the_environ_is_what_a_wsgi_server_builds():
+    import io
+
+    environ = build_environ(_scope(), io.BytesIO(b"{}"), 2)
+    assert environ["PATH_INFO"] == "/caf\u00e9/x".encode().decode("latin-1")  # PEP 3333: bytes as latin-1
+    assert environ["QUERY_STRING"] == "a=1&b=%C3%A9"
+    assert environ["CONTENT_TYPE"] == "application/json"
+    assert environ["CONTENT_LENGTH"] == "2"  # a chunked body gets its size
+    assert environ["HTTP_COOKIE"] == "a=1; b=2"
+    assert environ["HTTP_ACCEPT"] == "text/html,application/json"
+    assert (environ["REMOTE_ADDR"], environ["SERVER_NAME"], environ["SERVER_PORT"]) == ("10.0.0.1", "127.0.0.1", "8000")
+
+
+def test_a_buffered_answer_is_sent_whole_and_requests_share_threads():
+    threads: set[int] = set()
+
+    def app(environ, start_response):
+        threads.add(threading.get_ident())
+        body = environ["wsgi.input"].read(int(environ["CONTENT_LENGTH"]))
+        start_response("201 Created", [("Content-Type", "text/plain")])
+        return [b"got ", body]
+
+    bridge = ThreadedWSGI(app, threads=2)
+    for _ in range(20):
+        sent = _run(bridge, _scope(), [b"he", b"llo"])
+        assert sent == [
+            {"type": "http.response.start", "status": 201, "headers": [(b"content-type", b"text/plain")]},
+            {"type": "http.response.body", "body": b"got hello"},
+        ]
+    bridge.shutdown()
+    assert len(threads) <= 2  # persistent threads, not one per request
+
+
+def test_a_large_body_is_spooled_and_read_whole(monkeypatch):
+    monkeypatch.setattr(threaded_wsgi, "MEMORY_BODY", 10)
+
+    def app(environ, start_response):
+        start_response("200 OK", [])
+        return [str(len(environ["wsgi.input"].read())).encode()]
+
+    sent = _run(ThreadedWSGI(app, threads=1), _scope(), [b"x" * 8, b"y" * 8, b"z" * 8])
+    assert sent[-1]["body"] == b"24"
+
+
+class _Streaming:
+    streaming = True
+
+    def __init__(self, chunks: list[bytes]) -> None:
+        self.chunks = chunks
+        self.closed = False
+
+    def __iter__(self):
+        return iter(self.chunks)
+
+    def close(self) -> None:
+        self.closed = True
+
+
+@pytest.mark.parametrize(
+    ("content_type", "expected"),
+    [(b"image/jpeg", [b"abcdef"]), (b"text/event-stream", [b"ab", b"cd", b"ef", b""])],
+)
+def test_streams_batch_files_and_send_events_at_once(monkeypatch, content_type, expected):
+    monkeypatch.setattr(threaded_wsgi, "STREAM_CHUNK", 1024)
+    response = _Streaming([b"ab", b"cd", b"ef"])
+
+    def app(environ, start_response):
+        start_response("200 OK", [("Content-Type", content_type.decode())])
+        return response
+
+    sent = _run(ThreadedWSGI(app, threads=1), _scope(method="GET"), [b""])
+    assert sent[0]["type"] == "http.response.start"
+    assert [m["body"] for m in sent[1:]] == expected
+    assert sent[-1]["more_body"] is False
+    assert response.closed  # request_finished runs in the thread: Django keeps or returns its connection there
+
+
+def test_a_stream_stops_when_the_client_is_gone():
+    response = _Streaming([b"data: 1\n\n"] * 5)
+
+    def app(environ, start_response):
+        start_response("200 OK", [("Content-Type", "text/event-stream")])
+        return response
+
+    sends = 0
+
+    async def receive():
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message):
+        nonlocal sends
+        sends += 1
+        if sends > 2:
+            raise OSError("connection closed")
+
+    asyncio.run(ThreadedWSGI(app, threads=1)(_scope(method="GET"), receive, send))
+    assert sends == 3 and response.closed
+
+
+def test_a_client_gone_before_its_body_arrived_gets_no_answer():
+    def app(environ, start_response):  # pragma: no cover - never called
+        raise AssertionError("the app must not run")
+
+    async def receive():
+        return {"type": "http.disconnect"}
+
+    async def send(message):  # pragma: no cover
+        raise AssertionError("nothing to send")
+
+    asyncio.run(ThreadedWSGI(app, threads=1)(_scope(), receive, send))
+
+
+def test_the_thread_count_comes_from_the_environment(monkeypatch):
+    monkeypatch.setenv("EMDASH_HTTP_THREADS", "3")
+    assert threaded_wsgi.threads_from_env() == 3
+    monkeypatch.setenv("EMDASH_HTTP_THREADS", "zero")
+    with pytest.raises(ValueError, match="EMDASH_HTTP_THREADS must be a whole number of at least 1, not 'zero'"):
+        threaded_wsgi.threads_from_env()
