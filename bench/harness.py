@@ -359,6 +359,15 @@ class Bench:
         cmd += ["--workers", str(workers), "--no-access-log", "--log-level", "warning", "--timeout-keep-alive", "30"]
         return Server(name, cmd, port, env, self.work / f"{name}.log")
 
+    def granian(self, name: str, app: str, env: dict[str, str], workers: int = 1, threads: int = 1) -> Server:
+        """granian ASGI as the README documents it (with ``--log-config``); ``threads`` HTTP threads per worker
+        (``EMDASH_HTTP_THREADS``, emdash.edge.threaded_wsgi), like gunicorn's gthread ``--threads``."""
+        port = free_port()
+        cmd = [*self.server_pin, str(self.bin / "granian"), "--interface", "asgi", "--host", "127.0.0.1"]
+        cmd += ["--port", str(port), "--workers", str(workers), "--log-level", "warning"]
+        cmd += ["--log-config", str(ROOT / "config" / "logging.json"), app]
+        return Server(name, cmd, port, {**env, "EMDASH_HTTP_THREADS": str(threads)}, self.work / f"{name}.log")
+
     @contextmanager
     def serving(self, token: str, *servers: Server) -> Iterator[tuple[Server, ...]]:
         """Start the servers, wait until each answers a ping, stop them all afterwards."""

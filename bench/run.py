@@ -41,6 +41,7 @@ GOALS: dict[str, str] = {
     "search": "bench.goal_search",  # goal 4: search at 100k documents, SQLite and PostgreSQL
     "writes": "bench.goal_writes",  # goal 5: content_create from 8 clients
     "servers": "bench.goal_servers",  # goal 7: daphne, gunicorn, granian on the same calls
+    "asgi": "bench.goal_asgi",  # issue 27 goals 1, 2: granian's CPU per call vs gunicorn's, both vs the floor
     "renditions": "bench.goal_renditions",  # issue 25: first render and cached hit of a 1280-px WebP
     "transfer": "bench.goal_transfer",  # SPEC 12: export/import items per second and peak memory at 100k items
 }
