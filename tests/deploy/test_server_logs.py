@@ -28,21 +28,24 @@ from tests.mcp.conftest import fast_user
 from tests.servers import ROOT, serve
 
 BIN = Path(sys.executable).parent
-LOG_CONFIG = str(ROOT / "config" / "logging.json")
+LOG_CONFIG = "config/logging.json"  # servers run in the project directory
 HOST_PORT = ("--host", "127.0.0.1", "--port", "{port}")
 APP = "config.asgi:application"
+
+
+def documented_granian() -> list[str]:
+    """docs/production.md's granian command line, as written, on a free port."""
+    text = (ROOT / "docs" / "production.md").read_text()
+    match = re.search(r"^granian (--interface asgi .*config\.asgi:application)$", text, re.MULTILINE)
+    assert match, "docs/production.md lost its granian command"
+    argv = [str(BIN / "granian"), *match.group(1).split()]
+    argv[argv.index("--port") + 1] = "{port}"
+    assert argv[argv.index("--log-config") + 1] == LOG_CONFIG
+    return argv
+
+
 SERVERS = {
-    "granian": [
-        str(BIN / "granian"),
-        "--interface",
-        "asgi",
-        *HOST_PORT,
-        "--workers",
-        "1",
-        "--log-config",
-        LOG_CONFIG,
-        APP,
-    ],
+    "granian": documented_granian(),
     "uvicorn": [sys.executable, "-m", "uvicorn", *HOST_PORT, "--log-config", LOG_CONFIG, APP],
     "daphne": [sys.executable, "-m", "config.serve", "-b", "127.0.0.1", "-p", "{port}"],
 }
