@@ -6,7 +6,9 @@ request class checks the Content-Length as soon as the headers are in, and count
 (chunked too); past the route's limit (``emdash.edge.limits.limit_for``) it answers the door's 413 at once,
 drops the rest of the body unread-into-memory, and closes the connection. The application never runs.
 
-All daphne options work; the application defaults to ``config.asgi:application``.
+All daphne options work; the application defaults to ``config.asgi:application``. Its log lines take the one
+format of ``config/logging.json`` (the settings load it when the application is imported; daphne needs no
+``--log-config``, which granian and uvicorn take for their own lines before that).
 """
 
 from __future__ import annotations

@@ -126,8 +126,8 @@ TEMPLATES = [
 
 
 def _postgres_pool(db: Any) -> None:
-    """psycopg's pool, bounded per process: under ASGI every sync view runs in its own thread, and persistent
-    per-thread connections (CONN_MAX_AGE) pile up past max_connections. EMDASH_DB_POOL_MAX=0 turns it off."""
+    """psycopg's pool, bounded per process: connections are shared by the process's HTTP threads (config.asgi:
+    EMDASH_HTTP_THREADS; gunicorn's --threads) and its other threads. EMDASH_DB_POOL_MAX=0 turns it off."""
     pool_max = int(os.environ.get("EMDASH_DB_POOL_MAX", "10"))
     if pool_max <= 0:
         return
