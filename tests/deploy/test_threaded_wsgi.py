@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import MutableMapping
 from typing import Any
 
 import pytest
@@ -42,7 +43,7 @@ def _run(app: ThreadedWSGI, scope: dict[str, Any], chunks: list[bytes]) -> list[
     async def receive() -> dict[str, Any]:
         return messages.pop(0) if messages else {"type": "http.disconnect"}
 
-    async def send(message: dict[str, Any]) -> None:
+    async def send(message: MutableMapping[str, Any]) -> None:
         sent.append(dict(message))
 
     asyncio.run(app(scope, receive, send))
