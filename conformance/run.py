@@ -357,7 +357,9 @@ def run_all(
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--suite", action="append", choices=[*SUITES, "sdk", "strict"], help="run only this suite (repeatable)")
+    parser.add_argument(
+        "--suite", action="append", choices=[*SUITES, "sdk", "strict"], help="run only this suite (repeatable)"
+    )
     parser.add_argument("--run", action="append", help="run only this run of each suite (repeatable)")
     default_server = "gunicorn" if importlib.util.find_spec("gunicorn") else "runserver"
     parser.add_argument("--server", choices=("gunicorn", "runserver"), default=default_server)

@@ -6,8 +6,8 @@ One pydantic model per operation validates the arguments at every door and is th
 
 from __future__ import annotations
 
-from functools import cache
 from collections.abc import Mapping, Sequence
+from functools import cache
 from types import UnionType
 from typing import Annotated, Any, Union, get_args, get_origin
 
