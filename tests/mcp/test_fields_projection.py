@@ -81,5 +81,3 @@ def test_rest_refuses_an_unknown_field(posts) -> None:
     response = client_for("editor").get(f"{API}?fields=nope")
     assert response.status_code == 400
     assert "known: title, excerpt, body" in body(response)["error"]["details"]["fields"]["fields"]
-
-
