@@ -174,10 +174,10 @@ export class Fixtures {
 export const BUILDERS = {
   // schema
   schema_list_collections: async () => ({}),
-  schema_get_collection: async (fx) => ({ slug: fx.collection }),
+  schema_get_collection: async (fx) => ({ collection: fx.collection }),
   schema_create_collection: async (fx) => ({ slug: fx.uniq("c"), label: "Made by an SDK client" }),
-  schema_update_collection: async (fx) => ({ slug: fx.collection, description: `Updated ${fx.uniq("d")}` }),
-  schema_delete_collection: async (fx) => ({ slug: await fx.newCollection(), force: true }),
+  schema_update_collection: async (fx) => ({ collection: fx.collection, description: `Updated ${fx.uniq("d")}` }),
+  schema_delete_collection: async (fx) => ({ collection: await fx.newCollection(), force: true }),
   schema_create_field: async (fx) => ({ collection: fx.collection, slug: fx.uniq("f"), label: "New", type: "integer" }),
   schema_update_field: async (fx) => ({ collection: fx.collection, fieldSlug: "body", label: `Body ${fx.uniq("l")}` }),
   schema_delete_field: async (fx) => ({ collection: fx.collection, fieldSlug: await fx.field() }),

@@ -342,14 +342,14 @@ PLANS: dict[str, Plan] = {
     "revision_list": Plan("draft", _target),
     "revision_restore": Plan("draft", _first_revision),
     "schema_list_collections": Plan(None, lambda w, i: {}),
-    "schema_get_collection": Plan(None, lambda w, i: {"slug": "posts"}),
+    "schema_get_collection": Plan(None, lambda w, i: {"collection": "posts"}),
     "schema_create_collection": Plan(None, lambda w, i: {"slug": f"made_{next(w.seq)}", "label": "Made"}),
     "schema_delete_collection": Plan(None, _new_collection),
     "schema_create_field": Plan(
         None, lambda w, i: {"collection": "posts", "slug": f"made_{next(w.seq)}", "label": "Made", "type": "string"}
     ),
     "schema_delete_field": Plan(None, _new_field),
-    "schema_update_collection": Plan(None, lambda w, i: {"slug": "posts", "description": f"d{next(w.seq)}"}),
+    "schema_update_collection": Plan(None, lambda w, i: {"collection": "posts", "description": f"d{next(w.seq)}"}),
     "schema_update_field": Plan(None, lambda w, i: {**_new_field(w, i), "label": "Renamed"}),
     "media_list": Plan(None, lambda w, i: {"mimeType": "image/"}),
     "media_get": Plan(None, _media_target),

@@ -213,10 +213,12 @@ async def _ret(value: Args) -> Args:
 BUILDERS: dict[str, Callable[[Fixtures], Awaitable[Args]]] = {
     # schema
     "schema_list_collections": _const({}),
-    "schema_get_collection": lambda fx: _ret({"slug": fx.collection}),
+    "schema_get_collection": lambda fx: _ret({"collection": fx.collection}),
     "schema_create_collection": lambda fx: _ret({"slug": fx.uniq("c"), "label": "Made by an SDK client"}),
-    "schema_update_collection": lambda fx: _ret({"slug": fx.collection, "description": f"Updated {fx.uniq('d')}"}),
-    "schema_delete_collection": lambda fx: _with(fx.new_collection(), lambda slug: {"slug": slug, "force": True}),
+    "schema_update_collection": lambda fx: _ret(
+        {"collection": fx.collection, "description": f"Updated {fx.uniq('d')}"}
+    ),
+    "schema_delete_collection": lambda fx: _with(fx.new_collection(), lambda slug: {"collection": slug, "force": True}),
     "schema_create_field": lambda fx: _ret(
         {"collection": fx.collection, "slug": fx.uniq("f"), "label": "New", "type": "integer"}
     ),
