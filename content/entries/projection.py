@@ -41,8 +41,9 @@ def check(spec: CollectionSpec, fields: Sequence[str] | None) -> frozenset[str] 
     return frozenset(names)
 
 
-def project(items: Iterable[dict[str, Any]], keep: frozenset[str] | None) -> None:
-    """Narrow each item's field values to ``keep``, in place (system fields untouched)."""
+def project(items: Iterable[Any], keep: frozenset[str] | None) -> None:
+    """Narrow each item's field values to ``keep``, in place (system fields untouched). Items are the presenters'
+    dicts (typed as ``Item``, a TypedDict, hence ``Any`` here)."""
     if keep is None:
         return
     for item in items:

@@ -14,7 +14,8 @@ def _fields(name: str, arguments: dict) -> dict[str, str]:
     load()
     with pytest.raises(ValidationError) as exc:
         validate(TABLE[name], arguments)
-    return exc.value.details["fields"]
+    assert exc.value.details is not None
+    return dict(exc.value.details["fields"])
 
 
 def test_an_unknown_key_in_an_array_item_lists_that_items_keys() -> None:
