@@ -20,7 +20,7 @@ from content.models import Collection, EntryBase, Field, SchemaState
 from content.schema.dynamic import build_model
 from emdash.conf import emdash_settings
 from emdash.dates import iso
-from emdash.errors import CollectionNotFound, known, shown
+from emdash.errors import CollectionNotFound
 
 SUPPORTS = ("drafts", "revisions", "preview", "scheduling", "search")
 DEFAULT_SUPPORTS = ("drafts", "revisions")
@@ -169,8 +169,7 @@ class Schema:
     def get(self, slug: object) -> CollectionSpec:
         spec = self.collections.get(slug) if isinstance(slug, str) else None
         if spec is None:
-            names = known(sorted(self.collections), none="none yet")
-            raise CollectionNotFound(f"Collection '{shown(slug)}' not found ({names})")
+            raise CollectionNotFound(f"Collection '{slug}' not found")
         return spec
 
 

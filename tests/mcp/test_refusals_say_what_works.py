@@ -41,8 +41,9 @@ def test_an_unknown_term_names_the_tool_that_lists_them(mcp: MCP) -> None:
 
 
 def test_an_unknown_collection_lists_the_collections(mcp: MCP, posts: Any) -> None:
+    # mcp_endpoint/hints.py lists them to a caller who may read content (anyone else learns nothing).
     text = _refusal(mcp, "content_list", {"collection": "post"}, code="COLLECTION_NOT_FOUND")
-    assert "known: posts" in text
+    assert "Available collections: posts." in text
 
 
 def test_an_unknown_field_lists_the_fields(mcp: MCP, posts: Any) -> None:
