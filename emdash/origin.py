@@ -23,6 +23,11 @@ def serving(origin: str) -> Iterator[None]:
         _origin.reset(token)
 
 
+def current() -> str:
+    """The served request's origin ("" outside one): kept by work that runs later (an MCP task) for its answers."""
+    return _origin.get()
+
+
 def absolute(path: str) -> str:
     """``path`` made absolute: against EMDASH_SITE_URL, else the served request's origin; as it is outside
     a request (a worker without EMDASH_SITE_URL)."""

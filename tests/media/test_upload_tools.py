@@ -64,3 +64,14 @@ def test_a_contributor_may_not_ask_for_an_upload_url(make_mcp: MakeMCP) -> None:
         "tools/call", {"name": "media_upload_url", "arguments": {"filename": "a.png", "mimeType": "image/png"}}
     )
     assert "error" in answer or answer["result"]["isError"] is True
+
+
+def test_as_a_task_the_upload_url_is_absolute_too(mcp: MCP) -> None:
+    """The worker answers with the origin the creating request came to (McpTask.origin)."""
+    from mcp_endpoint.tasks_exec import run_mcp_task
+
+    params = {"name": "media_upload_url", "arguments": {"filename": "a.png", "mimeType": "image/png"}, "task": {}}
+    task = mcp.result("tools/call", params, version="2025-11-25")["task"]
+    assert run_mcp_task.call(task["taskId"]) == "completed"
+    result = mcp.result("tasks/result", {"taskId": task["taskId"]}, version="2025-11-25")
+    assert result["structuredContent"]["uploadUrl"].startswith("http://testserver/_emdash/api/media/upload/")
