@@ -81,3 +81,12 @@ def test_rest_refuses_an_unknown_field(posts) -> None:
     response = client_for("editor").get(f"{API}?fields=nope")
     assert response.status_code == 400
     assert "known: title, excerpt, body" in body(response)["error"]["details"]["fields"]["fields"]
+
+
+def test_fields_and_markdown_work_together(mcp, posts) -> None:
+    entry = _entry()
+    got = mcp.ok("content_get", {"collection": "posts", "id": entry.id, "fields": ["title"], "markdown": True})
+    assert got["item"]["data"] == {"title": "Long read"}
+    mcp.ok("content_create", {"collection": "posts", "data": {"title": "Rich", "body": "Hello **world**"}})
+    page = mcp.ok("content_list", {"collection": "posts", "fields": ["body"], "markdown": True})
+    assert page["items"][0]["data"] == {"body": "Hello **world**\n"}
