@@ -30,6 +30,7 @@ from emdash import operations
 from emdash.call import Call
 from emdash.edge import limits
 from emdash.errors import ValidationError
+from emdash.origin import serving
 from emdash.permissions import Perm
 from media import presenters, services
 from media.errors import FileTooLarge
@@ -120,5 +121,6 @@ class UploadUrlView(ApiView):
     def post(self, request: Request) -> Response:
         if not isinstance(request.data, dict):
             raise ValidationError("The request body must be a JSON object")
-        payload = run(self, request, "media_upload_url", dict(request.data))
-        return Response({**payload, "uploadUrl": f"{site_origin(request._request)}{payload['uploadUrl']}"})
+        with serving(site_origin(request._request)):  # the presenter makes uploadUrl absolute against it
+            payload = run(self, request, "media_upload_url", dict(request.data))
+        return Response(payload)

@@ -64,3 +64,11 @@ class SessionScheme(OpenApiAuthenticationExtension):
 
     def get_security_definition(self, auto_schema: Any) -> dict[str, Any]:
         return {"type": "apiKey", "in": "cookie", "name": "sessionid", "description": "Session cookie + X-CSRFToken"}
+
+
+def single_types(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """One type per schema in the whole document (SPEC 10): the generator's nullable fields and hand-written
+    bodies alike lose their type arrays, as the MCP tools' schemas do (emdash.operations.single_type)."""
+    from emdash.operations.single_type import single_type
+
+    return dict(single_type(result))

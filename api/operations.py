@@ -52,7 +52,7 @@ class OperationView(ApiView):
             # known ones are this method's operation's (DELETE ?force=true shares its path with a GET).
             known = set(op.schema["properties"])
             flat = {k: v for k, v in request.query_params.items() if k in known and v != ""}
-            return {**flat, **nested_query(request, op)}
+            return {**flat, **list_query(request, op), **nested_query(request, op)}
         if route.args == "path":
             return {}
         if route.method == "POST" and not _body_required(op, fixed) and not _is_json(request):
@@ -76,6 +76,23 @@ def _is_json(request: Request) -> bool:
     return (request.content_type or "").split(";")[0].strip().lower().endswith("json")
 
 
+def _has_type(prop: dict[str, Any], kind: str) -> bool:
+    """Whether a property schema allows ``kind`` (one type per schema: directly or as an anyOf branch)."""
+    return prop.get("type") == kind or any(branch.get("type") == kind for branch in prop.get("anyOf", []))
+
+
+def list_query(request: Request, op: Operation) -> dict[str, Any]:
+    """List arguments from the query string, repeated or comma-separated: ``?fields=title,excerpt`` and
+    ``?fields=title&fields=excerpt`` both give ``["title", "excerpt"]``."""
+    lists = {name for name, prop in op.schema["properties"].items() if _has_type(prop, "array")}
+    found: dict[str, Any] = {}
+    for name in lists & set(request.query_params):
+        values = [part.strip() for value in request.query_params.getlist(name) for part in value.split(",")]
+        if values := [value for value in values if value]:
+            found[name] = values
+    return found
+
+
 _BRACKETS = re.compile(r"^(\w+)((?:\[[^\[\]]+\])+)$")
 
 
@@ -83,7 +100,7 @@ def nested_query(request: Request, op: Operation) -> dict[str, Any]:
     """Object arguments from deepObject-style keys: ``filter[fields][price][gte]=3`` fills
     ``{"filter": {"fields": {"price": {"gte": 3}}}}`` (a repeated key gives a list). A bracketed key whose
     name is not an object argument is refused: it is a filter the caller expects to apply."""
-    objects = {name for name, prop in op.schema["properties"].items() if prop.get("type") == "object"}
+    objects = {name for name, prop in op.schema["properties"].items() if _has_type(prop, "object")}
     found: dict[str, Any] = {}
     for key in request.query_params:
         if "[" not in key:

@@ -340,13 +340,15 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Content, schema, media, taxonomies, menus, settings, search and API tokens. "
     'Errors: {"error": {"code", "message", "details"}} with the same codes as the MCP tools.',
     "VERSION": "1",
-    # 3.1: the schemas are JSON Schema 2020-12, as the MCP tools' are (nullable values are type arrays).
+    # 3.1: the schemas are JSON Schema 2020-12, as the MCP tools' are (nullable values are anyOf branches).
     "OAS_VERSION": "3.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "SCHEMA_PATH_PREFIX": "/_emdash/api",
     "PREPROCESSING_HOOKS": ["api.openapi.only_rest_routes"],
+    # One type per schema (anyOf branches, not type arrays): emdash.operations.single_type.
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "api.openapi.single_types"],
 }
 
 # Everything goes to the console (stderr) with the request's trace id ("-" outside a request); every unexpected

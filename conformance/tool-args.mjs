@@ -124,6 +124,22 @@ export class Fixtures {
     return slug;
   }
 
+  async newTaxonomy() {
+    const name = this.uniq("tax");
+    await this.call("taxonomy_create", { name, label: `Taxonomy ${name}` });
+    return name;
+  }
+
+  // media_upload_url, then the PUT of the bytes to its uploadUrl: media_confirm's arguments.
+  async signedUpload() {
+    const name = this.uniq("s");
+    const bytes = Buffer.from(uniquePng(name), "base64");
+    const ticket = await this.call("media_upload_url", { filename: `${name}.png`, mimeType: "image/png", size: bytes.length });
+    const put = await fetch(ticket.uploadUrl, { method: "PUT", headers: { "Content-Type": "image/png" }, body: bytes });
+    if (!put.ok) throw new Error(`PUT to the signed upload URL answered ${put.status}`);
+    return { storageKey: ticket.storageKey, filename: `${name}.png`, mimeType: "image/png" };
+  }
+
   async newMenu() {
     const name = this.uniq("menu");
     await this.call("menu_create", { name, label: `Menu ${name}` });
@@ -158,10 +174,10 @@ export class Fixtures {
 export const BUILDERS = {
   // schema
   schema_list_collections: async () => ({}),
-  schema_get_collection: async (fx) => ({ slug: fx.collection }),
+  schema_get_collection: async (fx) => ({ collection: fx.collection }),
   schema_create_collection: async (fx) => ({ slug: fx.uniq("c"), label: "Made by an SDK client" }),
-  schema_update_collection: async (fx) => ({ slug: fx.collection, description: `Updated ${fx.uniq("d")}` }),
-  schema_delete_collection: async (fx) => ({ slug: await fx.newCollection(), force: true }),
+  schema_update_collection: async (fx) => ({ collection: fx.collection, description: `Updated ${fx.uniq("d")}` }),
+  schema_delete_collection: async (fx) => ({ collection: await fx.newCollection(), force: true }),
   schema_create_field: async (fx) => ({ collection: fx.collection, slug: fx.uniq("f"), label: "New", type: "integer" }),
   schema_update_field: async (fx) => ({ collection: fx.collection, fieldSlug: "body", label: `Body ${fx.uniq("l")}` }),
   schema_delete_field: async (fx) => ({ collection: fx.collection, fieldSlug: await fx.field() }),
@@ -195,6 +211,8 @@ export const BUILDERS = {
   },
   media_update: async (fx) => ({ id: fx.mediaId, caption: `Caption ${fx.uniq("c")}` }),
   media_delete: async (fx) => ({ id: await fx.media() }),
+  media_upload_url: async (fx) => ({ filename: `${fx.uniq("u")}.png`, mimeType: "image/png", size: 100 }),
+  media_confirm: async (fx) => fx.signedUpload(),
   // settings
   settings_get: async () => ({}),
   settings_update: async (fx) => ({ tagline: `Tagline ${fx.uniq("s")}` }),
@@ -204,6 +222,9 @@ export const BUILDERS = {
   taxonomy_create_term: async (fx) => ({ taxonomy: "tag", slug: fx.uniq("term"), label: "New term" }),
   taxonomy_update_term: async (fx) => ({ taxonomy: "tag", termSlug: await fx.term(), label: "Renamed term" }),
   taxonomy_delete_term: async (fx) => ({ taxonomy: "tag", termSlug: await fx.term() }),
+  taxonomy_create: async (fx) => ({ name: fx.uniq("tax"), label: "Made", collections: [fx.collection] }),
+  taxonomy_update: async (fx) => ({ name: await fx.newTaxonomy(), collections: [fx.collection] }),
+  taxonomy_delete: async (fx) => ({ name: await fx.newTaxonomy() }),
   // menus
   menu_list: async () => ({}),
   menu_get: async (fx) => ({ name: fx.menu }),

@@ -23,6 +23,21 @@ class EmDashError(Exception):
         return body
 
 
+def known(names: Any, *, none: str, limit: int = 25) -> str:
+    """What would work, for a refusal: "known: a, b, c" (the first ``limit``, then how many more), or ``none``
+    when there is nothing to name (e.g. "no menus yet: menu_create adds one")."""
+    listed = [str(name) for name in names]
+    if not listed:
+        return none
+    more = f" and {len(listed) - limit} more" if len(listed) > limit else ""
+    return "known: " + ", ".join(listed[:limit]) + more
+
+
+def shown(value: Any, limit: int = 100) -> str:
+    """A caller's value echoed in a message: strings up to ``limit`` characters, anything else as "?"."""
+    return value if isinstance(value, str) and len(value) <= limit else "?"
+
+
 class NotFound(EmDashError):
     code, status = "NOT_FOUND", 404
 

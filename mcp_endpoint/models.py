@@ -26,6 +26,8 @@ class McpTask(models.Model):
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="mcp_tasks")
     token_ref = models.CharField(max_length=64, blank=True)  # "pat:<id>" / "oauth:<id>"; "" for a session
     client_name = models.CharField(max_length=200, blank=True)
+    # The origin the creating request came to, for absolute URLs in the result (media_upload_url's uploadUrl).
+    origin = models.CharField(max_length=300, blank=True, default="")
     tool_name = models.CharField(max_length=100)
     arguments = models.JSONField(default=dict)  # kept for the worker; never logged
     protocol_version = models.CharField(max_length=16)

@@ -15,6 +15,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from emdash import origin as request_origin
 from emdash.conf import emdash_settings
 from mcp_endpoint.models import McpTask
 
@@ -67,6 +68,7 @@ def create(
             owner_id=owner_id,
             token_ref=token_ref[:64],
             client_name=client_name[:200],
+            origin=request_origin.current()[:300],
             tool_name=tool_name,
             arguments=arguments,
             protocol_version=protocol_version,

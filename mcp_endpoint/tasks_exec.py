@@ -16,6 +16,7 @@ from audit.record import record
 from emdash.actor import Actor
 from emdash.background import task
 from emdash.call import Call
+from emdash.origin import serving
 from emdash.tracing import unexpected
 from mcp_endpoint import dispatch, task_store
 from mcp_endpoint.jsonrpc import INTERNAL_ERROR, INVALID_REQUEST, RpcError
@@ -86,14 +87,15 @@ def _run_claimed(row: McpTask) -> str:
     if actor is None:
         error = {"code": INVALID_REQUEST, "message": REVOKED_MESSAGE}
     else:
-        result, error = execute_tool_call(
-            actor,
-            row.tool_name,
-            row.arguments,
-            version=row.protocol_version,
-            trace_id=row.trace_id,
-            client_name=row.client_name,
-        )
+        with serving(row.origin):  # as the creating request would have answered (emdash.origin)
+            result, error = execute_tool_call(
+                actor,
+                row.tool_name,
+                row.arguments,
+                version=row.protocol_version,
+                trace_id=row.trace_id,
+                client_name=row.client_name,
+            )
     if error is not None:
         status, message = McpTask.FAILED, str(error["message"])
     elif result is not None and result.get("isError"):

@@ -14,11 +14,12 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.csrf import csrf_exempt
 
-from accounts.auth import bearer_token, origin_allowed, resolve_bearer, resource_url
+from accounts.auth import bearer_token, origin_allowed, resolve_bearer, resource_url, site_origin
 from audit import writer as audit_writer
 from emdash.actor import Actor
 from emdash.call import Call
 from emdash.edge import limits
+from emdash.origin import serving
 from emdash.tracing import unexpected
 from mcp_endpoint import challenges, dispatch, envelope, jsonrpc, task_ext, versions
 from mcp_endpoint.jsonrpc import (
@@ -211,7 +212,8 @@ def _handle_post(request: HttpRequest) -> HttpResponse:
     # User-Agent so the audit log still says which program called. 2026-era requests carry clientInfo.
     ctx = dispatch.Context(Call.from_user_agent("mcp", actor, request.META.get("HTTP_USER_AGENT", "")[:200]), version)
     try:
-        return _respond(payload, ctx, request)
+        with serving(site_origin(request)):  # absolute URLs in answers (media_upload_url's uploadUrl)
+            return _respond(payload, ctx, request)
     except RpcError as exc:
         return _rpc_error(400, exc.code, exc.message, jsonrpc.request_id(payload), exc.data)
     except dispatch.InternalError:

@@ -145,9 +145,10 @@ def _ticket(ticket: uploads.Ticket, args: Any) -> dict[str, Any]:
     from django.urls import reverse
 
     from emdash.dates import iso
+    from emdash.origin import absolute
 
     return {
-        "uploadUrl": reverse("media-upload", kwargs={"token": ticket.token}),  # the REST view makes it absolute
+        "uploadUrl": absolute(reverse("media-upload", kwargs={"token": ticket.token})),
         "method": "PUT",
         "storageKey": ticket.storage_key,
         "expiresAt": iso(ticket.expires_at),
@@ -160,8 +161,9 @@ read = family("media", Perm.MEDIA_READ, **READ)
 # Writes answer {item} (the media item with its url) and are audited as media/<id>.
 write = family("media", Perm.MEDIA_CREATE, present=_item, output=ITEM, target=_target)
 own = write.but(perm=Perm.MEDIA_EDIT_OWN)
-# The signed-upload flow (REST only): a ticket to PUT the bytes to, then the confirm that registers them.
-signed = write.but(mcp=False)
+# The signed-upload flow (MCP tools too, SPEC 10: a large file without base64): a ticket to PUT the bytes to,
+# then the confirm that registers them.
+signed = write
 
 read("media_list", "List media", ListInput, selectors.media_list, output=PAGE).describe(
     "List media items, newest first, each with its public url."
@@ -170,7 +172,7 @@ read("media_get", "Get media item", IdInput, selectors.media_get, ONE.get(), pre
     "Get one media item: filename, mimeType, size, dimensions, alt, caption, url..."
 )
 write("media_create", "Register media", CreateInput, services.media_create).describe(
-    "Register a file already in storage at storageKey (from POST /_emdash/api/media/upload-url); "
+    "Register a file already in storage at storageKey; "
     "size and image measures are read from it, a mimeType it contradicts is refused. From a URL or base64 bytes, "
     "use media_upload."
 )
@@ -192,7 +194,10 @@ signed(
     present=_ticket,
     output=TICKET,
     target=audit_as("media/{payload[storageKey]}"),
-).describe("Reserve a storage key and get a signed URL to PUT the file to; then POST .../media/confirm.")
-signed("media_confirm", "Register a signed upload", ConfirmInput, uploads.confirm, CONFIRM.post(status=201)).describe(
-    "Register a file PUT to a signed upload URL."
+).describe(
+    "For large files: get a signed uploadUrl to PUT the raw bytes to (with Content-Type; expires at expiresAt), "
+    "then call media_confirm with the storageKey."
+)
+signed("media_confirm", "Confirm signed upload", ConfirmInput, uploads.confirm, CONFIRM.post(status=201)).describe(
+    "Register a file PUT to media_upload_url's uploadUrl as a media item (checked and measured like media_upload)."
 )

@@ -36,7 +36,7 @@ def find(id: Any) -> MediaItem:
         if row is not None:
             return row
     shown = id if isinstance(id, str) and len(id) <= 100 else "?"
-    raise NotFound(f"No media item '{shown}'")
+    raise NotFound(f"No media item '{shown}' (media_list lists them)")
 
 
 def media_get(*, actor: Actor, id: Any) -> MediaItem:

@@ -17,7 +17,7 @@ from content.entries import rows
 from content.schema import specs as schema
 from content.schema.specs import CollectionSpec
 from emdash.actor import Actor
-from emdash.errors import Conflict, NotFound, ValidationError
+from emdash.errors import Conflict, NotFound, ValidationError, known, shown
 from emdash.ids import new_id
 from emdash.locking import locked
 from emdash.permissions import Perm, require
@@ -46,11 +46,13 @@ DEFAULT_COLLECTION = {"page": "pages", "post": "posts"}  # when a page/post item
 
 
 def get_menu(name: Any, *, for_update: bool = False) -> Menu:
-    if not isinstance(name, str) or not NAME_RE.match(name) or len(name) > NAME_MAX_LENGTH:
-        raise NotFound(f"Menu '{name}' not found")
-    menu = locked(Menu.objects.all(), for_update).filter(name=name).first()
+    menu = None
+    if isinstance(name, str) and NAME_RE.match(name) and len(name) <= NAME_MAX_LENGTH:
+        menu = locked(Menu.objects.all(), for_update).filter(name=name).first()
     if menu is None:
-        raise NotFound(f"Menu '{name}' not found")
+        # Say what would work: the menus there are, or how to make one.
+        names = known(Menu.objects.order_by("name").values_list("name", flat=True), none="no menus yet")
+        raise NotFound(f"Menu '{shown(name)}' not found ({names}; menu_create adds one)")
     return menu
 
 

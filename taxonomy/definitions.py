@@ -53,7 +53,8 @@ def _check_collections(collections: list[str] | None, problems: dict[str, str]) 
         return None
     unknown = sorted(set(collections) - existing_collections())
     if unknown:
-        problems["collections"] = f"no such collection(s): {', '.join(unknown[:10])}"
+        there = ", ".join(sorted(existing_collections())) or "none"
+        problems["collections"] = f"no such collection(s): {', '.join(unknown[:10])} (known: {there})"
         return None
     return list(dict.fromkeys(collections))
 

@@ -1,9 +1,9 @@
-"""The taxonomy operations: 5 MCP tools (terms, the definition list) plus REST-only ones for taxonomy
-definitions, single terms and an item's terms of one taxonomy.
+"""The taxonomy operations: 8 MCP tools (terms, and the definitions: list, create, update, delete) plus
+REST-only ones for a single definition, a single term and an item's terms of one taxonomy.
 
-Defining taxonomies is REST and admin only (``mcp=False``): SPEC 7 lists the reference's five taxonomy tools,
-and a schema-like change (new archive URLs, new term pickers in every attached collection) is an editor's
-decision rather than an assistant's.
+Defining taxonomies is an MCP tool too (SPEC 10; EmDash's users asked for it, emdash-cms/emdash#2798): without
+it an assistant cannot attach a taxonomy to the collection it has just built. It stays an editor's call
+(taxonomies:manage, editor and up), as it is in the admin.
 """
 
 from __future__ import annotations
@@ -140,14 +140,12 @@ ITEM_TERMS = Endpoint("_emdash/api/content/<str:collection>/<str:id>/terms/<str:
 read = family("taxonomy", Perm.TAXONOMY_READ, **READ)
 rest_read = read.but(mcp=False)  # REST and admin only
 term_write = family("taxonomy", Perm.TAXONOMY_MANAGE, present=_term, output=outputs.TERM_ONLY, target=_term_target)
-# Defining taxonomies is REST and admin only (see the module docstring).
 definition_write = family(
     "taxonomy",
     Perm.TAXONOMY_MANAGE,
     present=_definition,
     output=outputs.DEFINITION_ONLY,
     target=audit_as("taxonomies/{name}"),
-    mcp=False,
 )
 item_terms = family("content", output=outputs.ENTRY_TERMS, idempotent=True, mcp=False)
 
@@ -183,6 +181,30 @@ term_write.gone(
     "taxonomy_delete_term", "Delete taxonomy term", TermTarget, services.term_delete, ONE_TERM.delete()
 ).describe("Delete a term and remove it from every item. A term with children is refused: delete or move them first.")
 
+# --- the definitions (MCP tools too, SPEC 10) ------------------------------------------------------------------
+
+definition_write(
+    "taxonomy_create",
+    "Create taxonomy",
+    CreateDefinitionInput,
+    definitions.taxonomy_create,
+    TAXONOMIES.post(status=201),
+).describe("Define a taxonomy and the collections it applies to; archives appear at /<name>/<term>/.")
+definition_write(
+    "taxonomy_update",
+    "Update taxonomy",
+    UpdateDefinitionInput,
+    definitions.taxonomy_update,
+    ONE_TAXONOMY.patch(),
+    idempotent=True,
+).describe(
+    "Change a taxonomy's labels, nesting or collections (the full new list: add a collection here before "
+    "giving its items terms). Detaching one removes its items' terms."
+)
+definition_write.gone(
+    "taxonomy_delete", "Delete taxonomy", NameInput, definitions.taxonomy_delete, ONE_TAXONOMY.delete()
+).describe("Irreversibly delete a taxonomy with all its terms and their assignments.")
+
 # --- REST and admin only -----------------------------------------------------------------------------------------
 
 rest_read(
@@ -203,23 +225,6 @@ rest_read(
     present=under("taxonomy"),
     output=outputs.DEFINITION_ONLY,
 ).describe("One taxonomy definition.")
-definition_write(
-    "taxonomy_create",
-    "Create taxonomy",
-    CreateDefinitionInput,
-    definitions.taxonomy_create,
-    TAXONOMIES.post(status=201),
-).describe("Define a taxonomy and attach it to collections; its archives appear at /<name>/<term>/.")
-definition_write(
-    "taxonomy_update", "Update taxonomy", UpdateDefinitionInput, definitions.taxonomy_update, ONE_TAXONOMY.patch()
-).describe(
-    "Change a taxonomy's labels, nesting or collections. Detaching a collection removes the "
-    "taxonomy's terms from its items; making a taxonomy flat is refused while terms are nested."
-)
-definition_write.gone(
-    "taxonomy_delete", "Delete taxonomy", NameInput, definitions.taxonomy_delete, ONE_TAXONOMY.delete()
-).describe("Delete a taxonomy with all its terms and their assignments.")
-
 # --- an item's terms of one taxonomy (content routes) ------------------------------------------------------------
 
 item_terms(

@@ -16,7 +16,7 @@ from django.utils import timezone
 from content.entries import rows, slugs
 from content.schema import specs as schema
 from emdash.actor import Actor
-from emdash.errors import Conflict, NotFound, SlugConflict, ValidationError
+from emdash.errors import Conflict, NotFound, SlugConflict, ValidationError, known, shown
 from emdash.ids import new_id
 from emdash.locking import locked
 from emdash.permissions import Perm, require, require_owner_or
@@ -33,11 +33,12 @@ UNSET: Any = object()  # "argument not given", as opposed to None ("detach")
 
 
 def get_definition(name: Any, *, for_update: bool = False) -> TaxonomyDefinition:
-    if not isinstance(name, str) or not name or len(name) > 63:
-        raise NotFound(f"Taxonomy '{name}' not found")
-    definition = locked(TaxonomyDefinition.objects.all(), for_update).filter(name=name).first()
+    definition = None
+    if isinstance(name, str) and name and len(name) <= 63:
+        definition = locked(TaxonomyDefinition.objects.all(), for_update).filter(name=name).first()
     if definition is None:
-        raise NotFound(f"Taxonomy '{name}' not found")
+        names = known(TaxonomyDefinition.objects.order_by("name").values_list("name", flat=True), none="none yet")
+        raise NotFound(f"Taxonomy '{shown(name)}' not found ({names}; taxonomy_create adds one)")
     return definition
 
 
@@ -55,7 +56,10 @@ def find_term(definition: TaxonomyDefinition, ident: Any, *, prefer: str = "slug
 def get_term(definition: TaxonomyDefinition, ident: Any, *, for_update: bool = False) -> Term:
     term = find_term(definition, ident)
     if term is None:
-        raise NotFound(f"No term '{ident}' in taxonomy '{definition.name}'")
+        raise NotFound(
+            f"No term '{shown(ident)}' in taxonomy '{definition.name}' "
+            f"(taxonomy_list_terms lists them; taxonomy_create_term adds one)"
+        )
     if for_update and connection.features.has_select_for_update:
         term = Term.objects.select_for_update().get(pk=term.pk)
     return term
@@ -273,7 +277,11 @@ def _resolve_assignments(collection: str, terms: Any) -> list[tuple[TaxonomyDefi
             problems[key] = f"unknown taxonomy (known: {known})"
             continue
         if not definition.applies_to(collection):
-            problems[key] = f"taxonomy '{name}' does not apply to collection '{collection}'"
+            applies = ", ".join(definition.collections or []) or "none"
+            problems[key] = (
+                f"taxonomy '{name}' does not apply to collection '{collection}' (it applies to: {applies}; "
+                f"taxonomy_update with collections adds '{collection}')"
+            )
             continue
         if not isinstance(idents, list) or not all(_valid_ident(i) for i in idents):
             problems[key] = "must be a list of term slugs"

@@ -65,7 +65,7 @@ def _check(url: Any, events: Any) -> None:
 def _find(id: str) -> Webhook:
     hook = Webhook.objects.filter(pk=id.upper()).first()
     if hook is None:
-        raise NotFound(f"No webhook with id '{id[:100]}'")
+        raise NotFound(f"No webhook with id '{id[:100]}' (webhook_list lists them)")
     return hook
 
 

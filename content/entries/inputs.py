@@ -36,6 +36,10 @@ class Target(Input):
 
 
 MARKDOWN = Field(None, description="true: rich-text fields as Markdown")
+FieldNames = Annotated[
+    list[Annotated[str, Field(min_length=1, max_length=SLUG_MAX_LENGTH)]],
+    Field(description="Only these data fields (system fields always come)", min_length=1, max_length=100),
+]
 
 
 # One compact schema for "a JSON scalar" (pydantic would spell out four anyOf branches per use).
@@ -86,11 +90,13 @@ class ListInput(Input):
     locale: Locale | None = None
     markdown: bool | None = Field(None, description="true: add the rich-text fields, as Markdown")
     filter: ListFilter | None = Field(None, description="*After/*Before: ISO date or date-time, inclusive")
+    fields: FieldNames | None = None
 
 
 class GetInput(Target):
     locale: Locale | None = None
     markdown: bool | None = MARKDOWN
+    fields: FieldNames | None = None
 
 
 class MediaRef(Input):

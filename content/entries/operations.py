@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from content.entries import markdown_output, outputs, selectors, services
+from content.entries import markdown_output, outputs, projection, selectors, services
 from content.entries.entry import Entry, EntryRows
 from content.entries.inputs import (
     CreateInput,
@@ -19,6 +19,7 @@ from content.entries.inputs import (
     UpdateInput,
 )
 from content.hooks import row_terms
+from content.schema import specs as schema
 from emdash.operations import READ, Endpoint, Route, audit_as, family
 from emdash.operations.shapes import page_of
 from emdash.permissions import Perm
@@ -43,26 +44,33 @@ def _item_only(entry: Entry, args: Any) -> dict[str, Any]:
     return {"item": entry.to_dict()}
 
 
-def _list(*, markdown: bool = False, **kwargs: Any) -> EntryRows:
-    """content_list; with ``markdown`` the summaries carry the long fields (made Markdown by the presenter)."""
+def _list(*, markdown: bool = False, fields: list[str] | None = None, **kwargs: Any) -> EntryRows:
+    """content_list; with ``markdown`` the summaries carry the long fields (made Markdown by the presenter), as
+    they do when ``fields`` names some (checked first: an unknown name reads nothing)."""
+    if fields is not None:
+        projection.check(schema.get_collection(kwargs["collection"]), fields)
     if kwargs.get("filter") is not None:
         kwargs["filter"] = kwargs["filter"].model_dump(by_alias=True, exclude_none=True)
-    return selectors.entry_list(**kwargs, full=markdown)
+    return selectors.entry_list(**kwargs, full=markdown or fields is not None)
 
 
 def _present_list(found: EntryRows, args: Any) -> dict[str, Any]:
     page = found.present()
+    projection.project(page.items, projection.check(found.spec, args.fields))
     if args.markdown:
         markdown_output.convert(found.spec.slug, page.items)
     return page.to_dict()
 
 
-def _get(*, markdown: bool = False, **kwargs: Any) -> Entry:
+def _get(*, markdown: bool = False, fields: list[str] | None = None, **kwargs: Any) -> Entry:
+    if fields is not None:
+        projection.check(schema.get_collection(kwargs["collection"]), fields)
     return selectors.entry_get(**kwargs)
 
 
 def _present_get(entry: Entry, args: Any) -> dict[str, Any]:
     item = _with_terms(entry)
+    projection.project([item], projection.check(entry.spec, args.fields))
     if args.markdown:
         markdown_output.convert(entry.spec.slug, [item])
     return {"item": item, "_rev": entry.rev}

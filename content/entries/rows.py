@@ -36,7 +36,7 @@ def resolve_locale(locale: Any) -> str:
 
 
 def not_found(spec: CollectionSpec, ident: Any) -> NotFound:
-    return NotFound(f"No item '{ident}' in collection '{spec.slug}'")
+    return NotFound(f"No item '{ident}' in collection '{spec.slug}' (content_list lists its items)")
 
 
 def live_rows(spec: CollectionSpec) -> QuerySet[EntryBase]:

@@ -159,4 +159,4 @@ def redirect_delete(*, actor: Actor, redirect_id: str) -> None:
     usable = isinstance(redirect_id, str) and "\x00" not in redirect_id
     deleted = Redirect.objects.filter(id=redirect_id.upper()).delete()[0] if usable else 0
     if not deleted:
-        raise NotFound(f"No redirect '{redirect_id}'")
+        raise NotFound(f"No redirect '{redirect_id}' (redirect_list lists them)")

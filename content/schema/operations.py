@@ -6,9 +6,9 @@ so the audit row is written right after the change commits.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import AfterValidator, Field, WithJsonSchema
+from pydantic import AfterValidator, Field, WithJsonSchema, model_validator
 from pydantic_core import PydanticCustomError
 
 from content.field_types import FIELD_TYPES
@@ -16,13 +16,13 @@ from content.schema import services as schema_services
 from content.schema import updates as schema_updates
 from content.schema.checks import LABEL_MAX_LENGTH, SLUG_MAX_LENGTH, SLUG_RE
 from content.schema.specs import SUPPORTS, CollectionSpec, FieldSpec
-from emdash.operations import NULLABLE, READ, Endpoint, Input, NoInput, WholeNumber, audit_as, family, reference
+from emdash.operations import NULLABLE, READ, Endpoint, Input, NoInput, WholeNumber, family, reference
 from emdash.operations.shapes import BOOLEAN, NULLABLE_STRING, NUMBER, STRING, array, items_of, obj, shared
 from emdash.permissions import Perm
 
 API = "_emdash/api/schema/collections"
 COLLECTIONS = Endpoint(API, "api-schema-collections")
-ONE_COLLECTION = Endpoint(f"{API}/<str:slug>", "api-schema-collection")
+ONE_COLLECTION = Endpoint(f"{API}/<str:collection>", "api-schema-collection")
 FIELDS = Endpoint(f"{API}/<str:collection>/fields", "api-schema-fields")
 ONE_FIELD = Endpoint(f"{API}/<str:collection>/fields/<str:field_slug>", "api-schema-field")
 
@@ -90,6 +90,8 @@ DELETED_FIELD = obj({"deleted": STRING, "collection": STRING}, ["deleted", "coll
 # --- inputs -----------------------------------------------------------------------------------------------
 
 Slug = Annotated[str, reference("Collection slug", SLUG_MAX_LENGTH)]
+# The schema tools name a collection `collection` as every other tool does (SPEC 10); `slug` was their old name.
+NamedCollection = Annotated[str, reference("Collection slug (slug: the old name, still accepted)", SLUG_MAX_LENGTH)]
 FieldSlug = Annotated[str, reference("Field slug, e.g. title", SLUG_MAX_LENGTH)]
 NewSlug = Annotated[
     str,
@@ -156,11 +158,34 @@ class Options(Input):
 DefaultValue = Annotated[Any, NULLABLE, Field(description="Default for new items")]
 
 
-class SlugInput(Input):
-    slug: Slug
+class OldNames(Input):
+    """Accepts an argument under its old name (``renamed``: old -> new); sending both with different values is
+    refused, as it cannot be told which one was meant."""
+
+    renamed: ClassVar[dict[str, str]] = {}
+
+    @model_validator(mode="before")
+    @classmethod
+    def _old_names(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        for old, new in cls.renamed.items():
+            if old in data:
+                if new in data and data[new] != data[old]:
+                    raise PydanticCustomError(
+                        "renamed", f"{old} is the old name of {new}: send {new} only", {"old": old, "new": new}
+                    )
+                data = {**{key: value for key, value in data.items() if key != old}, new: data[old]}
+        return data
 
 
-class CollectionCreateInput(Input):
+class SlugInput(OldNames):
+    renamed = {"slug": "collection"}
+    collection: NamedCollection
+
+
+class CollectionCreateInput(OldNames):
+    renamed = {"collection": "slug"}  # the new collection's slug, under the name the other schema tools use
     slug: NewSlug
     label: Label = Field(description="Display name (plural), e.g. Blog Posts")
     label_singular: Annotated[str, Field(max_length=LABEL_MAX_LENGTH)] | None = Field(
@@ -171,8 +196,9 @@ class CollectionCreateInput(Input):
     supports: Supports | None = None
 
 
-class CollectionUpdateInput(Input):
-    slug: Slug
+class CollectionUpdateInput(OldNames):
+    renamed = {"slug": "collection"}
+    collection: NamedCollection
     label: Label | None = Field(None, description="Display name (plural)")
     label_singular: Label | None = Field(None, description="Singular display name")
     description: Description | None = None
@@ -182,8 +208,9 @@ class CollectionUpdateInput(Input):
     )
 
 
-class CollectionDeleteInput(Input):
-    slug: Slug
+class CollectionDeleteInput(OldNames):
+    renamed = {"slug": "collection"}
+    collection: NamedCollection
     force: bool | None = Field(None, description="Delete even if it has content")
 
 
@@ -247,11 +274,24 @@ def _spec(result: CollectionSpec | FieldSpec, args: Any) -> dict[str, Any]:
 
 
 def _deleted_collection(result: None, args: Any) -> dict[str, Any]:
-    return {"deleted": args.slug}
+    return {"deleted": args.collection}
+
+
+def _by_collection(service: Any) -> Any:
+    """The schema services name the collection ``slug``; the tools call it ``collection``."""
+
+    def call(*, actor: Any, collection: str, **given: Any) -> Any:
+        return service(actor=actor, slug=collection, **given)
+
+    return call
 
 
 def _deleted_field(result: None, args: Any) -> dict[str, Any]:
     return {"deleted": args.field_slug, "collection": args.collection}
+
+
+def _collection_target(args: Any, payload: Any) -> str:
+    return str(payload.get("slug") or args.collection)  # a created collection's slug, else the one named
 
 
 def _field_target(args: Any, payload: Any) -> str:
@@ -261,7 +301,7 @@ def _field_target(args: Any, payload: Any) -> str:
 read = family("schema", Perm.SCHEMA_READ, **READ)
 # Writes answer the collection or field as it now is (the same shapes schema_get_collection lists).
 collection_write = family(
-    "schema", Perm.SCHEMA_WRITE, atomic=False, present=_spec, output=COLLECTION, target=audit_as("{slug}")
+    "schema", Perm.SCHEMA_WRITE, atomic=False, present=_spec, output=COLLECTION, target=_collection_target
 )
 field_write = collection_write.but(output=FIELD, target=_field_target)
 
@@ -277,7 +317,7 @@ read(
     "schema_get_collection",
     "Get collection schema",
     SlugInput,
-    schema_services.collection_get,
+    _by_collection(schema_services.collection_get),
     ONE_COLLECTION.get(),
     present=_spec,
     output=COLLECTION,
@@ -293,7 +333,7 @@ collection_write(
     "schema_update_collection",
     "Update collection",
     CollectionUpdateInput,
-    schema_updates.collection_update,
+    _by_collection(schema_updates.collection_update),
     ONE_COLLECTION.patch(),
     idempotent=True,
 ).describe("Change a collection's labels, description, icon or supports; only what is sent changes.")
@@ -301,7 +341,7 @@ collection_write(
     "schema_delete_collection",
     "Delete collection",
     CollectionDeleteInput,
-    schema_services.collection_delete,
+    _by_collection(schema_services.collection_delete),
     ONE_COLLECTION.delete("query"),
     destructive=True,
     present=_deleted_collection,

@@ -31,7 +31,16 @@ from content.schema.specs import CollectionSpec, FieldSpec
 from content.schema.validation import check_value
 from content.schema.validation import normalise as normalise_value
 from emdash.actor import Actor
-from emdash.errors import CollectionExists, CollectionHasContent, Conflict, FieldExists, FieldNotFound, ValidationError
+from emdash.errors import (
+    CollectionExists,
+    CollectionHasContent,
+    Conflict,
+    FieldExists,
+    FieldNotFound,
+    ValidationError,
+    known,
+    shown,
+)
 from emdash.permissions import Perm, require
 
 
@@ -221,7 +230,8 @@ def field_delete(*, actor: Actor, collection: Any, field_slug: Any) -> None:
     spec = schema.current(fresh=True).get(collection)
     field = spec.get_field(field_slug) if isinstance(field_slug, str) else None
     if field is None:
-        raise FieldNotFound(f"Field '{field_slug}' not found in '{spec.slug}'")
+        fields = known((f.slug for f in spec.fields), none="no fields yet")
+        raise FieldNotFound(f"Field '{shown(field_slug)}' not found in '{spec.slug}' ({fields})")
 
     def body(editor: BaseDatabaseSchemaEditor) -> None:
         row = Collection.objects.select_for_update().get(slug=spec.slug)

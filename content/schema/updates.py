@@ -24,7 +24,7 @@ from content.schema.dynamic import field_attname
 from content.schema.specs import CollectionSpec, FieldSpec
 from content.schema.validation import check_value
 from emdash.actor import Actor
-from emdash.errors import Conflict, FieldNotFound, ValidationError
+from emdash.errors import Conflict, FieldNotFound, ValidationError, known, shown
 from emdash.permissions import Perm, require
 
 MAX_OFFENDERS = 20
@@ -189,7 +189,8 @@ def field_update(*, actor: Actor, collection: Any, field_slug: Any, **given: Any
     spec = schema.current(fresh=True).get(collection)
     field = spec.get_field(field_slug) if isinstance(field_slug, str) else None
     if field is None:
-        raise FieldNotFound(f"Field '{field_slug}' not found in '{spec.slug}'")
+        fields = known((f.slug for f in spec.fields), none="no fields yet")
+        raise FieldNotFound(f"Field '{shown(field_slug)}' not found in '{spec.slug}' ({fields})")
     new = _check_field_settings(spec, field, _merged(field, given), given)
     position = given.get("position")
 

@@ -15,6 +15,7 @@ from jsonschema import Draft202012Validator
 
 from emdash.operations import shapes
 from emdash.operations.schema import Input, check_portable, input_schema
+from emdash.operations.single_type import single_type, type_arrays
 from emdash.permissions import Perm
 
 # The MCP categories (SPEC 5.5), then the REST-only ones.
@@ -100,8 +101,9 @@ class Operation:
     listed_output: dict[str, Any] | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "schema", input_schema(self.input))
-        marked = self.output_schema
+        # One type per schema (SPEC 10, portable schemas): type arrays become anyOf branches here, once.
+        object.__setattr__(self, "schema", single_type(input_schema(self.input)))
+        marked = None if self.output_schema is None else single_type(self.output_schema)
         object.__setattr__(self, "listed_output", None if marked is None else shapes.listed(marked, self.name))
         object.__setattr__(self, "output_schema", None if marked is None else shapes.full(marked))
 
@@ -127,6 +129,9 @@ def _check(op: Operation) -> None:
     if op.schema.get("type") != "object" or op.schema.get("additionalProperties") is not False:
         raise ValueError(f"Operation {op.name}: input must be an object schema with additionalProperties false")
     check_portable(op.schema, op.name)
+    for schema in (op.schema, op.output_schema):
+        if arrays := type_arrays(schema):
+            raise ValueError(f"Operation {op.name}: type arrays left at {', '.join(arrays)} (use one type per schema)")
     if op.output_schema is not None:
         Draft202012Validator.check_schema(op.output_schema)
         if op.output_schema.get("type") != "object":

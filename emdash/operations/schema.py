@@ -6,8 +6,10 @@ One pydantic model per operation validates the arguments at every door and is th
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from functools import cache
-from typing import Annotated, Any, get_args
+from types import UnionType
+from typing import Annotated, Any, Union, get_args, get_origin
 
 from pydantic import (
     BaseModel,
@@ -192,16 +194,46 @@ _TYPES = {
 }
 
 
+def _members(annotation: Any) -> list[Any]:
+    """The types an annotation allows: unions opened, ``Annotated`` metadata dropped."""
+    origin = get_origin(annotation)
+    if origin is Annotated:
+        return _members(get_args(annotation)[0])
+    if origin is Union or origin is UnionType:
+        return [member for arg in get_args(annotation) for member in _members(arg)]
+    return [annotation]
+
+
 def _model_at(model: type[BaseModel], loc: Any) -> type[BaseModel] | None:
-    """The nested model an error path points into (``("filter", "autor")`` -> the filter's model)."""
+    """The nested model an error path points into: ``("filter", "autor")`` -> the filter's model,
+    ``("items", 0, "bogus")`` -> the model of one of ``items``' entries (list indexes and map keys step into
+    the container's values)."""
+    current: Any = model
     for part in loc:
-        field = next((f for n, f in model.model_fields.items() if part in (n, f.alias)), None)
-        inner = [a for a in get_args(field.annotation) or (field.annotation,)] if field else []
-        found = next((a for a in inner if isinstance(a, type) and issubclass(a, BaseModel)), None)
-        if found is None:
+        members = _members(current)
+        found = next((m for m in members if isinstance(m, type) and issubclass(m, BaseModel)), None)
+        field = None
+        if found is not None and isinstance(part, str):
+            field = next((f for n, f in found.model_fields.items() if part in (n, f.alias)), None)
+        if field is not None:
+            current = field.annotation
+            continue
+        container = next((m for m in members if get_origin(m) in _CONTAINERS), None)
+        if container is None or not get_args(container):
             return None
-        model = found
-    return model
+        current = get_args(container)[-1]  # list[X] -> X, dict[str, X] -> X
+    return next((m for m in _members(current) if isinstance(m, type) and issubclass(m, BaseModel)), None)
+
+
+_CONTAINERS = (list, tuple, set, frozenset, dict, Sequence, Mapping)
+
+
+def _item_path(loc: Any) -> str:
+    """``("items", 0)`` -> ``items[0]``: where a nested unknown key sits, as a reader writes it."""
+    text = ""
+    for part in loc:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
 
 
 def _message(error: Any, model: type[Input], fixed: frozenset[str], noun: str) -> str:
@@ -211,8 +243,14 @@ def _message(error: Any, model: type[Input], fixed: frozenset[str], noun: str) -
     if kind == "missing":
         return "is required"
     if kind == "extra_forbidden":
-        where = _model_at(model, error["loc"][:-1]) or model
+        parent = error["loc"][:-1]
+        where = _model_at(model, parent) if parent else model
+        if where is None:  # an open map's key refused by a rule of its own: no list of keys to offer
+            return "unknown key"
         names = (f.alias or n for n, f in where.model_fields.items())
+        if parent:  # a key inside a nested object or an array item: that object's keys, not the top level's
+            accepted = ", ".join(names) or "none"
+            return f"unknown key in {_item_path(parent)} (accepted: {accepted})"
         accepted = ", ".join(name for name in names if name not in fixed) or "none"
         return f"unknown {noun} (accepted: {accepted})"
     if kind in ("literal_error", "enum"):

@@ -63,7 +63,10 @@ def _pointer(schema: dict[str, Any], tool: str) -> dict[str, Any]:
     home, where, note, is_copy = schema[HOME]
     ref = where if home == tool else f"{home}'s {where}"
     text = f"{note} (shape of {ref})" if is_copy else f"Shape of {ref}" + (f", {note}" if note else "")
-    return {"type": schema["type"], "description": text}
+    if "type" in schema:
+        return {"type": schema["type"], "description": text}
+    # A nullable shape (one type per schema: anyOf branches): the pointer keeps the branches' types.
+    return {"anyOf": [{"type": branch["type"]} for branch in schema["anyOf"]], "description": text}
 
 
 def listed(schema: Any, tool: str) -> Any:

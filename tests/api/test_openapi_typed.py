@@ -25,7 +25,12 @@ def _free_form(schema: dict[str, Any]) -> bool:
     is_object = kind == "object" or (isinstance(kind, list) and "object" in kind)
     # additionalProperties defaults to true: the tool schemas leave the default out to stay small.
     open_map = is_object and schema.get("additionalProperties", True) is True
-    return documented and (any_value or (open_map and not schema.get("properties")))
+    # One type per schema (SPEC 10): a nullable free-form map is anyOf [an open object, null] under the description.
+    branches = schema.get("anyOf") or []
+    open_or_null = branches and all(
+        b in ({"type": "object"}, {"type": "object", "additionalProperties": True}, {"type": "null"}) for b in branches
+    )
+    return documented and (any_value or (open_map and not schema.get("properties")) or bool(open_or_null))
 
 
 def _problems(schema: Any, at: str) -> list[str]:

@@ -47,12 +47,13 @@ from emdash.permissions import RULES, Perm
 from emdash.roles import Role
 from emdash.scopes import IMPLIES, Scope
 from mcp_endpoint.registry import REGISTRY, Tool, load_tools
-from media.models import MediaItem
+from media.models import MediaItem, UploadReservation
 from menus import services as menu_services
 from menus.models import Menu, MenuItem
 from settings_app.models import SiteSettings
+from taxonomy import definitions as taxonomy_definitions
 from taxonomy import services as taxonomy_services
-from taxonomy.models import Term
+from taxonomy.models import TaxonomyDefinition, Term
 from tests.factories import SYSTEM, make_entry
 from tests.mcp_e2e.conftest import MCP_PATH, new_user, token_for
 from tests.mcp_e2e.tool_args import wxr_url
@@ -303,6 +304,19 @@ def _media_upload(world: World, item: Item | None) -> dict[str, Any]:
     return {"filename": "upload.png", "data": base64.b64encode(content).decode()}
 
 
+def _signed_upload(world: World, item: Item | None) -> dict[str, Any]:
+    """Bytes in place under a key no one reserved (a reservation binds its key to the caller who asked for it,
+    whom the plan does not know; tests/media/test_upload_tools.py covers that): what media_confirm registers."""
+    key = place(image_bytes(colour=(next(world.seq) % 256, 9, 7)))
+    return {"storageKey": key, "filename": "signed.png", "mimeType": "image/png"}
+
+
+def _new_taxonomy(world: World, item: Item | None) -> dict[str, Any]:
+    name = f"tax_{next(world.seq)}"
+    taxonomy_definitions.taxonomy_create(actor=SYSTEM, name=name, label="Made")
+    return {"name": name}
+
+
 def _redirect(world: World, item: Item | None) -> dict[str, Any]:
     made = redirects.redirect_create(actor=SYSTEM, source=f"/gone-{next(world.seq)}/", target="/posts/")
     return {"redirectId": made["id"]}
@@ -328,14 +342,14 @@ PLANS: dict[str, Plan] = {
     "revision_list": Plan("draft", _target),
     "revision_restore": Plan("draft", _first_revision),
     "schema_list_collections": Plan(None, lambda w, i: {}),
-    "schema_get_collection": Plan(None, lambda w, i: {"slug": "posts"}),
+    "schema_get_collection": Plan(None, lambda w, i: {"collection": "posts"}),
     "schema_create_collection": Plan(None, lambda w, i: {"slug": f"made_{next(w.seq)}", "label": "Made"}),
     "schema_delete_collection": Plan(None, _new_collection),
     "schema_create_field": Plan(
         None, lambda w, i: {"collection": "posts", "slug": f"made_{next(w.seq)}", "label": "Made", "type": "string"}
     ),
     "schema_delete_field": Plan(None, _new_field),
-    "schema_update_collection": Plan(None, lambda w, i: {"slug": "posts", "description": f"d{next(w.seq)}"}),
+    "schema_update_collection": Plan(None, lambda w, i: {"collection": "posts", "description": f"d{next(w.seq)}"}),
     "schema_update_field": Plan(None, lambda w, i: {**_new_field(w, i), "label": "Renamed"}),
     "media_list": Plan(None, lambda w, i: {"mimeType": "image/"}),
     "media_get": Plan(None, _media_target),
@@ -343,6 +357,8 @@ PLANS: dict[str, Plan] = {
     "media_upload": Plan(None, _media_upload),
     "media_update": Plan(None, lambda w, i: {**_media_target(w, i), "alt": f"Alt {next(w.seq)}"}),
     "media_delete": Plan(None, _media_target),
+    "media_upload_url": Plan(None, lambda w, i: {"filename": "big.png", "mimeType": "image/png", "size": 1000}),
+    "media_confirm": Plan(None, _signed_upload),
     "search": Plan(None, lambda w, i: {"query": "matrix"}),
     "taxonomy_list": Plan(None, lambda w, i: {}),
     "taxonomy_list_terms": Plan(None, lambda w, i: {"taxonomy": "tag"}),
@@ -351,6 +367,9 @@ PLANS: dict[str, Plan] = {
     ),
     "taxonomy_update_term": Plan(None, lambda w, i: {"taxonomy": "tag", "termSlug": w.term(), "label": "Changed"}),
     "taxonomy_delete_term": Plan(None, lambda w, i: {"taxonomy": "tag", "termSlug": w.term()}),
+    "taxonomy_create": Plan(None, lambda w, i: {"name": f"made_{next(w.seq)}", "label": "Made"}),
+    "taxonomy_update": Plan(None, lambda w, i: {**_new_taxonomy(w, i), "collections": ["posts"]}),
+    "taxonomy_delete": Plan(None, _new_taxonomy),
     "menu_list": Plan(None, lambda w, i: {}),
     "menu_get": Plan(None, lambda w, i: {"name": "main"}),
     "menu_create": Plan(None, lambda w, i: {"name": f"made_{next(w.seq)}", "label": "Made"}),
@@ -392,6 +411,10 @@ def snapshot() -> dict[str, Any]:
         "media": list(MediaItem.objects.order_by("id").values_list("id", "alt", "caption", "author_id")),
         "terms": list(Term.objects.order_by("id").values_list("id", "slug", "label", "parent_id", "description")),
         "menus": list(Menu.objects.order_by("name").values_list("name", "label")),
+        "taxonomies": list(
+            TaxonomyDefinition.objects.order_by("name").values_list("name", "label", "hierarchical", "collections")
+        ),
+        "upload_reservations": list(UploadReservation.objects.order_by("storage_key").values_list("storage_key")),
         "menu_items": list(MenuItem.objects.order_by("id").values_list("id", "label", "menu__name")),
         "settings": list(SiteSettings.objects.values_list("data", flat=True)),
         "entries": entries,
@@ -557,6 +580,11 @@ def _cell(role: Role, scopes: set[Scope], owner: str | None = None, state: str |
         ("taxonomy_create_term", _cell(Role.EDITOR, {Scope.CONTENT_WRITE}), OK),
         ("taxonomy_create_term", _cell(Role.AUTHOR, {Scope.TAXONOMIES_MANAGE}), PERMS),
         ("menu_set_items", _cell(Role.EDITOR, {Scope.CONTENT_WRITE}), OK),
+        ("taxonomy_create", _cell(Role.EDITOR, {Scope.TAXONOMIES_MANAGE}), OK),
+        ("taxonomy_update", _cell(Role.AUTHOR, {Scope.TAXONOMIES_MANAGE}), PERMS),
+        ("taxonomy_delete", _cell(Role.EDITOR, {Scope.CONTENT_READ}), SCOPE),
+        ("media_upload_url", _cell(Role.AUTHOR, {Scope.MEDIA_WRITE}), OK),
+        ("media_confirm", _cell(Role.CONTRIBUTOR, {Scope.MEDIA_WRITE}), PERMS),
         ("menu_list", _cell(Role.SUBSCRIBER, {Scope.CONTENT_READ}), OK),
         ("settings_get", _cell(Role.AUTHOR, {Scope.SETTINGS_READ}), PERMS),
         ("settings_update", _cell(Role.EDITOR, {Scope.SETTINGS_MANAGE}), PERMS),

@@ -8,10 +8,12 @@ naming it. The TypeScript run (conformance/tool-args.mjs) keeps the same table.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import functools
 import io
 import threading
+import urllib.request
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -95,6 +97,24 @@ class Fixtures:
         slug = self.uniq("term")
         await self.call("taxonomy_create_term", {"taxonomy": "tag", "slug": slug, "label": f"Term {slug}"})
         return slug
+
+    async def new_taxonomy(self) -> str:
+        name = self.uniq("tax")
+        await self.call("taxonomy_create", {"name": name, "label": f"Taxonomy {name}"})
+        return name
+
+    async def signed_upload(self) -> Args:
+        """media_upload_url, then the PUT of the bytes to its uploadUrl: media_confirm's arguments."""
+        name = self.uniq("s")
+        content = unique_png(name)
+        ticket = await self.call(
+            "media_upload_url", {"filename": f"{name}.png", "mimeType": "image/png", "size": len(content)}
+        )
+        put = urllib.request.Request(
+            ticket["uploadUrl"], data=content, method="PUT", headers={"Content-Type": "image/png"}
+        )
+        await asyncio.to_thread(lambda: urllib.request.urlopen(put, timeout=30).close())
+        return {"storageKey": ticket["storageKey"], "filename": f"{name}.png", "mimeType": "image/png"}
 
     async def new_menu(self) -> str:
         name = self.uniq("menu")
@@ -193,10 +213,12 @@ async def _ret(value: Args) -> Args:
 BUILDERS: dict[str, Callable[[Fixtures], Awaitable[Args]]] = {
     # schema
     "schema_list_collections": _const({}),
-    "schema_get_collection": lambda fx: _ret({"slug": fx.collection}),
+    "schema_get_collection": lambda fx: _ret({"collection": fx.collection}),
     "schema_create_collection": lambda fx: _ret({"slug": fx.uniq("c"), "label": "Made by an SDK client"}),
-    "schema_update_collection": lambda fx: _ret({"slug": fx.collection, "description": f"Updated {fx.uniq('d')}"}),
-    "schema_delete_collection": lambda fx: _with(fx.new_collection(), lambda slug: {"slug": slug, "force": True}),
+    "schema_update_collection": lambda fx: _ret(
+        {"collection": fx.collection, "description": f"Updated {fx.uniq('d')}"}
+    ),
+    "schema_delete_collection": lambda fx: _with(fx.new_collection(), lambda slug: {"collection": slug, "force": True}),
     "schema_create_field": lambda fx: _ret(
         {"collection": fx.collection, "slug": fx.uniq("f"), "label": "New", "type": "integer"}
     ),
@@ -233,6 +255,8 @@ BUILDERS: dict[str, Callable[[Fixtures], Awaitable[Args]]] = {
     "media_upload": _upload,
     "media_update": lambda fx: _ret({"id": fx.media_id, "caption": f"Caption {fx.uniq('c')}"}),
     "media_delete": lambda fx: _with(fx.media(), lambda mid: {"id": mid}),
+    "media_upload_url": lambda fx: _ret({"filename": f"{fx.uniq('u')}.png", "mimeType": "image/png", "size": 100}),
+    "media_confirm": lambda fx: fx.signed_upload(),
     # settings
     "settings_get": _const({}),
     "settings_update": lambda fx: _ret({"tagline": f"Tagline {fx.uniq('s')}"}),
@@ -242,6 +266,9 @@ BUILDERS: dict[str, Callable[[Fixtures], Awaitable[Args]]] = {
     "taxonomy_create_term": lambda fx: _ret({"taxonomy": "tag", "slug": fx.uniq("term"), "label": "New term"}),
     "taxonomy_update_term": lambda fx: _with(fx.term(), lambda s: {"taxonomy": "tag", "termSlug": s, "label": "Re"}),
     "taxonomy_delete_term": lambda fx: _with(fx.term(), lambda s: {"taxonomy": "tag", "termSlug": s}),
+    "taxonomy_create": lambda fx: _ret({"name": fx.uniq("tax"), "label": "Made", "collections": [fx.collection]}),
+    "taxonomy_update": lambda fx: _with(fx.new_taxonomy(), lambda n: {"name": n, "collections": [fx.collection]}),
+    "taxonomy_delete": lambda fx: _with(fx.new_taxonomy(), lambda n: {"name": n}),
     # menus
     "menu_list": _const({}),
     "menu_get": lambda fx: _ret({"name": fx.menu}),

@@ -13,7 +13,7 @@ from content.schema.retry import schema_retry
 from content.schema.validation import validate_data
 from content.signals import send_entry_changed
 from emdash.actor import Actor
-from emdash.errors import CollectionNotFound, NotFound
+from emdash.errors import CollectionNotFound, NotFound, shown
 from emdash.permissions import Perm, require, require_owner_or
 
 
@@ -23,11 +23,11 @@ def revision_restore(*, actor: Actor, revision_id: str) -> Entry:
     usable = isinstance(revision_id, str) and "\x00" not in revision_id  # PostgreSQL rejects NUL in text
     revision = Revision.objects.filter(id=revision_id.upper()).first() if usable else None
     if revision is None:
-        raise NotFound(f"No revision '{revision_id}'")
+        raise NotFound(f"No revision '{shown(revision_id)}' (revision_list lists an item's revisions)")
     try:
         spec = schema.get_collection(revision.collection)
     except CollectionNotFound:
-        raise NotFound(f"No revision '{revision_id}'") from None
+        raise NotFound(f"No revision '{shown(revision_id)}' (revision_list lists an item's revisions)") from None
     with transaction.atomic():
         row = rows.find(spec, revision.entry_id, for_update=True)
         require_owner_or(actor, row.author_id, Perm.CONTENT_EDIT_OWN, Perm.CONTENT_EDIT_ANY)
