@@ -195,6 +195,7 @@ export const BUILDERS = {
   },
   media_update: async (fx) => ({ id: fx.mediaId, caption: `Caption ${fx.uniq("c")}` }),
   media_delete: async (fx) => ({ id: await fx.media() }),
+  media_usage_repair: async (fx) => ({ mediaId: fx.mediaId }),
   // settings
   settings_get: async () => ({}),
   settings_update: async (fx) => ({ tagline: `Tagline ${fx.uniq("s")}` }),

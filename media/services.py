@@ -20,11 +20,11 @@ from emdash.edge import limits
 from emdash.errors import Conflict, InsufficientPermissions, ValidationError
 from emdash.ids import new_id
 from emdash.permissions import Perm, require, require_owner_or
-from media import presenters, rendition_store, sniff
+from media import presenters, rendition_store, sniff, usage
 from media import storage as store
-from media.errors import FileTooLarge
+from media.errors import FileTooLarge, MediaInUse
 from media.models import MediaItem, UploadReservation
-from media.selectors import find
+from media.selectors import ULID_RE, find
 from media.signals import send_media_changed
 
 log = logging.getLogger("emdash.media")
@@ -314,12 +314,17 @@ def _fraction(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value <= 1
 
 
-def media_delete(*, actor: Actor, id: Any) -> None:
-    """Delete the row now and the stored file once the transaction commits (never a file whose row survives)."""
+def media_delete(*, actor: Actor, id: Any, force: Any = False) -> None:
+    """Delete the row now and the stored file once the transaction commits (never a file whose row survives).
+    An item content or settings still use is refused (MEDIA_IN_USE, listing the uses) unless ``force``."""
     require(actor, Perm.MEDIA_EDIT_OWN)
     with transaction.atomic():
         row = find(id)
         require_owner_or(actor, row.author_id, Perm.MEDIA_EDIT_OWN, Perm.MEDIA_EDIT_ANY)
+        uses = usage.usage_of(row.id)
+        if uses and force is not True:
+            raise MediaInUse(row.id, uses)
+        usage.forget_media(row.id)
         key = row.storage_key
         rendition_store.forget(row.id)
         MediaItem.objects.filter(id=row.id).delete()
@@ -382,3 +387,12 @@ def sweep_if_due() -> int:
     if removed:
         log.info("media orphan sweep removed %d file(s)", removed)
     return removed
+
+
+def media_usage_repair(*, actor: Actor, media_id: Any = None) -> dict[str, Any]:
+    """Rebuild the usage index from the content and settings (one item's rows when ``media_id`` is given) and
+    report what was wrong with it. The item need not exist: a forced delete leaves references to rebuild."""
+    require(actor, Perm.MEDIA_USAGE_REPAIR)
+    if media_id is not None and not (isinstance(media_id, str) and ULID_RE.match(media_id)):
+        raise ValidationError.for_fields({"mediaId": "must be a media item id (26 characters)"})
+    return usage.repair(media_id=media_id)

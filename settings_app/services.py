@@ -10,6 +10,7 @@ from django.utils import timezone
 from emdash.actor import Actor
 from emdash.errors import ValidationError
 from emdash.permissions import Perm, require
+from media import usage
 from media.models import MediaItem
 from settings_app import validation
 from settings_app.models import SiteSettings
@@ -102,6 +103,7 @@ def settings_update(*, actor: Actor, changes: Any) -> dict[str, Any]:
             else:
                 data[key] = value
         SiteSettings.objects.filter(id=1).update(data=data, updated_at=timezone.now())
+        usage.index_settings(data)  # the logo, favicon and Open Graph image count as uses of their media
     return resolve(data)
 
 

@@ -233,6 +233,7 @@ BUILDERS: dict[str, Callable[[Fixtures], Awaitable[Args]]] = {
     "media_upload": _upload,
     "media_update": lambda fx: _ret({"id": fx.media_id, "caption": f"Caption {fx.uniq('c')}"}),
     "media_delete": lambda fx: _with(fx.media(), lambda mid: {"id": mid}),
+    "media_usage_repair": lambda fx: _ret({"mediaId": fx.media_id}),
     # settings
     "settings_get": _const({}),
     "settings_update": lambda fx: _ret({"tagline": f"Tagline {fx.uniq('s')}"}),
