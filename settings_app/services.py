@@ -30,6 +30,7 @@ KEYS = {
     "timezone": "timezone",
     "social": "social",
     "seo": "seo",
+    "editorial_guide": "editorialGuide",
 }
 
 
@@ -56,6 +57,7 @@ def settings_set(
     timezone: str | None = UNSET,
     social: Any = UNSET,
     seo: Any = UNSET,
+    editorial_guide: str | None = UNSET,
 ) -> dict[str, Any]:
     """The operation's service: the keys the caller sent (validated shapes; media refs and nested groups as
     models or dicts), applied as :func:`settings_update` does. Left-out keys keep their values."""
@@ -70,6 +72,7 @@ def settings_set(
         "timezone": timezone,
         "social": social,
         "seo": seo,
+        "editorial_guide": editorial_guide,
     }
     changes = {KEYS[name]: _wire(value) for name, value in given.items() if value is not UNSET}
     return settings_update(actor=actor, changes=changes)
