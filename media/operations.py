@@ -219,7 +219,7 @@ family("media", Perm.MEDIA_USAGE_REPAIR, output=REPAIRED, idempotent=True, targe
     "media_usage_repair",
     "Repair media usage index",
     RepairInput,
-    services.media_usage_repair,
+    usage.media_usage_repair,
     Endpoint(f"{MEDIA}/usage/repair", "media-usage-repair").post(),
 ).describe(
     "Rebuild the media usage index from content and settings; mediaId: only that item's uses. Reports the "

@@ -24,7 +24,7 @@ from media import presenters, rendition_store, sniff, usage
 from media import storage as store
 from media.errors import FileTooLarge, MediaInUse
 from media.models import MediaItem, UploadReservation
-from media.selectors import ULID_RE, find
+from media.selectors import find
 from media.signals import send_media_changed
 
 log = logging.getLogger("emdash.media")
@@ -391,12 +391,3 @@ def sweep_if_due() -> int:
     if removed:
         log.info("media orphan sweep removed %d file(s)", removed)
     return removed
-
-
-def media_usage_repair(*, actor: Actor, media_id: Any = None) -> dict[str, Any]:
-    """Rebuild the usage index from the content and settings (one item's rows when ``media_id`` is given) and
-    report what was wrong with it. The item need not exist: a forced delete leaves references to rebuild."""
-    require(actor, Perm.MEDIA_USAGE_REPAIR)
-    if media_id is not None and not (isinstance(media_id, str) and ULID_RE.match(media_id)):
-        raise ValidationError.for_fields({"mediaId": "must be a media item id (26 characters)"})
-    return usage.repair(media_id=media_id)

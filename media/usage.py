@@ -11,6 +11,7 @@ edit left behind.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -23,8 +24,12 @@ from content.field_types import FieldType
 from content.models import EntrySeo
 from content.schema import specs as schema
 from content.schema.specs import CollectionSpec
-from emdash.errors import CollectionNotFound
+from emdash.actor import Actor
+from emdash.errors import CollectionNotFound, ValidationError
+from emdash.permissions import Perm, require
 from media.models import MediaUsage
+
+ULID_RE = re.compile(r"^[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}$")
 
 SETTINGS = MediaUsage.SETTINGS
 SETTINGS_TITLE = "Site settings"
@@ -301,3 +306,12 @@ def _shown(use: Use) -> dict[str, str]:
     if use.collection != SETTINGS:
         shown["id"] = use.entry_id
     return shown
+
+
+def media_usage_repair(*, actor: Actor, media_id: Any = None) -> dict[str, Any]:
+    """The operation's service: :func:`repair` for admins. The item need not exist: a forced delete leaves
+    references to rebuild."""
+    require(actor, Perm.MEDIA_USAGE_REPAIR)
+    if media_id is not None and not (isinstance(media_id, str) and ULID_RE.match(media_id)):
+        raise ValidationError.for_fields({"mediaId": "must be a media item id (26 characters)"})
+    return repair(media_id=media_id)
