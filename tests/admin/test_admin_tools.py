@@ -100,3 +100,11 @@ def test_an_archive_is_refused_by_a_site_that_is_not_empty(admin: Client, tmp_pa
     assert jobs.run(job.pk) == ImportJob.FAILED
     job.refresh_from_db()
     assert "not empty" in job.error and "Nothing was imported" in job.error
+
+
+def test_an_import_may_be_as_large_as_an_upload(admin: Client, settings) -> None:
+    from emdash.edge import limits
+
+    assert limits.limit_for(f"{TOOLS}import-wordpress/") == limits.max_upload() + limits.MULTIPART_OVERHEAD
+    assert limits.limit_for(f"{TOOLS}import-archive/") > limits.max_body()
+    assert limits.limit_for(TOOLS) == limits.max_body()
