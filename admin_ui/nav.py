@@ -36,6 +36,7 @@ SECTIONS: list[tuple[str, str, str, Perm | None]] = [
     ("Connect a device", "oauth-device", "device", None),
     ("Webhooks", "admin_ui:webhooks", "webhooks", Perm.WEBHOOKS_MANAGE),
     ("Audit log", "admin_ui:audit", "audit", Perm.AUDIT_READ),
+    ("Tools", "admin_ui:tools", "tools", Perm.SITE_IMPORT),
 ]
 
 

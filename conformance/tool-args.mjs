@@ -213,6 +213,7 @@ export const BUILDERS = {
   media_delete: async (fx) => ({ id: await fx.media() }),
   media_upload_url: async (fx) => ({ filename: `${fx.uniq("u")}.png`, mimeType: "image/png", size: 100 }),
   media_confirm: async (fx) => fx.signedUpload(),
+  media_usage_repair: async (fx) => ({ mediaId: fx.mediaId }),
   // settings
   settings_get: async () => ({}),
   settings_update: async (fx) => ({ tagline: `Tagline ${fx.uniq("s")}` }),

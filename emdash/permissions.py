@@ -41,6 +41,7 @@ class Perm(StrEnum):
     WEBHOOKS_MANAGE = "webhooks.manage"
     REDIRECTS_READ = "redirects.read"
     REDIRECTS_MANAGE = "redirects.manage"
+    MEDIA_USAGE_REPAIR = "media.usage_repair"  # rebuild the media usage index (SPEC 10)
     SITE_IMPORT = "site.import"  # a WordPress import (SPEC 12): writes schema, content, media, menus at once
 
 
@@ -93,6 +94,7 @@ RULES: dict[Perm, Rule] = {
     # Redirects shape every public URL, so editors (who may change any item's slug) manage them.
     Perm.REDIRECTS_READ: Rule(Scope.CONTENT_READ, Role.EDITOR, "reading redirects requires the editor role"),
     Perm.REDIRECTS_MANAGE: Rule(Scope.CONTENT_WRITE, Role.EDITOR, "managing redirects requires the editor role"),
+    Perm.MEDIA_USAGE_REPAIR: Rule(Scope.ADMIN, Role.ADMIN, "repairing the media usage index requires the admin role"),
     Perm.SITE_IMPORT: Rule(Scope.ADMIN, Role.ADMIN, "importing a site requires the admin role"),
 }
 

@@ -1,4 +1,5 @@
-"""Method dispatch for one JSON-RPC message: lifecycle methods, tools/list and tools/call."""
+"""Method dispatch for one JSON-RPC message: lifecycle methods, tools/list and tools/call, tasks, and (from
+2025-06-18) resources, prompts and completions."""
 
 from __future__ import annotations
 
@@ -18,13 +19,23 @@ from emdash.errors import EmDashError, InsufficientPermissions, InsufficientScop
 from emdash.operations import run_operation
 from emdash.text import PROBLEM, find_bad_text, is_bad_text_db_error, scrub
 from emdash.tracing import unexpected
-from mcp_endpoint import hints, jsonrpc, registry, task_ext, task_methods, versions
+from mcp_endpoint import completions, hints, jsonrpc, prompts, registry, resources, task_ext, task_methods, versions
 from mcp_endpoint.instructions import INSTRUCTIONS
 from mcp_endpoint.jsonrpc import INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, Message, RpcError
+
+RESOURCE_NOT_FOUND = -32002  # MCP before 2026-07-28
 
 SERVER_NAME = "emdash"
 SERVER_TITLE = "EmDash CMS"
 CAPABILITIES = {"tools": {"listChanged": False}}
+# From 2025-06-18 (SPEC 10): resources (no subscriptions: the transport is stateless), prompts, completions.
+RESOURCE_CAPABILITIES = {"resources": {"listChanged": False}, "prompts": {"listChanged": False}, "completions": {}}
+
+
+def capabilities_for(version: str) -> dict[str, Any]:
+    return {**CAPABILITIES, **RESOURCE_CAPABILITIES} if versions.serves_resources(version) else CAPABILITIES
+
+
 TOOLS_TTL_MS = 5 * 60 * 1000  # the list only changes with a deploy
 
 
@@ -68,7 +79,7 @@ def _initialize(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
     chosen = requested if requested in versions.HANDSHAKE else versions.NEWEST_HANDSHAKE
     return {
         "protocolVersion": chosen,
-        "capabilities": task_methods.capabilities(CAPABILITIES, chosen),
+        "capabilities": task_methods.capabilities(capabilities_for(chosen), chosen),
         "serverInfo": SERVER_INFO,
         "instructions": INSTRUCTIONS,
     }
@@ -77,7 +88,7 @@ def _initialize(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
 def _discover(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
     return {
         "supportedVersions": list(versions.SUPPORTED),
-        "capabilities": task_ext.capabilities(CAPABILITIES),
+        "capabilities": task_ext.capabilities(capabilities_for(versions.MODERN)),
         "instructions": INSTRUCTIONS,
         "ttlMs": 0,
         "cacheScope": "private",
@@ -223,6 +234,67 @@ def _tasks_cancel(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
     return task_methods.cancel(params, ctx, audit=_audit)
 
 
+def _listing(params: dict[str, Any], ctx: Context, key: str, items: list[dict[str, Any]]) -> dict[str, Any]:
+    """One page holds every entry (as tools/list): a cursor can only be one we never handed out."""
+    if params.get("cursor") is not None:
+        raise RpcError(INVALID_PARAMS, "Invalid params: unknown cursor")
+    body: dict[str, Any] = {key: items}
+    if versions.is_modern(ctx.version):
+        body.update(ttlMs=TOOLS_TTL_MS, cacheScope="public")  # the same for every caller; reads are checked
+    return body
+
+
+def _checked(ctx: Context, action: str, target: str, work: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """A read of site data (a resource, a prompt): permission refusals as for tools/call, and an audit row."""
+    started = time.perf_counter()
+    try:
+        result = work()
+    except (InsufficientScope, InsufficientPermissions) as exc:
+        _audit_target(ctx, action, exc.code, target, started)
+        raise _permission_error(exc) from None
+    except resources.ResourceNotFound as exc:
+        _audit_target(ctx, action, "NOT_FOUND", target, started)
+        # SEP-2164: -32602 from 2026-07-28; the earlier revisions' -32002 before it.
+        code = INVALID_PARAMS if versions.is_modern(ctx.version) else RESOURCE_NOT_FOUND
+        raise RpcError(code, exc.message, {"uri": exc.uri}) from None
+    except (prompts.PromptError, completions.CompletionError) as exc:
+        _audit_target(ctx, action, "INVALID_PARAMS", target, started)
+        raise RpcError(INVALID_PARAMS, str(exc)) from None
+    _audit_target(ctx, action, "ok", target, started)
+    return result
+
+
+def _audit_target(ctx: Context, action: str, outcome: str, target: str, started: float) -> None:
+    audit.record(ctx.call, action, outcome, target[:200], started=started, later=ctx.audit.append)
+
+
+def _string_param(params: dict[str, Any], name: str) -> str:
+    value = params.get(name)
+    if not isinstance(value, str) or not value:
+        raise RpcError(INVALID_PARAMS, f'Invalid params: "{name}" must be a non-empty string')
+    return value
+
+
+def _resources_read(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
+    uri = _string_param(params, "uri")
+    result = _checked(ctx, "resources/read", uri, lambda: resources.read(uri, ctx.actor))
+    if versions.is_modern(ctx.version):
+        result.update(ttlMs=0, cacheScope="private")  # what a caller may read depends on who calls
+    return result
+
+
+def _prompts_get(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
+    name = _string_param(params, "name")
+    return _checked(ctx, "prompts/get", name, lambda: prompts.get(name, params.get("arguments"), ctx.actor))
+
+
+def _complete(params: dict[str, Any], ctx: Context) -> dict[str, Any]:
+    try:
+        return completions.complete(params, ctx.actor)
+    except completions.CompletionError as exc:
+        raise RpcError(INVALID_PARAMS, str(exc)) from None
+
+
 METHODS: dict[str, Callable[[dict[str, Any], Context], dict[str, Any]]] = {
     "initialize": _initialize,
     "ping": _ping,
@@ -234,6 +306,14 @@ METHODS: dict[str, Callable[[dict[str, Any], Context], dict[str, Any]]] = {
     "tasks/list": task_methods.list_tasks,
     "tasks/cancel": _tasks_cancel,
     "tasks/update": task_ext.update,
+    "resources/list": lambda params, ctx: _listing(params, ctx, "resources", resources.listed()),
+    "resources/templates/list": lambda params, ctx: _listing(
+        params, ctx, "resourceTemplates", list(resources.TEMPLATES)
+    ),
+    "resources/read": _resources_read,
+    "prompts/list": lambda params, ctx: _listing(params, ctx, "prompts", prompts.listed()),
+    "prompts/get": _prompts_get,
+    "completion/complete": _complete,
 }
 
 

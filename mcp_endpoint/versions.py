@@ -24,6 +24,24 @@ def supports_tasks(version: str) -> bool:
     return version >= "2025-11-25"
 
 
+def serves_resources(version: str) -> bool:
+    """Resources, prompts and completions are served to 2025-06-18 and later (SPEC 10); older clients get
+    neither the capabilities nor the methods."""
+    return version >= "2025-06-18"
+
+
+RESOURCE_METHODS = frozenset(
+    {
+        "resources/list",
+        "resources/templates/list",
+        "resources/read",
+        "prompts/list",
+        "prompts/get",
+        "completion/complete",
+    }
+)
+
+
 # Methods the 2026-07-28 revision removed (the handshake and session utilities): a request carrying that
 # version gets 404 + -32601 for them, like any unknown method. server/discover exists only in that revision.
 # The tasks extension of that revision (SEP-2663) inlines the result on tasks/get and has no task list, so
@@ -44,6 +62,8 @@ MODERN_ONLY = frozenset({"server/discover", "tasks/update"})
 
 def method_exists(method: str, version: str) -> bool:
     """False for methods the request's revision does not have (the caller still checks its own method table)."""
+    if method in RESOURCE_METHODS and not serves_resources(version):
+        return False
     if is_modern(version):
         return method not in REMOVED_IN_MODERN
     return method not in MODERN_ONLY

@@ -78,3 +78,28 @@ class MediaRendition(models.Model):
 
     def __str__(self) -> str:
         return self.key
+
+
+class MediaUsage(models.Model):
+    """One place a media item is used: a field of a content item (its image/file value, an inline image of its
+    rich text, its SEO image; live or pending in a draft) or a site setting (``collection == "settings"``,
+    ``entry_id == ""``). Kept current by ``media.usage`` on every write; ``media_usage_repair`` rebuilds it.
+    ``media_id`` is no foreign key: a reference may outlive its item (a forced delete), and the index follows
+    the content, not the library. The title is copied so a media page lists its users in one query."""
+
+    SETTINGS = "settings"
+
+    media_id = models.CharField(max_length=26)
+    collection = models.CharField(max_length=63)
+    entry_id = models.CharField(max_length=26, blank=True, default="")
+    field = models.CharField(max_length=255)
+    title = models.CharField(max_length=500, blank=True, default="")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["media_id", "collection", "entry_id", "field"], name="media_usage_unique")
+        ]
+        indexes = [models.Index(fields=["collection", "entry_id"], name="media_usage_user_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.media_id} in {self.collection}/{self.entry_id}.{self.field}"

@@ -19,9 +19,9 @@ from emdash.operations import (
     limit,
     reference,
 )
-from emdash.operations.shapes import INTEGER, STRING, obj, page_of, shared
+from emdash.operations.shapes import INTEGER, STRING, array, obj, page_of, shared
 from emdash.permissions import Perm
-from media import ingest, presenters, selectors, services, uploads
+from media import ingest, presenters, selectors, services, uploads, usage
 from media.outputs import MEDIA_ITEM
 
 MEDIA = "_emdash/api/media"
@@ -30,6 +30,9 @@ CONFIRM = Endpoint(f"{MEDIA}/confirm", "media-confirm")
 SHARED_ITEM = shared(MEDIA_ITEM, "media_get", "item")
 ITEM = obj({"item": SHARED_ITEM}, ["item"])
 PAGE = page_of(SHARED_ITEM)
+USE_FIX = obj(
+    {"mediaId": STRING, "collection": STRING, "id": STRING, "field": STRING}, ["mediaId", "collection", "field"]
+)
 TICKET = obj(
     {
         "uploadUrl": {"type": "string", "description": "Absolute URL to PUT the bytes to"},
@@ -60,6 +63,16 @@ class ListInput(Input):
 
 class IdInput(Input):
     id: MediaId
+
+
+class DeleteInput(IdInput):
+    force: bool = Field(False, description="Delete even if content or settings use it (their references dangle)")
+
+
+class RepairInput(Input):
+    media_id: Annotated[str, reference("Media item id", 26)] | None = Field(
+        None, description="Repair only this item's uses (default: every item's)"
+    )
 
 
 class CreateInput(Input):
@@ -137,6 +150,11 @@ def _item(row: Any, args: Any) -> dict[str, Any]:
     return {"item": presenters.item(row)}
 
 
+def _item_with_usage(row: Any, args: Any) -> dict[str, Any]:
+    uses = usage.usage_of(row.id)
+    return {"item": {**presenters.item(row), "usageCount": len(uses), "usage": uses}}
+
+
 def _target(args: Any, payload: dict[str, Any]) -> str:
     return f"media/{(payload.get('item') or {}).get('id') or getattr(args, 'id', '')}"
 
@@ -168,9 +186,9 @@ signed = write
 read("media_list", "List media", ListInput, selectors.media_list, output=PAGE).describe(
     "List media items, newest first, each with its public url."
 )
-read("media_get", "Get media item", IdInput, selectors.media_get, ONE.get(), present=_item, output=ITEM).describe(
-    "Get one media item: filename, mimeType, size, dimensions, alt, caption, url..."
-)
+read(
+    "media_get", "Get media item", IdInput, selectors.media_get, ONE.get(), present=_item_with_usage, output=ITEM
+).describe("Get one media item: filename, mimeType, size, dimensions, alt, caption, url, and usage (where it is used).")
 write("media_create", "Register media", CreateInput, services.media_create).describe(
     "Register a file already in storage at storageKey; "
     "size and image measures are read from it, a mimeType it contradicts is refused. From a URL or base64 bytes, "
@@ -183,8 +201,31 @@ write("media_upload", "Upload media", UploadInput, ingest.media_upload, UPLOAD.p
 own(
     "media_update", "Update media item", UpdateInput, services.media_update, ONE.put(), ONE.patch(), idempotent=True
 ).describe("Change a media item's alt, caption, width, height (null clears) or focalPoint.")
-own.gone("media_delete", "Delete media item", IdInput, services.media_delete, ONE.delete()).describe(
-    "Permanently delete a media item and its file; content referring to it keeps a dangling reference."
+own.gone("media_delete", "Delete media item", DeleteInput, services.media_delete, ONE.delete()).describe(
+    "Permanently delete a media item and its file. Refused with MEDIA_IN_USE (listing the uses) while content "
+    "or settings use it, unless force: true."
+)
+REPAIRED = obj(
+    {
+        "scanned": INTEGER,
+        "usages": INTEGER,
+        "added": array(USE_FIX),
+        "removed": array(USE_FIX),
+        "addedCount": INTEGER,
+        "removedCount": INTEGER,
+        "retitled": INTEGER,
+    },
+    ["scanned", "usages", "added", "removed", "addedCount", "removedCount", "retitled"],
+)
+family("media", Perm.MEDIA_USAGE_REPAIR, output=REPAIRED, idempotent=True, target=audit_as("media/usage"))(
+    "media_usage_repair",
+    "Repair media usage index",
+    RepairInput,
+    usage.media_usage_repair,
+    Endpoint(f"{MEDIA}/usage/repair", "media-usage-repair").post(),
+).describe(
+    "Rebuild the media usage index from content and settings; mediaId: only that item's uses. Reports the "
+    "uses added and removed (first 100 of each)."
 )
 signed(
     "media_upload_url",

@@ -23,6 +23,15 @@ RENDITIONS = {
 }
 
 
+class Usage(TypedDict, total=False):
+    """One place a media item is used; settings uses carry no id or title."""
+
+    collection: Required[str]
+    id: str
+    title: str
+    field: Required[str]
+
+
 class Media(TypedDict, total=False):
     id: Required[str]
     filename: Required[str]
@@ -41,6 +50,8 @@ class Media(TypedDict, total=False):
     renditions: Annotated[dict[str, str] | None, Schema(RENDITIONS)]
     srcset: Annotated[str | None, Field(description="For <img srcset>: resized versions and their widths")]
     authorId: int | None
+    usageCount: int
+    usage: Annotated[list[Usage], Field(description='Where it is used (media_get); collection "settings": a setting')]
     createdAt: Timestamp
     updatedAt: Timestamp
 

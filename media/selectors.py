@@ -13,7 +13,7 @@ from emdash.cursors import Page
 from emdash.dates import iso, parse_iso
 from emdash.errors import InvalidCursor, NotFound, ValidationError
 from emdash.permissions import Perm, require
-from media import presenters
+from media import presenters, usage
 from media.models import MediaItem
 
 ULID_RE = re.compile(r"^[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}$")
@@ -64,7 +64,8 @@ def media_list(*, actor: Actor, mime_type: Any = None, limit: Any = 50, cursor: 
     more = len(rows) > limit
     rows = rows[:limit]
     next_cursor = cursors.encode(query_key, [iso(rows[-1].created_at), rows[-1].id]) if more and rows else None
-    return Page([presenters.item(r) for r in rows], next_cursor)
+    used = usage.counts(r.id for r in rows)
+    return Page([{**presenters.item(r), "usageCount": used.get(r.id, 0)} for r in rows], next_cursor)
 
 
 def _after(qs: QuerySet[MediaItem], cursor: Any, query_key: str) -> QuerySet[MediaItem]:

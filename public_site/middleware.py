@@ -1,7 +1,9 @@
 """Redirects on the public site: a request nothing answered (404) whose path has a redirect gets a 301.
 
 Asking only after a 404 means a live URL always wins over a redirect from the same path (an item
-published again at its old slug), and pages that exist cost no lookup.
+published again at its old slug), and pages that exist cost no lookup. Query sources are the exception: an old
+WordPress link such as ``/?p=12`` names a page that answers (the home page), so a request with a query string is
+looked up first (one indexed query), and a matching query source wins.
 """
 
 from __future__ import annotations
@@ -19,6 +21,11 @@ class RedirectFallbackMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        query = request.META.get("QUERY_STRING", "")
+        if query and request.method in ("GET", "HEAD") and not request.path.startswith(redirects.RESERVED_PREFIX):
+            target = redirects.resolve_query(request.path, query)
+            if target is not None and redirects.path_problem(target, source=False) is None:
+                return HttpResponsePermanentRedirect(target)
         response = self.get_response(request)
         if response.status_code != 404 or request.method not in ("GET", "HEAD"):
             return response

@@ -6,9 +6,12 @@ class SettingsAppConfig(AppConfig):
 
     def ready(self) -> None:
         from content import hooks
-        from settings_app import localtime
+        from media import usage
+        from settings_app import localtime, selectors
 
         def display(value: object) -> str:
             return f"{localtime.format_datetime_local(value)} ({localtime.current().zone_name})"
 
         hooks.register_site_time(hooks.SiteTime(display, localtime.to_input, localtime.from_input))
+        # media_usage_repair reads the logo, favicon and Open Graph image from the stored document
+        usage.register_settings_source(selectors.stored)

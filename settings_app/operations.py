@@ -75,6 +75,7 @@ class UpdateInput(Input):
         None, description="Social profiles (handle or http(s) URL), merged key by key"
     )
     seo: Annotated[Seo | None, NULLABLE] = Field(None, description="SEO defaults, merged key by key")
+    editorial_guide: Text = _text("editorialGuide", "House style for writers, Markdown (resource emdash://guide)")
 
 
 def _resolved(description: str) -> dict[str, Any]:
@@ -106,6 +107,7 @@ OUTPUT = shared(
                     "bingVerification": STRING,
                 }
             ),
+            "editorialGuide": STRING,
         },
         description="Site settings; keys that are not set are omitted",
     ),

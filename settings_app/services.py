@@ -10,6 +10,7 @@ from django.utils import timezone
 from emdash.actor import Actor
 from emdash.errors import ValidationError
 from emdash.permissions import Perm, require
+from media import usage
 from media.models import MediaItem
 from settings_app import validation
 from settings_app.models import SiteSettings
@@ -29,6 +30,7 @@ KEYS = {
     "timezone": "timezone",
     "social": "social",
     "seo": "seo",
+    "editorial_guide": "editorialGuide",
 }
 
 
@@ -55,6 +57,7 @@ def settings_set(
     timezone: str | None = UNSET,
     social: Any = UNSET,
     seo: Any = UNSET,
+    editorial_guide: str | None = UNSET,
 ) -> dict[str, Any]:
     """The operation's service: the keys the caller sent (validated shapes; media refs and nested groups as
     models or dicts), applied as :func:`settings_update` does. Left-out keys keep their values."""
@@ -69,6 +72,7 @@ def settings_set(
         "timezone": timezone,
         "social": social,
         "seo": seo,
+        "editorial_guide": editorial_guide,
     }
     changes = {KEYS[name]: _wire(value) for name, value in given.items() if value is not UNSET}
     return settings_update(actor=actor, changes=changes)
@@ -102,6 +106,7 @@ def settings_update(*, actor: Actor, changes: Any) -> dict[str, Any]:
             else:
                 data[key] = value
         SiteSettings.objects.filter(id=1).update(data=data, updated_at=timezone.now())
+        usage.index_settings(data)  # the logo, favicon and Open Graph image count as uses of their media
     return resolve(data)
 
 

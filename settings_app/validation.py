@@ -9,7 +9,19 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 
-TOP_KEYS = ("title", "tagline", "logo", "favicon", "url", "postsPerPage", "dateFormat", "timezone", "social", "seo")
+TOP_KEYS = (
+    "title",
+    "tagline",
+    "logo",
+    "favicon",
+    "url",
+    "postsPerPage",
+    "dateFormat",
+    "timezone",
+    "social",
+    "seo",
+    "editorialGuide",
+)
 SOCIAL_KEYS = ("twitter", "github", "facebook", "instagram", "linkedin", "youtube")
 SEO_KEYS = ("titleSeparator", "defaultOgImage", "robotsTxt", "googleVerification", "bingVerification")
 NESTED = {"social": SOCIAL_KEYS, "seo": SEO_KEYS}
@@ -21,11 +33,12 @@ TEXT_LIMITS = {
     "dateFormat": 64,
     "seo.titleSeparator": 10,
     "seo.robotsTxt": 10_000,
+    "editorialGuide": 20_000,  # Markdown for writers and assistants (the MCP resource emdash://guide)
     "seo.googleVerification": 200,
     "seo.bingVerification": 200,
     **{f"social.{key}": 300 for key in SOCIAL_KEYS},
 }
-MULTILINE = {"seo.robotsTxt"}
+MULTILINE = {"seo.robotsTxt", "editorialGuide"}
 URL_MAX_LENGTH = 2048
 POSTS_PER_PAGE = (1, 100)
 ALT_MAX_LENGTH = 1000

@@ -164,6 +164,7 @@ SPEC_MINIMUM_ROLES = {
     Perm.REDIRECTS_READ: (Scope.CONTENT_READ, Role.EDITOR),
     Perm.REDIRECTS_MANAGE: (Scope.CONTENT_WRITE, Role.EDITOR),
     Perm.SITE_IMPORT: (Scope.ADMIN, Role.ADMIN),  # SPEC 12: import_wordpress is admin
+    Perm.MEDIA_USAGE_REPAIR: (Scope.ADMIN, Role.ADMIN),  # SPEC 10: media_usage_repair (admin)
 }
 
 

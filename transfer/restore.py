@@ -24,7 +24,7 @@ from content.models import Collection, Field
 from content.schema import specs as schema
 from content.schema.ddl import model_from_registry, run_ddl
 from content.search import indexing
-from media import storage
+from media import storage, usage
 from media.models import MediaItem
 from menus.models import Menu
 from settings_app.models import SiteSettings
@@ -202,7 +202,8 @@ def _drop(editor: Any, *, row: Collection) -> None:
 
 
 def _after(job: Restore) -> None:
-    """Sequences past the imported ids (PostgreSQL), and the search index from the imported content."""
+    """Sequences past the imported ids (PostgreSQL), and the search and media usage indexes from the imported
+    content (derived data: the archive does not carry them)."""
     with connection.cursor() as cursor:
         for statement in connection.ops.sequence_reset_sql(
             no_style(), [User, Collection, Field, TaxonomyDefinition, Menu, *(k.model for k in KINDS)]
@@ -211,6 +212,7 @@ def _after(job: Restore) -> None:
     schema.invalidate()
     for spec in schema.current(fresh=True).collections.values():
         indexing.rebuild_collection(spec)
+    usage.repair()
 
 
 def site_import(path: str, *, progress: Progress | None = None, on_verified: Callable[[], None] | None = None) -> dict:

@@ -16,7 +16,7 @@ from emdash.actor import Actor
 from emdash.call import Call
 from emdash.errors import EmDashError
 from emdash.permissions import Perm, can
-from media import presenters, selectors, services
+from media import presenters, selectors, services, usage
 from media.models import MediaItem
 
 
@@ -31,8 +31,9 @@ def library(request: HttpRequest) -> HttpResponse:
         lambda: selectors.media_list(actor=actor, mime_type=kind or None, limit=60, cursor=cursor),
     )
     page = outcome.result if outcome.ok else selectors.media_list(actor=actor, limit=60)
+    uses = usage.usage_by_media(i["id"] for i in page.items)
     context = {
-        "items": page.items,
+        "items": [{**i, "uses": uses.get(i["id"], [])} for i in page.items],
         "next_cursor": page.next_cursor,
         "type": kind,
         "can_upload": can(actor, Perm.MEDIA_CREATE),
@@ -115,5 +116,7 @@ def _number(text: str | None) -> object:
 
 @admin_page(Perm.MEDIA_EDIT_OWN, "POST")
 def delete(request: HttpRequest, id: str) -> HttpResponse:
-    run(request, "media_delete", {"id": id}, "Media deleted.")
+    # The library lists an item's uses and asks "delete anyway?" before sending force; without it a used
+    # item is refused (MEDIA_IN_USE) and the message says where it is used.
+    run(request, "media_delete", {"id": id, "force": request.POST.get("force") == "1"}, "Media deleted.")
     return redirect("admin_ui:media")

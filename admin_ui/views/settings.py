@@ -44,6 +44,7 @@ def changes_from(post: QueryDict) -> dict[str, Any]:
     seo["robotsTxt"] = post.get("seo.robotsTxt", "") or None
     seo["defaultOgImage"] = _media_ref(post.get("seo.defaultOgImage", ""))
     changes["seo"] = seo
+    changes["editorialGuide"] = post.get("editorialGuide", "").strip() or None
     return changes
 
 
@@ -83,6 +84,7 @@ def site_settings(request: HttpRequest) -> HttpResponse:
             (f"seo.{k}", f"seo_{k}", label, seo.get(k, ""), problems.get(f"seo.{k}", "")) for k, label in SEO_TEXT
         ],
         "robots_txt": seo.get("robotsTxt", ""),
+        "editorial_guide": current.get("editorialGuide", ""),
         "images": images,
         "problems": problems,
         "can_write": can(actor, Perm.SETTINGS_MANAGE),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import unicodedata
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from django.db import IntegrityError, transaction
 
@@ -45,11 +45,38 @@ def path_problem(value: Any, *, source: bool) -> str | None:
     parts = urlsplit(value)
     if parts.scheme or parts.netloc:
         return "must be a path on this site, without scheme or host"
-    if source and (parts.query or parts.fragment or "?" in value or "#" in value):
-        return "must be a path without ?query or #fragment"
+    if source and (parts.fragment or "#" in value):
+        return "must be a path without #fragment"
+    if source and value.count("?") > 1:
+        return "must have at most one ?query (e.g. /?p=12)"
     if source and (value + "/").startswith(RESERVED_PREFIX):
         return f"must not be under {RESERVED_PREFIX} (the admin and the APIs)"
     return None
+
+
+def normalize_source(value: str) -> str:
+    """A source as stored and looked up: the path, and its ``?query`` (if any) with the parameters sorted, so
+    ``/?b=2&a=1`` and ``/?a=1&b=2`` are one source. Old WordPress links (``/?p=12``, ``/?page_id=7``) are
+    query sources."""
+    path, _, query = value.partition("?")
+    if not query:
+        return path
+    return f"{path}?{urlencode(sorted(parse_qsl(query, keep_blank_values=True)))}"
+
+
+QUERY_PARAMS_MAX = 10  # parameters of a request looked at one by one (a longer query is matched whole only)
+
+
+def resolve_query(path: str, query: str) -> str | None:
+    """The target of a query source matching this request: the whole query first, else any one of its
+    parameters alone (``/?p=12&utm_source=x`` still finds ``/?p=12``). One indexed query."""
+    if not query or len(path) + len(query) >= SOURCE_MAX:
+        return None
+    pairs = parse_qsl(query, keep_blank_values=True)
+    candidates = [normalize_source(f"{path}?{query}")]
+    candidates += [f"{path}?{urlencode([pair])}" for pair in pairs[:QUERY_PARAMS_MAX]]
+    found = dict(Redirect.objects.filter(source__in=set(candidates)).values_list("source", "target"))
+    return next((found[c] for c in candidates if c in found), None)
 
 
 def _present(r: Redirect) -> dict[str, Any]:
@@ -141,6 +168,7 @@ def redirect_create(*, actor: Actor, source: str, target: str) -> dict[str, Any]
     }
     if problems:
         raise ValidationError.for_fields(problems)
+    source = normalize_source(source)
     if source == target:
         raise ValidationError.for_fields({"target": "must differ from source"})
     with transaction.atomic():

@@ -31,6 +31,8 @@ from emdash.doors import MCP_PATH, SIGNED_UPLOAD_PREFIX
 MULTIPART_OVERHEAD = 64 * 1024  # form fields and boundaries around an uploaded file
 MEDIA_UPLOAD_PATH = "/_emdash/api/media"
 ADMIN_UPLOAD_PATH = "/_emdash/admin/media/upload"
+# The admin's Tools page takes a WordPress export or an export archive (SPEC 12), up to the upload limit too.
+ADMIN_IMPORT_PATHS = ("/_emdash/admin/tools/import-wordpress", "/_emdash/admin/tools/import-archive")
 JSON_UPLOAD_PATH = "/_emdash/api/media/upload"  # media_upload over REST: base64 in a JSON body
 LARGE_JSON_PATHS = frozenset({JSON_UPLOAD_PATH})  # JSON routes allowed more than MAX_BODY
 __all__ = ["MCP_PATH", "SIGNED_UPLOAD_PREFIX"]
@@ -58,7 +60,8 @@ def mcp_max_body() -> int:
 
 def is_upload(path: str) -> bool:
     """The routes that take files (up to EMDASH_MAX_UPLOAD): REST multipart, the signed PUT, the admin's upload."""
-    return path.rstrip("/") in (MEDIA_UPLOAD_PATH, ADMIN_UPLOAD_PATH) or path.startswith(SIGNED_UPLOAD_PREFIX)
+    bare = path.rstrip("/")
+    return bare in (MEDIA_UPLOAD_PATH, ADMIN_UPLOAD_PATH, *ADMIN_IMPORT_PATHS) or path.startswith(SIGNED_UPLOAD_PREFIX)
 
 
 def limit_for(path: str) -> int:

@@ -22,6 +22,7 @@ URLS = {
     "admin_ui:tokens": "/_emdash/admin/tokens/",
     "admin_ui:audit": "/_emdash/admin/audit/",
     "admin_ui:webhooks": "/_emdash/admin/webhooks/",
+    "admin_ui:tools": "/_emdash/admin/tools/",
     "admin_ui:oauth_apps": "/_emdash/admin/oauth-apps/",
     "oauth-device": "/_emdash/admin/device",
 }

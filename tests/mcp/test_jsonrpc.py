@@ -155,7 +155,8 @@ def test_modern_result_type_does_not_leak_into_shared_objects(mcp: MCP) -> None:
     assert "resultType" not in dispatch.CAPABILITIES
     assert "resultType" not in dispatch.SERVER_INFO
     capabilities = mcp.result("initialize", {"protocolVersion": "2025-06-18"})["capabilities"]
-    assert capabilities == {"tools": {"listChanged": False}}
+    assert capabilities == {"tools": {"listChanged": False}, **dispatch.RESOURCE_CAPABILITIES}
+    assert "resultType" not in dispatch.RESOURCE_CAPABILITIES
     assert all("resultType" not in t for t in registry.definitions())
 
 

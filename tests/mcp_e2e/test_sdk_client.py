@@ -197,7 +197,13 @@ async def domain_tools(s: Session, storage_key: str, post_id: str) -> None:
     code, _ = await s.tool_error("redirect_create", {"source": "/sdk-2/", "target": "//evil.example/"})
     assert code == "VALIDATION_ERROR"
     assert await s.ok("redirect_delete", {"redirectId": made["id"]}) == {"deleted": True}
-    assert await s.ok("media_delete", {"id": media_id}) == {"deleted": True}
+    # the logo uses it (SPEC 10 media usage): refused with the uses listed, then forced
+    assert (await s.ok("media_get", {"id": media_id}))["item"]["usage"] == [{"collection": "settings", "field": "logo"}]
+    code, message = await s.tool_error("media_delete", {"id": media_id})
+    assert code == "MEDIA_IN_USE" and "settings.logo" in message
+    repaired = await s.ok("media_usage_repair", {"mediaId": media_id})
+    assert repaired["usages"] == 1 and repaired["addedCount"] == repaired["removedCount"] == 0
+    assert await s.ok("media_delete", {"id": media_id, "force": True}) == {"deleted": True}
     code, _ = await s.tool_error("media_get", {"id": media_id})
     assert code == "NOT_FOUND"
 
@@ -359,7 +365,7 @@ def test_every_tool_through_the_sdk(cms, mcp_url, settings, tmp_path, mode, vers
     assert called == set(REGISTRY), f"not called: {sorted(set(REGISTRY) - called)}"
     # SPEC 7: the 43 tools plus media_upload, schema_update_collection/_field and redirect_list/_create/_delete;
     # SPEC 12: import_wordpress
-    assert len(REGISTRY) == 50
+    assert len(REGISTRY) == 51  # 50 + media_usage_repair (SPEC 10)
     assert not (tmp_path / storage_key).exists(), "media_delete removed the file"
     # The calls really went through the server: the registry is clean and each was audited.
     schema.invalidate()

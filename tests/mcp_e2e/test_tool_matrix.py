@@ -47,7 +47,7 @@ from emdash.permissions import RULES, Perm
 from emdash.roles import Role
 from emdash.scopes import IMPLIES, Scope
 from mcp_endpoint.registry import REGISTRY, Tool, load_tools
-from media.models import MediaItem, UploadReservation
+from media.models import MediaItem, MediaUsage, UploadReservation
 from menus import services as menu_services
 from menus.models import Menu, MenuItem
 from settings_app.models import SiteSettings
@@ -322,6 +322,11 @@ def _redirect(world: World, item: Item | None) -> dict[str, Any]:
     return {"redirectId": made["id"]}
 
 
+def _stale_usage(world: World, item: Item | None) -> dict[str, Any]:
+    MediaUsage.objects.create(media_id="01ARZ3NDEKTSV4RRFFQ69G5FAV", collection="gone", entry_id=f"x{next(world.seq)}")
+    return {}
+
+
 PLANS: dict[str, Plan] = {
     "content_list": Plan(None, lambda w, i: {"collection": "posts", "limit": 100}),
     "content_get": Plan(None, _target),
@@ -359,6 +364,7 @@ PLANS: dict[str, Plan] = {
     "media_delete": Plan(None, _media_target),
     "media_upload_url": Plan(None, lambda w, i: {"filename": "big.png", "mimeType": "image/png", "size": 1000}),
     "media_confirm": Plan(None, _signed_upload),
+    "media_usage_repair": Plan(None, _stale_usage),  # a stale index row the repair must remove
     "search": Plan(None, lambda w, i: {"query": "matrix"}),
     "taxonomy_list": Plan(None, lambda w, i: {}),
     "taxonomy_list_terms": Plan(None, lambda w, i: {"taxonomy": "tag"}),
@@ -409,6 +415,9 @@ def snapshot() -> dict[str, Any]:
             entries[slug] = [tuple(row) for row in cursor.fetchall()]
     return {
         "media": list(MediaItem.objects.order_by("id").values_list("id", "alt", "caption", "author_id")),
+        "media_usage": list(
+            MediaUsage.objects.order_by("pk").values_list("media_id", "collection", "entry_id", "field")
+        ),
         "terms": list(Term.objects.order_by("id").values_list("id", "slug", "label", "parent_id", "description")),
         "menus": list(Menu.objects.order_by("name").values_list("name", "label")),
         "taxonomies": list(
@@ -577,6 +586,9 @@ def _cell(role: Role, scopes: set[Scope], owner: str | None = None, state: str |
         ("media_update", _cell(Role.AUTHOR, {Scope.MEDIA_WRITE}, "other"), PERMS),
         ("media_delete", _cell(Role.EDITOR, {Scope.MEDIA_WRITE}, "other"), OK),
         ("media_get", _cell(Role.SUBSCRIBER, {Scope.CONTENT_READ}, "other"), SCOPE),
+        ("media_usage_repair", _cell(Role.ADMIN, {Scope.ADMIN}), OK),
+        ("media_usage_repair", _cell(Role.ADMIN, {Scope.MEDIA_WRITE}), SCOPE),
+        ("media_usage_repair", _cell(Role.EDITOR, {Scope.ADMIN}), PERMS),
         ("taxonomy_create_term", _cell(Role.EDITOR, {Scope.CONTENT_WRITE}), OK),
         ("taxonomy_create_term", _cell(Role.AUTHOR, {Scope.TAXONOMIES_MANAGE}), PERMS),
         ("menu_set_items", _cell(Role.EDITOR, {Scope.CONTENT_WRITE}), OK),

@@ -257,6 +257,7 @@ BUILDERS: dict[str, Callable[[Fixtures], Awaitable[Args]]] = {
     "media_delete": lambda fx: _with(fx.media(), lambda mid: {"id": mid}),
     "media_upload_url": lambda fx: _ret({"filename": f"{fx.uniq('u')}.png", "mimeType": "image/png", "size": 100}),
     "media_confirm": lambda fx: fx.signed_upload(),
+    "media_usage_repair": lambda fx: _ret({"mediaId": fx.media_id}),
     # settings
     "settings_get": _const({}),
     "settings_update": lambda fx: _ret({"tagline": f"Tagline {fx.uniq('s')}"}),

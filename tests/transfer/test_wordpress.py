@@ -181,3 +181,18 @@ def test_unsafe_or_broken_files_are_refused_writing_nothing(cms: None, tmp_path:
     with pytest.raises(CommandError, match="import refused, nothing was written"):
         run(path)
     assert Collection.objects.count() == 0 and WordPressLink.objects.count() == 0
+
+
+def test_plain_wordpress_links_redirect_to_the_imported_items(cms: None, uploads: Path, client: Any) -> None:
+    """?p=ID and ?page_id=ID answer on every WordPress site whatever its permalinks: query-aware redirects."""
+    run(DATA / "site.wxr", "--media-dir", str(uploads))
+    posts, pages = rows("posts"), rows("pages")
+    response = client.get("/?p=20")
+    assert response.status_code == 301 and response["Location"] == "/posts/formatting/"
+    assert client.get("/?p=22")["Location"] == f"/posts/{posts['private-thoughts'].slug}/"
+    assert client.get("/?page_id=30")["Location"] == f"/pages/{pages['about'].slug}/"
+    assert client.get("/?utm_source=feed&p=20")["Location"] == "/posts/formatting/"  # other parameters ignored
+    assert client.get("/?p=99999").status_code != 301  # an unknown id: the page answers as before
+    count = Redirect.objects.count()
+    run(DATA / "site.wxr", "--media-dir", str(uploads))
+    assert Redirect.objects.count() == count  # importing again adds no redirect

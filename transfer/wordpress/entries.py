@@ -13,7 +13,7 @@ from content.entries import services
 from content.entries.slugs import slugify
 from content.links import entry_path
 from content.models import Redirect
-from content.redirects.services import redirect_create
+from content.redirects.services import normalize_source, redirect_create
 from content.schema import specs as schema
 from emdash.actor import Actor
 from emdash.errors import EmDashError, SlugConflict
@@ -155,22 +155,31 @@ def parents_first(items: list[wxr.Item]) -> list[wxr.Item]:
     return sorted(items, key=depth)
 
 
+def _query_link(site: wxr.Site, item: wxr.Item) -> str:
+    """WordPress's plain link to an item, which answers on every WordPress site whatever its permalink
+    settings: ``/?page_id=7`` for pages, ``/?p=12`` for everything else (under the site's own path)."""
+    base = urlsplit(site.link).path.rstrip("/") if site.link else ""
+    key = "page_id" if item.post_type == "page" else "p"
+    return f"{base}/?{key}={item.post_id}"
+
+
 def add_redirects(site: wxr.Site, actor: Actor, links: Links, report: Report) -> None:
-    """The old pretty permalink of every imported item → its new address."""
+    """The old permalinks of every imported item → its new address: the pretty path, and the plain
+    ``?p=ID`` / ``?page_id=ID`` link (query-aware redirects)."""
     for item in site.items:
         link = links.get("item", item.post_id)
-        old = "/" + urlsplit(item.link).path.lstrip("/") if item.link else ""
-        if link is None or not old or old == "/" or urlsplit(item.link).query:
+        if link is None:
             continue
         slug = schema.current().get(link.collection).model.objects.filter(pk=link.target).values_list("slug", flat=True)
         new = entry_path(link.collection, slug.first() or "")
-        if unquote(old).rstrip("/") == new.rstrip("/"):
-            continue
-        if Redirect.objects.filter(source=old).exists():
-            report.existing["redirects"] += 1
-            continue
-        try:
-            redirect_create(actor=actor, source=old, target=new)
-            report.created["redirects"] += 1
-        except EmDashError as exc:
-            report.skip(f"redirect {old}", str(exc))
+        pretty = "/" + urlsplit(item.link).path.lstrip("/") if item.link and not urlsplit(item.link).query else ""
+        olds = [pretty] if pretty and pretty != "/" and unquote(pretty).rstrip("/") != new.rstrip("/") else []
+        for old in [*olds, normalize_source(_query_link(site, item))]:
+            if Redirect.objects.filter(source=old).exists():
+                report.existing["redirects"] += 1
+                continue
+            try:
+                redirect_create(actor=actor, source=old, target=new)
+                report.created["redirects"] += 1
+            except EmDashError as exc:
+                report.skip(f"redirect {old}", str(exc))

@@ -1,0 +1,48 @@
+"""Keep the media usage index in step with content (connected in MediaConfig.ready).
+
+The after-commit receivers never raise: the write they follow has committed, so a failure is logged and
+``media_usage_repair`` mends the index, rather than a request that succeeded turning into an error.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from content.signals import Batch, entry_changed, entry_deleting, schema_changed
+from media import usage
+
+log = logging.getLogger("emdash.media")
+
+
+def on_entry_changed(
+    sender: Any, *, collection: str, entry_id: str, action: str, batch: Batch | None = None, **kwargs: Any
+) -> None:
+    """Once per item per transaction: the first pass reads the committed state, which is the final one."""
+    if batch is not None and not batch.claim(("media-usage", collection, entry_id)):
+        return
+    try:
+        if action == "deleted":
+            usage.forget_entry(collection, entry_id)
+        else:
+            usage.reindex_entry(collection, entry_id)
+    except Exception:
+        log.exception("media usage: could not reindex %s/%s after %s", collection, entry_id, action)
+
+
+def on_entry_deleting(sender: Any, *, collection: str, entry_id: str, **kwargs: Any) -> None:
+    """Inside the permanent delete's transaction: the item's uses go with it."""
+    usage.forget_entry(collection, entry_id)
+
+
+def on_schema_changed(sender: Any, **kwargs: Any) -> None:
+    try:
+        usage.follow_schema()
+    except Exception:
+        log.exception("media usage: could not follow a schema change; run media_usage_repair")
+
+
+def connect() -> None:
+    entry_changed.connect(on_entry_changed, dispatch_uid="media.usage.entry_changed")
+    entry_deleting.connect(on_entry_deleting, dispatch_uid="media.usage.entry_deleting")
+    schema_changed.connect(on_schema_changed, dispatch_uid="media.usage.schema_changed")

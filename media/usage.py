@@ -1,0 +1,317 @@
+"""The media usage index: which content items and settings use each media item (SPEC 10).
+
+Content sits below media, so content never calls in here: ``media.receivers`` follows content's signals
+(``entry_changed`` after commit, ``entry_deleting`` inside a permanent delete, ``schema_changed``) and the
+settings service (above media) calls :func:`index_settings` in its own transaction. An item's uses are read
+from what it holds now: its live values, the draft waiting to be published and its SEO image (live and
+drafted); a trashed item still counts (it can be restored). :func:`repair` rebuilds the whole index (or one
+media item's rows) from the content and reports the difference, for an index a crash or a direct database
+edit left behind.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Count
+
+from content.entries import rows as entry_rows
+from content.field_types import FieldType
+from content.models import EntrySeo
+from content.schema import specs as schema
+from content.schema.specs import CollectionSpec
+from emdash.actor import Actor
+from emdash.errors import CollectionNotFound, ValidationError
+from emdash.permissions import Perm, require
+from media.models import MediaUsage
+
+ULID_RE = re.compile(r"^[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}$")
+
+SETTINGS = MediaUsage.SETTINGS
+SETTINGS_TITLE = "Site settings"
+SEO_FIELD = "seo.image"
+TITLE_MAX = 500
+CHUNK = 500  # rows read per query while rebuilding
+
+
+@dataclass(frozen=True)
+class Use:
+    """One (media item, user, field) fact: the index's unit."""
+
+    media_id: str
+    collection: str
+    entry_id: str
+    field: str
+
+
+def _media_id(value: Any) -> str | None:
+    return value.upper() if isinstance(value, str) and value else None
+
+
+def _field_links(spec: CollectionSpec, values: dict[str, Any] | None) -> set[tuple[str, str]]:
+    """``{(media id, field slug)}`` for the image/file values and inline images of ``values``."""
+    found: set[tuple[str, str]] = set()
+    if not values:
+        return found
+    for field in spec.fields:
+        value = values.get(field.slug)
+        if value is None:
+            continue
+        for _suffix, media_id in field.kind.media_links(value):
+            if (upper := _media_id(media_id)) is not None:
+                found.add((upper, field.slug))
+    return found
+
+
+def _seo_link(seo: Any) -> set[tuple[str, str]]:
+    image = seo.get("image") if isinstance(seo, dict) else None
+    upper = _media_id(image.get("id")) if isinstance(image, dict) else None
+    return {(upper, SEO_FIELD)} if upper else set()
+
+
+def _title(spec: CollectionSpec, row: Any, draft: dict[str, Any] | None) -> str:
+    field = spec.title_field
+    if field is None:
+        return ""
+    if draft is not None and field.slug in draft:
+        value = draft[field.slug]
+    else:
+        value = entry_rows.row_values(spec, row, (field,)).get(field.slug)
+    return str(value or "")[:TITLE_MAX]
+
+
+def _entry_links(
+    spec: CollectionSpec, row: Any, draft: dict[str, Any] | None, seo: Any
+) -> tuple[set[tuple[str, str]], str]:
+    links = _field_links(spec, entry_rows.row_values(spec, row)) | _field_links(spec, draft) | _seo_link(seo)
+    if draft is not None:
+        links |= _seo_link(draft.get(entry_rows.DRAFT_SEO))
+    return links, _title(spec, row, draft)
+
+
+def _replace(collection: str, entry_id: str, links: set[tuple[str, str]], title: str) -> None:
+    """Make the index hold exactly ``links`` for this user (titles refreshed), touching only what changed."""
+    with transaction.atomic():
+        held = {
+            (m, f): (pk, t)
+            for pk, m, f, t in MediaUsage.objects.filter(collection=collection, entry_id=entry_id).values_list(
+                "pk", "media_id", "field", "title"
+            )
+        }
+        gone = [pk for key, (pk, _) in held.items() if key not in links]
+        if gone:
+            MediaUsage.objects.filter(pk__in=gone).delete()
+        stale = [pk for key, (pk, t) in held.items() if key in links and t != title]
+        if stale:
+            MediaUsage.objects.filter(pk__in=stale).update(title=title)
+        MediaUsage.objects.bulk_create(
+            [
+                MediaUsage(media_id=m, collection=collection, entry_id=entry_id, field=f, title=title)
+                for m, f in sorted(links - held.keys())
+            ],
+            ignore_conflicts=True,  # a concurrent pass for the same item wrote it first
+        )
+
+
+def reindex_entry(collection: str, entry_id: str) -> None:
+    """Bring one content item's rows in line with what it holds now (none once it is gone)."""
+    try:
+        spec = schema.current(fresh=True).get(collection)
+    except CollectionNotFound:
+        forget_entry(collection, entry_id)
+        return
+    row = spec.model.objects.filter(id=entry_id).first()
+    if row is None:
+        forget_entry(collection, entry_id)
+        return
+    raw = entry_rows.draft_raw(row)
+    seo = EntrySeo.objects.filter(collection=collection, entry_id=entry_id).values_list("data", flat=True).first()
+    links, title = _entry_links(spec, row, raw, seo)
+    _replace(collection, entry_id, links, title)
+
+
+def forget_entry(collection: str, entry_id: str) -> None:
+    MediaUsage.objects.filter(collection=collection, entry_id=entry_id).delete()
+
+
+def settings_links(data: Any) -> set[tuple[str, str]]:
+    """``{(media id, setting path)}`` of the settings document: logo, favicon, the default Open Graph image."""
+    if not isinstance(data, dict):
+        return set()
+    seo = data.get("seo")
+    refs = {
+        "logo": data.get("logo"),
+        "favicon": data.get("favicon"),
+        "seo.defaultOgImage": seo.get("defaultOgImage") if isinstance(seo, dict) else None,
+    }
+    return {
+        (upper, path)
+        for path, ref in refs.items()
+        if isinstance(ref, dict) and (upper := _media_id(ref.get("mediaId"))) is not None
+    }
+
+
+def index_settings(data: Any) -> None:
+    """Called by the settings service inside its write's transaction with the document it stores."""
+    _replace(SETTINGS, "", settings_links(data), SETTINGS_TITLE)
+
+
+def forget_media(media_id: str) -> None:
+    MediaUsage.objects.filter(media_id=media_id.upper()).delete()
+
+
+def follow_schema() -> None:
+    """After a schema change: drop the rows of collections and fields that no longer exist, or no longer hold
+    media (a field changed to another type). Cheap: one grouped query over the index."""
+    current = schema.current(fresh=True).collections
+    media_fields = {
+        slug: {f.slug for f in spec.fields if type(f.kind).media_links is not FieldType.media_links} | {SEO_FIELD}
+        for slug, spec in current.items()
+    }
+    pairs = MediaUsage.objects.exclude(collection=SETTINGS).values_list("collection", "field").distinct()
+    for collection, field in list(pairs):
+        if field not in media_fields.get(collection, set()):
+            MediaUsage.objects.filter(collection=collection, field=field).delete()
+
+
+# ---- reads ---------------------------------------------------------------------------------------------------
+
+
+def usage_of(media_id: str) -> list[dict[str, Any]]:
+    """Where one media item is used: ``[{collection, id, title, field}]`` (settings: ``{collection, field}``)."""
+    return usage_by_media([media_id]).get(media_id.upper(), [])
+
+
+def usage_by_media(media_ids: Iterable[str]) -> dict[str, list[dict[str, Any]]]:
+    """:func:`usage_of` for a page of items, in one query (the admin's library); settings first, then by
+    collection and item."""
+    ids = {i.upper() for i in media_ids}
+    out: dict[str, list[dict[str, Any]]] = {}
+    if not ids:
+        return out
+    found = MediaUsage.objects.filter(media_id__in=ids).order_by("collection", "entry_id", "field")
+    for use in found:
+        entry: dict[str, Any] = {"collection": use.collection, "field": use.field}
+        if use.collection != SETTINGS:
+            entry.update(id=use.entry_id, title=use.title)
+        out.setdefault(use.media_id, []).append(entry)
+    for uses in out.values():
+        uses.sort(key=lambda u: u["collection"] != SETTINGS)  # stable: the query's order within each part
+    return out
+
+
+def counts(media_ids: Iterable[str]) -> dict[str, int]:
+    """How many places use each of ``media_ids`` (absent: none), in one query."""
+    ids = {i.upper() for i in media_ids}
+    if not ids:
+        return {}
+    grouped = MediaUsage.objects.filter(media_id__in=ids).values("media_id").annotate(n=Count("id"))
+    return {g["media_id"]: g["n"] for g in grouped}
+
+
+# ---- repair --------------------------------------------------------------------------------------------------
+
+
+def _collection_uses(spec: CollectionSpec) -> Iterator[tuple[Use, str]]:
+    qs = spec.model.objects.order_by("id")
+    last = ""
+    while True:
+        chunk = list(qs.filter(id__gt=last)[:CHUNK])
+        if not chunk:
+            return
+        last = chunk[-1].id
+        drafts = entry_rows.drafts_for(chunk)
+        seos = dict(
+            EntrySeo.objects.filter(collection=spec.slug, entry_id__in=[r.id for r in chunk]).values_list(
+                "entry_id", "data"
+            )
+        )
+        for row in chunk:
+            raw = drafts.get(row.draft_revision_id) if row.draft_revision_id else None
+            links, title = _entry_links(spec, row, raw if isinstance(raw, dict) else None, seos.get(row.id))
+            for m, f in links:
+                yield Use(m, spec.slug, row.id, f), title
+
+
+_settings_source: Callable[[], Any] = dict
+
+
+def register_settings_source(source: Callable[[], Any]) -> None:
+    """The settings app (above media) hands over how to read its stored document, for :func:`repair`."""
+    global _settings_source
+    _settings_source = source
+
+
+def repair(*, media_id: str | None = None) -> dict[str, Any]:
+    """Rebuild the index from the content (only ``media_id``'s rows when given) and report what changed:
+    ``{scanned, usages, added: [...], removed: [...], addedCount, removedCount, retitled}``. Every collection
+    is read in chunks of ``CHUNK`` rows."""
+    wanted = media_id.upper() if media_id else None
+    expected: dict[Use, str] = {}
+    scanned = 0
+    for spec in schema.current(fresh=True).collections.values():
+        scanned += spec.model.objects.count()
+        for use, title in _collection_uses(spec):
+            if wanted is None or use.media_id == wanted:
+                expected[use] = title
+    for m, f in settings_links(_settings_source()):
+        if wanted is None or m == wanted:
+            expected[Use(m, SETTINGS, "", f)] = SETTINGS_TITLE
+    held_qs = MediaUsage.objects.all() if wanted is None else MediaUsage.objects.filter(media_id=wanted)
+    held = {
+        Use(m, c, e, f): (pk, t)
+        for pk, m, c, e, f, t in held_qs.values_list("pk", "media_id", "collection", "entry_id", "field", "title")
+    }
+    added = [use for use in expected if use not in held]
+    removed = [use for use in held if use not in expected]
+    retitled = [held[use][0] for use in expected if use in held and held[use][1] != expected[use]]
+    with transaction.atomic():
+        if removed:
+            MediaUsage.objects.filter(pk__in=[held[use][0] for use in removed]).delete()
+        for use in expected:
+            if use in held and held[use][1] != expected[use]:
+                MediaUsage.objects.filter(pk=held[use][0]).update(title=expected[use])
+        MediaUsage.objects.bulk_create(
+            [
+                MediaUsage(media_id=u.media_id, collection=u.collection, entry_id=u.entry_id, field=u.field, title=t)
+                for u, t in ((u, expected[u]) for u in added)
+            ],
+            batch_size=CHUNK,
+            ignore_conflicts=True,
+        )
+    return {
+        "scanned": scanned,
+        "usages": len(expected),
+        "added": [_shown(u) for u in sorted(added, key=_order)[:REPORT_MAX]],
+        "removed": [_shown(u) for u in sorted(removed, key=_order)[:REPORT_MAX]],
+        "addedCount": len(added),
+        "removedCount": len(removed),
+        "retitled": len(retitled),
+    }
+
+
+REPORT_MAX = 100  # rows listed per kind in a repair report (the counts are always whole)
+
+
+def _order(use: Use) -> tuple[str, str, str, str]:
+    return (use.media_id, use.collection, use.entry_id, use.field)
+
+
+def _shown(use: Use) -> dict[str, str]:
+    shown = {"mediaId": use.media_id, "collection": use.collection, "field": use.field}
+    if use.collection != SETTINGS:
+        shown["id"] = use.entry_id
+    return shown
+
+
+def media_usage_repair(*, actor: Actor, media_id: Any = None) -> dict[str, Any]:
+    """The operation's service: :func:`repair` for admins. The item need not exist: a forced delete leaves
+    references to rebuild."""
+    require(actor, Perm.MEDIA_USAGE_REPAIR)
+    if media_id is not None and not (isinstance(media_id, str) and ULID_RE.match(media_id)):
+        raise ValidationError.for_fields({"mediaId": "must be a media item id (26 characters)"})
+    return repair(media_id=media_id)

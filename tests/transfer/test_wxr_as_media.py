@@ -1,0 +1,54 @@
+"""import_wordpress's mediaId (SPEC 12): an admin uploads the WordPress export with the media tools; XML is
+accepted from admins only, kept as application/xml and always served as an attachment (never inline)."""
+
+from __future__ import annotations
+
+import base64
+from pathlib import Path
+
+import pytest
+from django.test import Client
+
+from emdash import safe_fetch
+from tests.mcp.conftest import make_mcp, mcp  # noqa: F401 (fixtures)
+
+DATA = Path(__file__).parent / "wordpress_data"
+
+
+@pytest.fixture(autouse=True)
+def media_root(tmp_path, settings):
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+
+
+@pytest.fixture(autouse=True)
+def no_network(monkeypatch) -> None:
+    def refuse(*args, **kwargs):
+        raise safe_fetch.FetchError("the network is off in tests")
+
+    monkeypatch.setattr(safe_fetch, "fetch", refuse)
+
+
+def args(data: bytes, name: str = "export.xml") -> dict:
+    return {"filename": name, "data": base64.b64encode(data).decode()}
+
+
+def test_an_admin_uploads_a_wxr_and_imports_it_by_media_id(cms, mcp) -> None:  # noqa: F811
+    item = mcp.ok("media_upload", args((DATA / "site.wxr").read_bytes()))["item"]
+    assert item["mimeType"] == "application/xml"
+    served = Client().get(item["url"])
+    assert served.status_code == 200
+    assert served["Content-Disposition"].startswith("attachment")
+    assert served["Content-Type"] == "application/octet-stream" and served["X-Content-Type-Options"] == "nosniff"
+    report = mcp.ok("import_wordpress", {"mediaId": item["id"]})
+    assert report["created"]["posts"] == 5
+
+
+def test_editors_cannot_upload_xml(cms, make_mcp) -> None:  # noqa: F811
+    editor = make_mcp("editor", "media:write")
+    result = editor.fails("media_upload", args((DATA / "site.wxr").read_bytes()))
+    assert result["_meta"]["code"] == "VALIDATION_ERROR"
+
+
+def test_an_admin_file_that_is_not_xml_is_refused(cms, mcp) -> None:  # noqa: F811
+    result = mcp.fails("media_upload", args(b"<html><script>alert(1)</script></html>"))
+    assert "not an XML document" in result["content"][0]["text"]
