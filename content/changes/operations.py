@@ -13,46 +13,44 @@ from emdash.permissions import Perm
 
 
 class By(Input):
-    """Whose changes: exactly one of the three."""
+    """Exactly one of token, client or user."""
 
-    token: (
-        Annotated[str, Field(description="Token id as the token list shows it, e.g. pat:7", max_length=64)] | None
-    ) = None
+    token: Annotated[str, Field(description="Token id, e.g. pat:7", max_length=64)] | None = None
     client: Annotated[str, Field(description="OAuth client_id", max_length=200)] | None = None
-    user: Annotated[str, Field(description="User email or id", max_length=254)] | None = None
+    user: Annotated[str, Field(description="Email or user id", max_length=254)] | None = None
 
 
 class RevertInput(Input):
     by: By
-    since: Annotated[str, Field(description="ISO 8601 time; changes at or after it are undone", max_length=64)]
-    dry_run: bool = Field(True, description="true (default): only list what would happen")
-    force: bool = Field(False, description="Also revert items someone else changed afterwards")
+    since: Annotated[str, Field(description="ISO 8601; undo changes from then on", max_length=64)]
+    dry_run: bool = Field(True, description="Only list the plan (default)")
+    force: bool = Field(False, description="Also revert items others changed since")
 
 
-ITEM = obj(
+PLANNED = obj(
     {
         "collection": STRING,
         "id": STRING,
         "title": NULLABLE_STRING,
-        "action": {"type": "string", "enum": ["trash", "untrash", "restore", "skip"]},
+        "action": {"type": "string", "enum": ["trash", "untrash", "restore"]},
         "changes": INTEGER,
         "firstChangeAt": STRING,
         "revisionId": STRING,
         "steps": array(STRING),
-        "reason": STRING,
     },
-    ["collection", "id", "action", "changes", "firstChangeAt"],
+    ["collection", "id", "action"],
 )
+SKIPPED = obj({"collection": STRING, "id": STRING, "title": NULLABLE_STRING, "reason": STRING}, ["collection", "id"])
 OUTPUT = obj(
     {
         "dryRun": BOOLEAN,
         "by": STRING,
         "since": STRING,
-        "items": array(ITEM),
-        "skipped": array(ITEM),
+        "items": array(PLANNED),
+        "skipped": array(SKIPPED),
         "applied": INTEGER,
     },
-    ["dryRun", "by", "since", "items", "skipped", "applied"],
+    ["dryRun", "items", "skipped", "applied"],
 )
 
 family("content", Perm.CONTENT_REVERT_CHANGES, destructive=True)(
@@ -64,7 +62,6 @@ family("content", Perm.CONTENT_REVERT_CHANGES, destructive=True)(
     output=OUTPUT,
     target=lambda args, payload: "" if payload.get("dryRun") else payload.get("by", ""),
 ).describe(
-    "Undo what one token, OAuth client or user did to content since a time: trash items it created, restore "
-    "items it trashed, restore the revision before its first change. dryRun (default true) lists each item's "
-    "plan; false applies all in one transaction. Items others changed since are skipped unless force."
+    "Undo what a token, OAuth client or user did to content since a time (trash what it created, untrash what it "
+    "trashed, restore earlier revisions). Dry run by default; dryRun false applies all in one transaction."
 )

@@ -121,6 +121,9 @@ class Plan:
     title: str | None = None
     steps: list[str] = field(default_factory=list)
 
+    def skipped(self) -> dict[str, Any]:
+        return {"collection": self.collection, "id": self.id, "title": self.title, "reason": self.reason}
+
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "collection": self.collection,
@@ -134,8 +137,6 @@ class Plan:
             out["revisionId"] = self.revision_id
         if self.steps:
             out["steps"] = self.steps
-        if self.reason:
-            out["reason"] = self.reason
         return out
 
 
@@ -168,7 +169,7 @@ def changes_revert(*, actor: Actor, by: Any, since: str, dry_run: bool = True, f
         "by": subject.label,
         "since": iso(when),
         "items": [p.to_dict() for p in planned],
-        "skipped": [p.to_dict() for p in plans if p.action == "skip"],
+        "skipped": [p.skipped() for p in plans if p.action == "skip"],
         "applied": 0 if dry_run else len(planned),
     }
 
