@@ -8,6 +8,7 @@ else changed afterwards are skipped unless ``force``; bad input is a clear error
 from __future__ import annotations
 
 import json
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -285,3 +286,34 @@ def test_only_editors_with_content_write_may_undo(session: dict[str, str], assis
     assert author.mcp("changes_revert", args)["error"] == "INSUFFICIENT_PERMISSIONS"
     drafter = Door(token_for(new_user(Role.EDITOR), ["content:read", "content:draft"]))
     assert drafter.mcp("changes_revert", args)["error"] == "INSUFFICIENT_SCOPE"
+
+
+# --- the admin's "Undo these changes" ------------------------------------------------------------------------
+
+
+def test_admin_audit_log_undoes_a_tokens_changes_after_showing_the_plan(
+    session: dict[str, str], assistant: Door
+) -> None:
+    admin = Client()
+    admin.force_login(new_user(Role.ADMIN))
+    token = token_id(assistant)
+    page = admin.get("/_emdash/admin/audit/", {"token": token}).content.decode()
+    assert "Undo these changes" in page and "Preview the undo" in page
+    before = everything()
+    since = timezone.localtime(timezone.now() - timedelta(minutes=5)).strftime("%Y-%m-%dT%H:%M")
+    preview = admin.post("/_emdash/admin/audit/undo/", {"token": token, "since": since}).content.decode()
+    assert everything() == before, "the preview changed something"
+    assert "Confirm: undo 4 items" in preview and "Invented" in preview
+    since_iso = re.search(r'name="since" value="([^"]+)"', preview).group(1)
+    done = admin.post("/_emdash/admin/audit/undo/", {"token": token, "since": since_iso, "confirm": "1"})
+    assert "4 items reverted" in done.content.decode()
+    assert row_of(session["made"])["trashed"] and not row_of(session["doomed"])["trashed"]
+
+
+def test_admin_undo_with_an_empty_window_says_so_and_changes_nothing(session: dict[str, str], assistant: Door) -> None:
+    admin = Client()
+    admin.force_login(new_user(Role.ADMIN))
+    before = everything()
+    answer = admin.post("/_emdash/admin/audit/undo/", {"client": "nobody", "since": "2020-01-01T00:00"}, follow=True)
+    assert "Nothing to undo" in answer.content.decode()
+    assert everything() == before
