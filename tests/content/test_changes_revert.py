@@ -325,3 +325,21 @@ def test_admin_undo_with_an_empty_window_says_so_and_changes_nothing(session: di
     answer = admin.post("/_emdash/admin/audit/undo/", {"client": "nobody", "since": "2020-01-01T00:00"}, follow=True)
     assert "Nothing to undo" in answer.content.decode()
     assert everything() == before
+
+
+def test_undo_by_oauth_client_takes_back_what_its_tokens_did(alice: User, editor: Door) -> None:
+    from accounts.oauth.models import OAuthClient
+    from accounts.oauth.tokens import issue_pair
+
+    app = OAuthClient.objects.create(client_id="helper-app", name="Helper App", redirect_uris=["https://x.test/cb"])
+    pair = issue_pair(
+        client=app, user=alice, scopes=["content:read", "content:draft"], resource="http://testserver/_emdash/api/mcp"
+    )
+    since = timezone.now().isoformat()
+    made = Door(pair["access_token"]).mcp("content_create", {"collection": "posts", "data": {"title": "Via OAuth"}})
+    row = AuditLog.objects.get(action="content_create")
+    assert (row.oauth_client_id, row.oauth_client_name, row.token_ref[:6]) == ("helper-app", "Helper App", "oauth:")
+    listed = editor.mcp("revision_list", {"collection": "posts", "id": made["item"]["id"]})["items"]
+    assert listed[0]["via"] == {"door": "mcp", "client": AGENT, "token": "Helper App"}
+    done = editor.mcp("changes_revert", {"by": {"client": "helper-app"}, "since": since, "dryRun": False})
+    assert [i["action"] for i in done["items"]] == ["trash"] and row_of(made["item"]["id"])["trashed"]
