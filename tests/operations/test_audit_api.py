@@ -35,7 +35,7 @@ def test_only_admins_read_the_audit_log() -> None:
 
 def test_rows_are_presented_newest_first() -> None:
     user = make_user("author")
-    _row(user=user, source="mcp", action="content_list", target="", client_id="claude", duration_ms=1.5)
+    _row(user=user, source="mcp", action="content_list", target="", client="claude", duration_ms=1.5)
     _row(user=user, target="posts/01J")
     items = body(call(client_for("admin"), "GET", URL))["items"]
     assert [i["action"] for i in items] == ["content_create", "content_list"]
@@ -43,8 +43,9 @@ def test_rows_are_presented_newest_first() -> None:
     assert items[0]["target"] == "posts/01J" and items[1]["client"] == "claude" and items[1]["durationMs"] == 1.5
     assert set(items[0]) == {
         "id", "createdAt", "actor", "tokenRef", "client", "source", "action", "target", "outcome", "durationMs",
-        "traceId",
+        "traceId", "tokenName", "oauthClient", "clientVersion", "via",  # SPEC 9.3 provenance
     }  # fmt: skip
+    assert items[1]["via"] == "claude (MCP)"
 
 
 def test_filters_combine() -> None:

@@ -196,3 +196,12 @@ def test_plain_wordpress_links_redirect_to_the_imported_items(cms: None, uploads
     count = Redirect.objects.count()
     run(DATA / "site.wxr", "--media-dir", str(uploads))
     assert Redirect.objects.count() == count  # importing again adds no redirect
+
+
+def test_imported_revisions_say_they_came_through_the_import(cms: None, uploads: Path) -> None:
+    """SPEC 9.3: a WordPress import's revisions record door "import" (the command's own door would be "cli")."""
+    from content.models import Revision
+
+    run(DATA / "site.wxr", "--media-dir", str(uploads))
+    doors = set(Revision.objects.values_list("source", flat=True))
+    assert doors == {"import"}, doors
