@@ -42,6 +42,10 @@ class Perm(StrEnum):
     REDIRECTS_READ = "redirects.read"
     REDIRECTS_MANAGE = "redirects.manage"
     SITE_IMPORT = "site.import"  # a WordPress import (SPEC 12): writes schema, content, media, menus at once
+    CHANGESET_READ = "changeset.read"  # change sets and their entries' diffs (SPEC 9.2)
+    CHANGESET_PROPOSE = "changeset.propose"  # create a set, add/remove items, submit it
+    CHANGESET_REVIEW = "changeset.review"  # approve or reject someone else's set (four-eyes)
+    CHANGESET_PUBLISH = "changeset.publish"  # publish or revert a set (publish rights on every item too)
 
 
 @dataclass(frozen=True)
@@ -51,6 +55,10 @@ class Rule:
     needs: str  # completes "Insufficient permissions: ..."
     public: bool = False  # anonymous visitors may do it (published data only)
 
+
+# The scope that lets an assistant propose changes without making them live (SPEC 9.1/9.2): content:draft,
+# which content:write includes. Proposing is the one rule that names it.
+PROPOSE_SCOPE = Scope.CONTENT_WRITE
 
 RULES: dict[Perm, Rule] = {
     Perm.CONTENT_READ: Rule(Scope.CONTENT_READ, Role.SUBSCRIBER, "reading content requires a subscriber role", True),
@@ -94,6 +102,14 @@ RULES: dict[Perm, Rule] = {
     Perm.REDIRECTS_READ: Rule(Scope.CONTENT_READ, Role.EDITOR, "reading redirects requires the editor role"),
     Perm.REDIRECTS_MANAGE: Rule(Scope.CONTENT_WRITE, Role.EDITOR, "managing redirects requires the editor role"),
     Perm.SITE_IMPORT: Rule(Scope.ADMIN, Role.ADMIN, "importing a site requires the admin role"),
+    Perm.CHANGESET_READ: Rule(Scope.CONTENT_READ, Role.AUTHOR, "reading change sets requires the author role"),
+    Perm.CHANGESET_PROPOSE: Rule(PROPOSE_SCOPE, Role.AUTHOR, "proposing changes requires the author role"),
+    Perm.CHANGESET_REVIEW: Rule(
+        Scope.CONTENT_WRITE, Role.EDITOR, "approving or rejecting a change set requires the editor role"
+    ),
+    Perm.CHANGESET_PUBLISH: Rule(
+        Scope.CONTENT_WRITE, Role.AUTHOR, "publishing or reverting a change set requires the author role"
+    ),
 }
 
 

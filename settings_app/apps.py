@@ -12,3 +12,7 @@ class SettingsAppConfig(AppConfig):
             return f"{localtime.format_datetime_local(value)} ({localtime.current().zone_name})"
 
         hooks.register_site_time(hooks.SiteTime(display, localtime.to_input, localtime.from_input))
+
+        from settings_app import selectors
+
+        hooks.register_self_approve(lambda: selectors.stored().get("changesetsSelfApprove") is True)

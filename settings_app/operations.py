@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from emdash.operations import NULLABLE, READ, WHOLE, Endpoint, Input, NoInput, audit_as, family, reference
-from emdash.operations.shapes import INTEGER, STRING, copy, obj, shared
+from emdash.operations.shapes import BOOLEAN, INTEGER, STRING, copy, obj, shared
 from emdash.permissions import Perm
 from settings_app import selectors, services, validation
 
@@ -75,6 +75,9 @@ class UpdateInput(Input):
         None, description="Social profiles (handle or http(s) URL), merged key by key"
     )
     seo: Annotated[Seo | None, NULLABLE] = Field(None, description="SEO defaults, merged key by key")
+    changesets_self_approve: Annotated[bool | None, NULLABLE] = Field(
+        None, description="Let a change set's creator approve it (default false: four-eyes)"
+    )
 
 
 def _resolved(description: str) -> dict[str, Any]:
@@ -106,6 +109,7 @@ OUTPUT = shared(
                     "bingVerification": STRING,
                 }
             ),
+            "changesetsSelfApprove": BOOLEAN,
         },
         description="Site settings; keys that are not set are omitted",
     ),

@@ -29,6 +29,7 @@ KEYS = {
     "timezone": "timezone",
     "social": "social",
     "seo": "seo",
+    "changesets_self_approve": "changesetsSelfApprove",
 }
 
 
@@ -55,6 +56,7 @@ def settings_set(
     timezone: str | None = UNSET,
     social: Any = UNSET,
     seo: Any = UNSET,
+    changesets_self_approve: bool | None = UNSET,
 ) -> dict[str, Any]:
     """The operation's service: the keys the caller sent (validated shapes; media refs and nested groups as
     models or dicts), applied as :func:`settings_update` does. Left-out keys keep their values."""
@@ -69,6 +71,7 @@ def settings_set(
         "timezone": timezone,
         "social": social,
         "seo": seo,
+        "changesets_self_approve": changesets_self_approve,
     }
     changes = {KEYS[name]: _wire(value) for name, value in given.items() if value is not UNSET}
     return settings_update(actor=actor, changes=changes)

@@ -9,7 +9,20 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 
-TOP_KEYS = ("title", "tagline", "logo", "favicon", "url", "postsPerPage", "dateFormat", "timezone", "social", "seo")
+TOP_KEYS = (
+    "title",
+    "tagline",
+    "logo",
+    "favicon",
+    "url",
+    "postsPerPage",
+    "dateFormat",
+    "timezone",
+    "social",
+    "seo",
+    "changesetsSelfApprove",
+)
+FLAGS = {"changesetsSelfApprove"}  # true/false; null unsets (back to the default, false)
 SOCIAL_KEYS = ("twitter", "github", "facebook", "instagram", "linkedin", "youtube")
 SEO_KEYS = ("titleSeparator", "defaultOgImage", "robotsTxt", "googleVerification", "bingVerification")
 NESTED = {"social": SOCIAL_KEYS, "seo": SEO_KEYS}
@@ -123,6 +136,10 @@ def _value(path: str, value: Any, problems: dict[str, str]) -> Any:
         check, not_a_string = CHECKED_STRINGS[path]
         if problem := check(value) if isinstance(value, str) else not_a_string:
             problems[path] = problem
+        return value
+    if path in FLAGS:
+        if value is not None and not isinstance(value, bool):
+            problems[path] = "must be true or false (null restores the default, false)"
         return value
     if path == "postsPerPage":
         low, high = POSTS_PER_PAGE
