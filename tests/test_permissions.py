@@ -164,6 +164,12 @@ SPEC_MINIMUM_ROLES = {
     Perm.REDIRECTS_READ: (Scope.CONTENT_READ, Role.EDITOR),
     Perm.REDIRECTS_MANAGE: (Scope.CONTENT_WRITE, Role.EDITOR),
     Perm.SITE_IMPORT: (Scope.ADMIN, Role.ADMIN),  # SPEC 12: import_wordpress is admin
+    # SPEC 9.2: anyone author+ proposes (content:draft or content:write), editors review, publishing needs
+    # content:write (and, checked per item, publish rights on every item).
+    Perm.CHANGESET_READ: (Scope.CONTENT_READ, Role.AUTHOR),
+    Perm.CHANGESET_PROPOSE: (permissions.PROPOSE_SCOPE, Role.AUTHOR),
+    Perm.CHANGESET_REVIEW: (Scope.CONTENT_WRITE, Role.EDITOR),
+    Perm.CHANGESET_PUBLISH: (Scope.CONTENT_WRITE, Role.AUTHOR),
 }
 
 

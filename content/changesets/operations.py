@@ -10,7 +10,7 @@ from content.changesets import publishing, selectors, services
 from content.changesets.presenters import changeset_dict
 from content.changesets.publishing import Outcome
 from emdash.operations import READ, Cursor, Endpoint, Input, WholeNumber, audit_as, family, limit, reference
-from emdash.operations.shapes import BOOLEAN, INTEGER, STRING, array, obj, page_of
+from emdash.operations.shapes import BOOLEAN, INTEGER, STRING, array, obj, page_of, shared
 from emdash.permissions import Perm
 
 API = "_emdash/api/changesets"
@@ -55,11 +55,13 @@ ENTRY = obj(
     },
     ["collection", "id", "action"],
 )
-ONE = obj({"changeset": CHANGESET}, ["changeset"])
-DETAIL = obj({"changeset": {**CHANGESET, "properties": {**CHANGESET["properties"], "entries": array(ENTRY)}}})
+# Listed in full by changeset_list; every other tool's result points to it (tools/list stays small).
+SET = shared(CHANGESET, "changeset_list", "items")
+ONE = obj({"changeset": SET}, ["changeset"])
+DETAIL = obj({"changeset": SET, "entries": array(ENTRY)}, ["changeset", "entries"])
 SKIPPED = array(obj({"item": STRING, "reason": STRING}, ["item", "reason"]))
 PUBLISHED = obj({"changeset": CHANGESET, "published": array(STRING), "scheduled": BOOLEAN}, ["changeset", "published"])
-REVERTED = obj({"changeset": CHANGESET, "reverted": array(STRING), "skipped": SKIPPED}, ["changeset", "reverted"])
+REVERTED = obj({"changeset": SET, "reverted": array(STRING), "skipped": SKIPPED}, ["changeset", "reverted"])
 
 
 class CreateInput(Input):
@@ -111,6 +113,10 @@ def _one(result: Any, args: Any) -> dict[str, Any]:
     return {"changeset": changeset_dict(result)}
 
 
+def _detail(result: dict[str, Any], args: Any) -> dict[str, Any]:
+    return {"changeset": {k: v for k, v in result.items() if k != "entries"}, "entries": result["entries"]}
+
+
 def _published(result: Outcome, args: Any) -> dict[str, Any]:
     return {"changeset": changeset_dict(result.changeset), "published": result.items, "scheduled": result.scheduled}
 
@@ -147,7 +153,7 @@ read(
     ListInput,
     selectors.changeset_list,
     SETS.get("query"),
-    output=page_of(CHANGESET),
+    output=page_of(shared(CHANGESET, "changeset_list", "items")),
 ).describe("List change sets, newest first; state=submitted is the review queue.")
 read(
     "changeset_get",
@@ -155,7 +161,7 @@ read(
     IdInput,
     selectors.changeset_get,
     ONE_SET.get(),
-    present=lambda result, args: {"changeset": result},
+    present=_detail,
     output=DETAIL,
 ).describe(
     "A change set with each entry's action, field diff of draft vs live, problems that block it and public URLs."
