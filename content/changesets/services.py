@@ -24,7 +24,7 @@ from content.signals import send_changeset_changed
 from emdash.actor import Actor
 from emdash.errors import Conflict, EmDashError, InsufficientPermissions, NotFound, ValidationError
 from emdash.ids import new_id
-from emdash.permissions import Perm, has_role, require
+from emdash.permissions import RULES, Perm, has_role, require
 from emdash.roles import Role
 
 # Sets whose entries may still change: a rejected set is back with its author (SPEC 9.2: "back to open").
@@ -67,9 +67,7 @@ def may_edit_item(actor: Actor, row: EntryBase) -> None:
     if actor.is_system or (actor.user_id is not None and row.author_id == actor.user_id):
         return
     if not has_role(actor, Perm.CONTENT_EDIT_ANY):
-        raise InsufficientPermissions(
-            "changing content owned by someone else requires the editor role; add only items you may edit"
-        )
+        raise InsufficientPermissions(RULES[Perm.CONTENT_EDIT_ANY].needs)
 
 
 def _may_change_set(actor: Actor, changeset: ChangeSet) -> None:
