@@ -68,5 +68,6 @@ def as_markdown() -> str:
             lines.append(f"| `{route}` | — | refused | no |")
             continue
         anonymous = "yes (published only)" if rule.public else "no"
-        lines.append(f"| `{route}` | `{rule.scope.value}` | {rule.min_role.label} | {anonymous} |")
+        scopes = " or ".join(f"`{s.value}`" for s in (rule.scope, *sorted(rule.also)))
+        lines.append(f"| `{route}` | {scopes} | {rule.min_role.label} | {anonymous} |")
     return "\n".join(lines)

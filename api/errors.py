@@ -14,9 +14,10 @@ from django.http import Http404
 from rest_framework import exceptions
 from rest_framework.response import Response
 
+from accounts.discovery import insufficient_scope_challenge
 from api.parsers import BadJSONBody
 from emdash.edge import limits
-from emdash.errors import EmDashError
+from emdash.errors import EmDashError, InsufficientScope
 from emdash.http import internal_error
 from emdash.text import PROBLEM, is_bad_text_db_error
 from emdash.tracing import unexpected
@@ -65,7 +66,11 @@ def _drf_error(exc: exceptions.APIException) -> Response:
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     if isinstance(exc, EmDashError):
-        return Response({"error": exc.as_dict()}, status=exc.status)
+        headers = None
+        if isinstance(exc, InsufficientScope) and context.get("request") is not None:
+            # Step-up authorization as on the MCP endpoint (SPEC 5.3): the client learns which scope to ask for.
+            headers = {"WWW-Authenticate": insufficient_scope_challenge(context["request"], exc.required_scope)}
+        return Response({"error": exc.as_dict()}, status=exc.status, headers=headers)
     if isinstance(exc, Http404):
         return envelope("NOT_FOUND", "Not found", 404)
     if isinstance(exc, DjangoPermissionDenied):

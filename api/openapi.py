@@ -31,7 +31,8 @@ class ApiSchema(AutoSchema):
         text = bound[0].description if bound else (type(self.view).__doc__ or "").strip()
         if rule is None:
             return text
-        access = f"Token scope `{rule.scope.value}`, minimum role {rule.min_role.label}."
+        scopes = " or ".join(f"`{s.value}`" for s in (rule.scope, *sorted(rule.also)))
+        access = f"Token scope {scopes}, minimum role {rule.min_role.label}."
         if rule.public:
             access += " Anonymous callers allowed (published data only)."
         return f"{text}\n\n{access}".strip()

@@ -10,7 +10,8 @@ from rest_framework.request import Request
 
 from api.authentication import actor_of
 from api.rules import RouteRule
-from emdash.errors import InsufficientPermissions, InsufficientScope
+from emdash.errors import InsufficientPermissions
+from emdash.permissions import Perm, scope_refused
 
 
 class NoRuleDeclared(InsufficientPermissions):
@@ -41,8 +42,8 @@ class RouteRules(BasePermission):
             if rule.public:
                 return True
             raise NotAuthenticated("Authentication required: send a bearer token or sign in")
-        if actor.scopes is not None and rule.scope not in actor.scopes:
-            raise InsufficientScope(rule.scope.value)
+        if actor.scopes is not None and not rule.scope_allows(actor.scopes):
+            raise scope_refused(actor, Perm(rule.name))
         if actor.role < rule.min_role:
             raise InsufficientPermissions(rule.needs)
         return True

@@ -22,11 +22,15 @@ class RouteRule:
     min_role: Role
     needs: str
     public: bool = False
+    also: frozenset[Scope] = frozenset()  # other scopes that pass (RULES' ``also``)
+
+    def scope_allows(self, scopes: frozenset[Scope]) -> bool:
+        return self.scope in scopes or not self.also.isdisjoint(scopes)
 
 
 def from_perm(perm: Perm) -> RouteRule:
     rule = RULES[perm]
-    return RouteRule(perm.value, rule.scope, rule.min_role, rule.needs, rule.public)
+    return RouteRule(perm.value, rule.scope, rule.min_role, rule.needs, rule.public, rule.also)
 
 
 ROUTE_RULES: dict[str, RouteRule] = {perm.value: from_perm(perm) for perm in Perm}

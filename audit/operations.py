@@ -16,7 +16,13 @@ class AuditInput(Input):
     user: str | None = Field(
         None, alias="actor", description="User ID or email of who acted", min_length=1, max_length=254
     )
-    source: Literal[SOURCES] | None = Field(None, description="The door: mcp, rest, admin, worker or oauth")  # type: ignore[valid-type]
+    source: Literal[SOURCES] | None = Field(
+        None, description="The door: mcp, rest, admin, worker, oauth, cli or import"
+    )  # type: ignore[valid-type]
+    token: str | None = Field(
+        None, description="A token id as the token list shows it (pat:7)", min_length=1, max_length=64
+    )
+    client: str | None = Field(None, description="An OAuth client_id", min_length=1, max_length=200)
     action: str | None = Field(None, description="Operation name, e.g. content_create", min_length=1, max_length=100)
     target: str | None = Field(None, description="What was acted on, e.g. posts/01J...", min_length=1, max_length=255)
     since: str | None = Field(None, description="ISO 8601 date-time: rows at or after it", min_length=1, max_length=64)
@@ -37,7 +43,14 @@ ROW = obj(
         "createdAt": STRING,
         "actor": ACTOR,
         "tokenRef": STRING,
+        "tokenName": STRING,
+        "oauthClient": {
+            **obj({"id": STRING, "name": STRING}, ["id", "name"], "The OAuth client"),
+            "type": ["object", "null"],
+        },
         "client": STRING,
+        "clientVersion": STRING,
+        "via": STRING,
         "source": {"type": "string", "enum": list(SOURCES)},
         "action": STRING,
         "target": STRING,
@@ -54,5 +67,5 @@ family("audit", Perm.AUDIT_READ, mcp=False, **READ)(
     "audit_list", "Audit log", AuditInput, audit_page, AUDIT.get("query"), output=page_of(ROW)
 ).describe(
     "Every write from every door (mcp, rest, admin, worker) and every MCP call, newest first. "
-    "Filter by actor, source, action, target and time range; cursor pagination."
+    "Filter by actor, source, action, target, token, OAuth client and time range; cursor pagination."
 )

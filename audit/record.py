@@ -26,9 +26,7 @@ def row(call: Call, action: str, outcome: str, target: str = "", started: float 
     """The audit row of one call: who (user, token), through what (door, program), on what, with what outcome."""
     return AuditLog(
         user_id=call.actor.user_id,
-        token_ref=call.token_id,
-        client_id=scrub(call.client[:200]),
-        source=call.door,
+        **AuditLog.fields_of(call),  # door, token, OAuth client, program (SPEC 9.3)
         action=scrub(action[:100]),
         target=target[:255],
         outcome=outcome[:40],

@@ -13,7 +13,7 @@ from emdash.dates import iso, parse_iso
 from emdash.errors import InvalidCursor, ValidationError
 from emdash.permissions import Perm, require
 
-SOURCES = ("mcp", "rest", "admin", "worker", "oauth")
+SOURCES = ("mcp", "rest", "admin", "worker", "oauth", "cli", "import")
 
 
 def audit_list(*, actor: Actor, source: Any = None, limit: int = 100, before_id: Any = None) -> list[AuditLog]:
@@ -62,14 +62,26 @@ def audit_page(
     until: str | None = None,
     limit: int = 50,
     cursor: str | None = None,
+    token: str | None = None,
+    client: str | None = None,
 ) -> dict[str, Any]:
-    """``{items, nextCursor?}``: rows matching every filter given, newest first; ``until`` is exclusive."""
+    """``{items, nextCursor?}``: rows matching every filter given, newest first; ``until`` is exclusive.
+    ``token`` is a token id as the token list shows it ("pat:7", or 7), ``client`` an OAuth client_id."""
     require(actor, Perm.AUDIT_READ)
     qs = AuditLog.objects.select_related("user").filter(_filters(user, since, until)).order_by("-id")
-    for name, value in (("source", source), ("action", action), ("target", target)):
+    token_ref = token_ref_of(token) if token is not None else None
+    for name, value in (
+        ("source", source),
+        ("action", action),
+        ("target", target),
+        ("token_ref", token_ref),
+        ("oauth_client_id", client),
+    ):
         if value is not None:
             qs = qs.filter(**{name: value})
-    key = "audit:" + repr((user, source, action, target, since, until))  # a cursor of another listing never fits
+    key = "audit:" + repr(
+        (user, source, action, target, since, until, token_ref, client)
+    )  # a cursor of another listing never fits
     before = _before(cursor, key)
     if before is not None:
         qs = qs.filter(id__lt=before)
@@ -80,13 +92,23 @@ def audit_page(
     return page
 
 
+def token_ref_of(value: Any) -> str:
+    """A token id as people pass it ("pat:7", "oauth:3", or a bare personal access token id "7") as stored."""
+    text = str(value).strip()
+    return f"pat:{text}" if text.isdigit() else text
+
+
 def present(row: AuditLog) -> dict[str, Any]:
     return {
         "id": row.pk,
         "createdAt": iso(row.created_at),
         "actor": {"id": row.user_id, "email": row.user.email} if row.user is not None else None,
         "tokenRef": row.token_ref,
-        "client": row.client_id,
+        "tokenName": row.token_name,
+        "oauthClient": {"id": row.oauth_client_id, "name": row.oauth_client_name} if row.oauth_client_id else None,
+        "client": row.client,
+        "clientVersion": row.client_version,
+        "via": row.via_text(),
         "source": row.source,
         "action": row.action,
         "target": row.target,

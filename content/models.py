@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from emdash.models import Timestamped
+from emdash.models import Provenance, Timestamped
 
 
 class Collection(Timestamped):
@@ -64,7 +64,9 @@ class SchemaState(models.Model):
         return f"schema v{self.version}"
 
 
-class Revision(models.Model):
+class Revision(Provenance):
+    """A snapshot of an entry's values, with who made it and how (``Provenance``, SPEC 9.3)."""
+
     KIND_DRAFT = "draft"
     KIND_PUBLISH = "publish"
     KIND_RESTORE = "restore"

@@ -7,7 +7,10 @@ each door spelling it out. Token and client names come from the token lookup (``
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal
 
 from emdash.actor import Actor
@@ -16,8 +19,8 @@ from emdash.tracing import current_trace_id
 if TYPE_CHECKING:
     from accounts.models import User
 
-# The door's name as audit rows store it (AuditLog.source); SPEC 9.3's list ("cli": management commands,
-# "import": the transfer import, neither of which runs operations yet).
+# The door's name as audit rows and revisions store it (Provenance.source); SPEC 9.3's list ("cli": management
+# commands and services run outside any door, "import": the transfer imports).
 Door = Literal["mcp", "rest", "admin", "cli", "worker", "import"]
 
 
@@ -63,9 +66,46 @@ class Call:
     def oauth_client_name(self) -> str:
         return self.actor.client_name
 
+    def through(self, door: Door) -> Call:
+        """The same caller through another door (an import run by an MCP call records door "import")."""
+        return replace(self, door=door)
+
+
+# The call being served (SPEC 9.3): set by the operation pipeline, the admin, the worker, commands and imports,
+# read where a change is recorded (revisions) so a service need not pass provenance down by hand.
+_current: ContextVar[Call | None] = ContextVar("emdash_call", default=None)
+
+
+def current() -> Call | None:
+    return _current.get()
+
+
+@contextmanager
+def calling(call: Call) -> Iterator[Call]:
+    """Make ``call`` the current call for the block (nested blocks restore the outer one on exit)."""
+    token = _current.set(call)
+    try:
+        yield call
+    finally:
+        _current.reset(token)
+
+
+def for_actor(actor: Actor, door: Door = "cli") -> Call:
+    """The call a change by ``actor`` belongs to: the current one (a change made while serving a call is that
+    call's, whoever the service acts as, e.g. an import writing as the post's author), else a call through
+    ``door`` built from the actor alone (a service run outside any door: a management command)."""
+    found = _current.get()
+    return found if found is not None else Call.at(door, actor)
+
 
 def agent_version(user_agent: str) -> str:
     """The version of a User-Agent's first product (``claude-code/1.2.3 (...)`` → ``1.2.3``), else ""."""
     product = user_agent.split(" ", 1)[0]
     _, slash, version = product.partition("/")
     return version[:50] if slash else ""
+
+
+def for_door(actor: Actor, door: Door) -> Call:
+    """The current call of ``actor`` (or a new one) through ``door``: an import keeps who ran it (user, token,
+    program) and records door "import"."""
+    return for_actor(actor, door).through(door)

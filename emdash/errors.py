@@ -82,10 +82,12 @@ class InvalidCursor(EmDashError):
 class InsufficientScope(EmDashError):
     code, status = "INSUFFICIENT_SCOPE", 403
 
-    def __init__(self, required_scope: str) -> None:
-        # The first sentence is the stable part; the second tells a model (or its user) what would work.
+    def __init__(self, required_scope: str, *, reason: str = "") -> None:
+        # The first sentence is the stable part; the rest tells a model (or its user) what would work.
+        # ``reason`` (SPEC 9.1) says why and what else would do, e.g. proposing the change in a change set.
+        why = f" {reason[:1].upper()}{reason[1:]}." if reason else ""
         super().__init__(
-            f"Insufficient scope: requires {required_scope}. Re-authorise with the {required_scope} scope "
+            f"Insufficient scope: requires {required_scope}.{why} Re-authorise with the {required_scope} scope "
             "(or use a token that has it).",
             details={"requiredScope": required_scope},
         )

@@ -16,10 +16,10 @@ from django.middleware.csrf import CsrfViewMiddleware
 from django.views.decorators.csrf import csrf_exempt
 
 from accounts.auth import BadToken, request_actor
-from accounts.discovery import resource_metadata_url
+from accounts.discovery import insufficient_scope_challenge, resource_metadata_url
 from emdash import json_input
 from emdash.actor import Actor
-from emdash.errors import EmDashError, ValidationError
+from emdash.errors import EmDashError, InsufficientScope, ValidationError
 from emdash.text import PROBLEM, find_bad_text, is_bad_text_db_error
 from emdash.tracing import unexpected
 
@@ -88,7 +88,10 @@ def api_view(view: Callable[..., Any]) -> View:
         try:
             result = view(request, actor, **kwargs)
         except EmDashError as exc:
-            return error_response(exc)
+            response = error_response(exc)
+            if isinstance(exc, InsufficientScope):
+                response["WWW-Authenticate"] = insufficient_scope_challenge(request, exc.required_scope)
+            return response
         except Exception as exc:
             if is_bad_text_db_error(exc):
                 return error_response(ValidationError(f"Invalid input: {PROBLEM}"))

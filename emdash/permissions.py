@@ -21,6 +21,9 @@ class Perm(StrEnum):
     CONTENT_CREATE = "content.create"
     CONTENT_EDIT_OWN = "content.edit_own"  # edit, delete, publish, unpublish, schedule, restore
     CONTENT_EDIT_ANY = "content.edit_any"
+    # SPEC 9.1: what changes the public site (publish, unpublish, schedule, trash, restore, restoring a revision
+    # of a live item). Only content:write; whose items is still content.edit_own / content.edit_any.
+    CONTENT_GO_LIVE = "content.go_live"
     CONTENT_DELETE_PERMANENT = "content.delete_permanent"
     SCHEMA_READ = "schema.read"
     SCHEMA_WRITE = "schema.write"
@@ -54,21 +57,37 @@ class Rule:
     min_role: Role
     needs: str  # completes "Insufficient permissions: ..."
     public: bool = False  # anonymous visitors may do it (published data only)
+    also: frozenset[Scope] = frozenset()  # other scopes that pass the scope check too (content:draft on drafts)
+
+    @property
+    def scopes(self) -> tuple[Scope, ...]:
+        """Every scope that passes, the main one first (it is the one a refusal names)."""
+        return (self.scope, *sorted(self.also - {self.scope}, key=list(Scope).index))
 
 
-# The scope that lets an assistant propose changes without making them live (SPEC 9.1/9.2): content:draft,
-# which content:write includes. Proposing is the one rule that names it.
-PROPOSE_SCOPE = Scope.CONTENT_WRITE
+DRAFT = frozenset({Scope.CONTENT_DRAFT})
+
 
 RULES: dict[Perm, Rule] = {
     Perm.CONTENT_READ: Rule(Scope.CONTENT_READ, Role.SUBSCRIBER, "reading content requires a subscriber role", True),
     Perm.CONTENT_READ_UNPUBLISHED: Rule(
         Scope.CONTENT_READ, Role.CONTRIBUTOR, "reading unpublished content requires the contributor role"
     ),
-    Perm.CONTENT_CREATE: Rule(Scope.CONTENT_WRITE, Role.AUTHOR, "creating content requires the author role"),
-    Perm.CONTENT_EDIT_OWN: Rule(Scope.CONTENT_WRITE, Role.AUTHOR, "changing content requires the author role"),
+    # A draft-only token (content:draft) creates and edits drafts; the services refuse what would go live.
+    Perm.CONTENT_CREATE: Rule(
+        Scope.CONTENT_WRITE, Role.AUTHOR, "creating content requires the author role", also=DRAFT
+    ),
+    Perm.CONTENT_EDIT_OWN: Rule(
+        Scope.CONTENT_WRITE, Role.AUTHOR, "changing content requires the author role", also=DRAFT
+    ),
     Perm.CONTENT_EDIT_ANY: Rule(
-        Scope.CONTENT_WRITE, Role.EDITOR, "changing content owned by someone else requires the editor role"
+        Scope.CONTENT_WRITE,
+        Role.EDITOR,
+        "changing content owned by someone else requires the editor role",
+        also=DRAFT,
+    ),
+    Perm.CONTENT_GO_LIVE: Rule(
+        Scope.CONTENT_WRITE, Role.AUTHOR, "publishing, scheduling and deleting content requires the author role"
     ),
     Perm.CONTENT_DELETE_PERMANENT: Rule(
         Scope.CONTENT_WRITE, Role.ADMIN, "permanently deleting content requires the admin role"
@@ -102,8 +121,17 @@ RULES: dict[Perm, Rule] = {
     Perm.REDIRECTS_READ: Rule(Scope.CONTENT_READ, Role.EDITOR, "reading redirects requires the editor role"),
     Perm.REDIRECTS_MANAGE: Rule(Scope.CONTENT_WRITE, Role.EDITOR, "managing redirects requires the editor role"),
     Perm.SITE_IMPORT: Rule(Scope.ADMIN, Role.ADMIN, "importing a site requires the admin role"),
-    Perm.CHANGESET_READ: Rule(Scope.CONTENT_READ, Role.AUTHOR, "reading change sets requires the author role"),
-    Perm.CHANGESET_PROPOSE: Rule(PROPOSE_SCOPE, Role.AUTHOR, "proposing changes requires the author role"),
+    # SPEC 9.2: proposing is what a draft-only token is for (content:write may too); whoever may propose may see
+    # the sets, a reader too.
+    Perm.CHANGESET_READ: Rule(
+        Scope.CONTENT_READ,
+        Role.AUTHOR,
+        "reading change sets requires the author role",
+        also=frozenset({Scope.CONTENT_DRAFT, Scope.CONTENT_WRITE}),
+    ),
+    Perm.CHANGESET_PROPOSE: Rule(
+        Scope.CONTENT_WRITE, Role.AUTHOR, "proposing changes requires the author role", also=DRAFT
+    ),
     Perm.CHANGESET_REVIEW: Rule(
         Scope.CONTENT_WRITE, Role.EDITOR, "approving or rejecting a change set requires the editor role"
     ),
@@ -114,7 +142,30 @@ RULES: dict[Perm, Rule] = {
 
 
 def has_scope(actor: Actor, perm: Perm) -> bool:
-    return actor.scopes is None or RULES[perm].scope in actor.scopes
+    if actor.scopes is None:
+        return True
+    rule = RULES[perm]
+    return rule.scope in actor.scopes or not rule.also.isdisjoint(actor.scopes)
+
+
+def draft_only(actor: Actor) -> bool:
+    """A token that writes content only as drafts (content:draft without content:write, SPEC 9.1)."""
+    return actor.scopes is not None and Scope.CONTENT_WRITE not in actor.scopes and Scope.CONTENT_DRAFT in actor.scopes
+
+
+def require_go_live(actor: Actor, what: str) -> None:
+    """Refuse a draft-only token a change the public would see (``what``: "publishing", ...), naming
+    content:write and the change set it could propose instead; others pass on (their rights are checked
+    by the rules as before)."""
+    if draft_only(actor):
+        raise InsufficientScope(Scope.CONTENT_WRITE.value, reason=go_live_reason(what))
+
+
+def go_live_reason(what: str) -> str:
+    return (
+        f"{what} changes what the public sees, which content:draft never does; "
+        "propose the change in a change set for an editor to review and publish"
+    )
 
 
 def has_role(actor: Actor, perm: Perm) -> bool:
@@ -132,7 +183,7 @@ def require(actor: Actor, perm: Perm) -> None:
     """Raise unless the actor passes both the scope check (tokens only) and the role check."""
     rule = RULES[perm]
     if not has_scope(actor, perm):
-        raise InsufficientScope(rule.scope.value)
+        raise scope_refused(actor, perm)
     if not has_role(actor, perm):
         raise InsufficientPermissions(rule.needs)
 
@@ -144,9 +195,24 @@ def require_owner_or(actor: Actor, owner_id: int | None, own: Perm, any_: Perm) 
         require(actor, any_)
 
 
+def scope_refused(actor: Actor, perm: Perm) -> InsufficientScope:
+    """The refusal of a token without ``perm``'s scope; a draft-only token is told about change sets."""
+    rule = RULES[perm]
+    if rule.scope is Scope.CONTENT_WRITE and draft_only(actor):
+        return InsufficientScope(rule.scope.value, reason=go_live_reason(_GO_LIVE_WORDS.get(perm, "This call")))
+    return InsufficientScope(rule.scope.value)
+
+
+_GO_LIVE_WORDS = {
+    Perm.CONTENT_GO_LIVE: "Publishing, unpublishing, scheduling, trashing or restoring an item",
+    Perm.CONTENT_DELETE_PERMANENT: "Deleting an item permanently",
+}
+
+
 # Operations declared with an "own" rule whose services ask for the "any" rule on someone else's item.
 OWN_THEN_ANY: dict[Perm, Perm] = {
     Perm.CONTENT_EDIT_OWN: Perm.CONTENT_EDIT_ANY,
+    Perm.CONTENT_GO_LIVE: Perm.CONTENT_EDIT_ANY,
     Perm.MEDIA_EDIT_OWN: Perm.MEDIA_EDIT_ANY,
 }
 
@@ -157,7 +223,7 @@ def access(perm: Perm) -> str:
     roles = rule.min_role.label + ("" if rule.min_role == max(Role) else "+")
     if perm in OWN_THEN_ANY:
         roles += f"; others' items {RULES[OWN_THEN_ANY[perm]].min_role.label}+"
-    return f"Needs {rule.scope.value} ({roles})."
+    return f"Needs {' or '.join(s.value for s in rule.scopes)} ({roles})."
 
 
 def as_markdown() -> str:
@@ -165,9 +231,8 @@ def as_markdown() -> str:
     lines = ["| operation | token scope | minimum role | anonymous |", "|---|---|---|---|"]
     for perm, rule in RULES.items():
         public = "yes (published only)" if rule.public else "no"
-        lines.append(
-            f"| `{perm.value}` | `{rule.scope.value}` | {rule.min_role.label} ({int(rule.min_role)}) | {public} |"
-        )
+        scopes = " or ".join(f"`{s.value}`" for s in rule.scopes)
+        lines.append(f"| `{perm.value}` | {scopes} | {rule.min_role.label} ({int(rule.min_role)}) | {public} |")
     return "\n".join(lines)
 
 
@@ -178,7 +243,7 @@ def scopes_for_role(role: int) -> frozenset[Scope]:
     implies every scope) only for admins.
     """
     # `admin` only for admins, although any role may manage its own tokens (a session needs no scope).
-    allowed: set[Scope] = {r.scope for r in RULES.values() if role >= r.min_role and r.scope != Scope.ADMIN}
+    allowed: set[Scope] = {s for r in RULES.values() if role >= r.min_role for s in r.scopes if s != Scope.ADMIN}
     if role >= Role.ADMIN:
         allowed.add(Scope.ADMIN)
     return frozenset(allowed)

@@ -18,11 +18,18 @@ class Scope(StrEnum):
     SETTINGS_READ = "settings:read"
     SETTINGS_MANAGE = "settings:manage"
     ADMIN = "admin"
+    # SPEC 9.1 (listed last, as SPEC 3 lists it): writes drafts and proposes changes, never changes what the
+    # public sees. The one to give an assistant that should not publish.
+    CONTENT_DRAFT = "content:draft"
 
 
 DESCRIPTIONS: dict[Scope, str] = {
     Scope.CONTENT_READ: "List, get, compare and search content; list taxonomies, terms and menus.",
     Scope.CONTENT_WRITE: "Create, update, delete, publish, unpublish, schedule, duplicate and restore content.",
+    Scope.CONTENT_DRAFT: (
+        "Create and edit drafts and propose changes for review; never publishes, unpublishes, schedules or deletes "
+        "(nothing the public sees changes)."
+    ),
     Scope.MEDIA_READ: "List and get media items.",
     Scope.MEDIA_WRITE: "Register, update and delete media.",
     Scope.SCHEMA_READ: "List collections and read their fields.",

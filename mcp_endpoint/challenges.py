@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest
 
-from accounts.discovery import resource_metadata_url
+from accounts.discovery import insufficient_scope_challenge, resource_metadata_url
 from emdash.scopes import Scope
 
 STARTING_SCOPES = (Scope.CONTENT_READ, Scope.CONTENT_WRITE, Scope.MEDIA_READ, Scope.SCHEMA_READ)
@@ -31,11 +31,4 @@ def unauthorized(request: HttpRequest, token_sent: bool) -> str:
 
 
 def insufficient_scope(request: HttpRequest, scope: str) -> str:
-    return "Bearer " + ", ".join(
-        [
-            'error="insufficient_scope"',
-            f"scope={_quoted(scope)}",
-            f"resource_metadata={_quoted(resource_metadata_url(request))}",
-            f"error_description={_quoted(f'This call needs the {scope} scope')}",
-        ]
-    )
+    return insufficient_scope_challenge(request, scope)

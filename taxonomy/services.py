@@ -19,7 +19,7 @@ from emdash.actor import Actor
 from emdash.errors import Conflict, NotFound, SlugConflict, ValidationError
 from emdash.ids import new_id
 from emdash.locking import locked
-from emdash.permissions import Perm, require, require_owner_or
+from emdash.permissions import Perm, require, require_go_live, require_owner_or
 from taxonomy.models import TaxonomyDefinition, Term, TermAssignment
 
 MAX_DEPTH = 100  # ancestors a term may have: a chain root -> ... -> term holds at most 101 terms
@@ -332,6 +332,8 @@ def entry_terms_set(*, actor: Actor, collection: str, id: str, taxonomy: str, te
     with transaction.atomic():
         row = rows.find(spec, id, for_update=True)
         require_owner_or(actor, row.author_id, Perm.CONTENT_EDIT_OWN, Perm.CONTENT_EDIT_ANY)
+        if row.status != "draft":  # terms apply at once: a live item's are not a draft's to change (SPEC 9.1)
+            require_go_live(actor, "Changing a live item's terms")
         if not isinstance(taxonomy, str):
             raise ValidationError.for_fields({"taxonomy": "must be a taxonomy name"})
         replace_entry_terms(collection=spec.slug, entry_id=row.id, terms={taxonomy: terms})

@@ -41,9 +41,11 @@ def scope_cases(perm: Perm) -> list[tuple[str, frozenset[Scope] | None]]:
     cases: list[tuple[str, frozenset[Scope] | None]] = [
         ("no-token", None),
         ("exact", frozenset({scope})),
-        ("all-but", frozenset(Scope) - {scope, Scope.ADMIN}),
+        ("all-but", frozenset(Scope) - {*RULES[perm].scopes, Scope.ADMIN}),
         ("admin", frozenset({Scope.ADMIN})),
     ]
+    for also in sorted(RULES[perm].also):  # content:draft passes the draft-writing rules (SPEC 9.1)
+        cases.append((f"also-{also.value}", frozenset({also})))
     implying = [s for s, implied in IMPLIES.items() if scope in implied and s is not Scope.ADMIN and s != scope]
     for s in implying:  # e.g. content:write for taxonomies:manage and menus:manage
         cases.append((f"only-{s.value}", frozenset({s})))
@@ -65,7 +67,7 @@ def make_actor(role: Role | str, granted: frozenset[Scope] | None) -> Actor:
 def expected_outcome(perm: Perm, role: Role | str, granted: frozenset[Scope] | None) -> str:
     rule = RULES[perm]
     effective = _effective(granted)
-    if effective is not None and rule.scope not in effective:
+    if effective is not None and rule.scope not in effective and not (rule.also & effective):
         return "INSUFFICIENT_SCOPE"
     role_ok = rule.public if role == ANONYMOUS else int(role) >= int(rule.min_role)
     return "ok" if role_ok else "INSUFFICIENT_PERMISSIONS"
@@ -146,6 +148,8 @@ SPEC_MINIMUM_ROLES = {
     Perm.CONTENT_EDIT_OWN: (Scope.CONTENT_WRITE, Role.AUTHOR),
     Perm.CONTENT_EDIT_ANY: (Scope.CONTENT_WRITE, Role.EDITOR),
     Perm.CONTENT_DELETE_PERMANENT: (Scope.CONTENT_WRITE, Role.ADMIN),
+    # SPEC 9.1: publish, unpublish, schedule, unschedule, trash, restore: content:write only (never content:draft).
+    Perm.CONTENT_GO_LIVE: (Scope.CONTENT_WRITE, Role.AUTHOR),
     Perm.SCHEMA_READ: (Scope.SCHEMA_READ, Role.EDITOR),
     Perm.TAXONOMY_MANAGE: (Scope.TAXONOMIES_MANAGE, Role.EDITOR),
     Perm.MENU_MANAGE: (Scope.MENUS_MANAGE, Role.EDITOR),
@@ -167,14 +171,23 @@ SPEC_MINIMUM_ROLES = {
     # SPEC 9.2: anyone author+ proposes (content:draft or content:write), editors review, publishing needs
     # content:write (and, checked per item, publish rights on every item).
     Perm.CHANGESET_READ: (Scope.CONTENT_READ, Role.AUTHOR),
-    Perm.CHANGESET_PROPOSE: (permissions.PROPOSE_SCOPE, Role.AUTHOR),
+    Perm.CHANGESET_PROPOSE: (Scope.CONTENT_WRITE, Role.AUTHOR),
     Perm.CHANGESET_REVIEW: (Scope.CONTENT_WRITE, Role.EDITOR),
     Perm.CHANGESET_PUBLISH: (Scope.CONTENT_WRITE, Role.AUTHOR),
 }
 
 
+# SPEC 9.1: content:draft creates and edits (drafts) and proposes change sets (9.2); nothing else accepts a second
+# scope but reading change sets, which whoever may propose may do.
+SPEC_DRAFT_RULES = {Perm.CONTENT_CREATE, Perm.CONTENT_EDIT_OWN, Perm.CONTENT_EDIT_ANY, Perm.CHANGESET_PROPOSE}
+CHANGESET_READERS = {Scope.CONTENT_DRAFT, Scope.CONTENT_WRITE}
+
+
 def test_rules_agree_with_the_spec_table():
     assert {p: (r.scope, r.min_role) for p, r in RULES.items()} == SPEC_MINIMUM_ROLES
+    assert {p for p, r in RULES.items() if r.also} == SPEC_DRAFT_RULES | {Perm.CHANGESET_READ}
+    assert all(r.also == {Scope.CONTENT_DRAFT} for p, r in RULES.items() if r.also and p in SPEC_DRAFT_RULES)
+    assert RULES[Perm.CHANGESET_READ].also == CHANGESET_READERS
     assert {p for p, r in RULES.items() if r.public} == {
         Perm.CONTENT_READ,
         Perm.MEDIA_READ,

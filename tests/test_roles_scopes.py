@@ -25,6 +25,7 @@ SPEC_SCOPES = [
     "settings:read",
     "settings:manage",
     "admin",
+    "content:draft",  # SPEC 9.1 (third turn)
 ]
 
 
@@ -87,7 +88,7 @@ def test_role_label_names_the_highest_role_at_or_below(value, label):
 # --- scopes ----------------------------------------------------------------------------------------
 
 
-def test_scopes_are_the_eleven_of_the_spec():
+def test_scopes_are_the_twelve_of_the_spec():
     assert [s.value for s in Scope] == SPEC_SCOPES
     assert tuple(SPEC_SCOPES) == scopes.ALL
     assert set(scopes.DESCRIPTIONS) == set(Scope)
@@ -260,3 +261,31 @@ def test_the_token_screen_shows_the_generated_descriptions():
 
     page = session_client(make_user("editor")).get("/_emdash/admin/tokens/").content.decode()
     assert scopes.describe(Scope.CONTENT_WRITE) in page
+
+
+# --- content:draft (SPEC 9.1) ------------------------------------------------------------------------
+
+
+def test_content_draft_implies_nothing_and_nothing_but_admin_implies_it():
+    assert scopes.expand(["content:draft"]) == {Scope.CONTENT_DRAFT}
+    implying = {s for s, implied in scopes.IMPLIES.items() if Scope.CONTENT_DRAFT in implied}
+    assert implying == {Scope.ADMIN}
+    assert Scope.CONTENT_DRAFT not in scopes.expand(["content:write"])
+
+
+def test_admin_grants_both_content_write_and_content_draft():
+    assert {Scope.CONTENT_WRITE, Scope.CONTENT_DRAFT} <= scopes.expand(["admin"])
+
+
+@pytest.mark.parametrize("role", list(Role), ids=lambda r: r.label)
+def test_content_draft_is_clamped_like_content_write_to_author_and_up(role):
+    from emdash.permissions import scopes_for_role
+
+    allowed = scopes_for_role(role)
+    assert (Scope.CONTENT_DRAFT in allowed) is (role >= Role.AUTHOR)
+    assert (Scope.CONTENT_DRAFT in allowed) is (Scope.CONTENT_WRITE in allowed)
+
+
+def test_content_draft_description_says_it_never_publishes():
+    text = scopes.describe(Scope.CONTENT_DRAFT)
+    assert "draft" in text.lower() and "never" in text.lower()

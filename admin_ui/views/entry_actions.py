@@ -10,6 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch
 
+from accounts.models import User
 from admin_ui import plain
 from admin_ui.base import actor_for, admin_page, run
 from admin_ui.display import display, display_json, title_of
@@ -19,6 +20,7 @@ from content.schema.specs import CollectionSpec
 from emdash.actor import Actor
 from emdash.dates import iso
 from emdash.errors import EmDashError, ValidationError
+from emdash.models import via_text
 from emdash.permissions import Perm
 from settings_app import localtime
 
@@ -127,6 +129,14 @@ def _meta_rows(result: Mapping[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def _by(revision: Mapping[str, Any], authors: Mapping[Any, User]) -> str:
+    """ "by Alice via Claude Code (MCP)" (SPEC 9.3): the author's name, else email, and how the change came."""
+    author = authors.get(revision.get("authorId"))
+    who = (author.name or author.email) if author is not None else "the system"
+    via = revision.get("via") or {}
+    return f"by {who} via {via_text(via.get('door'), via.get('client'), via.get('token'))}"
+
+
 @admin_page(Perm.CONTENT_READ_UNPUBLISHED)
 def revisions(request: HttpRequest, collection: str, id: str) -> HttpResponse:
     actor = actor_for(request)
@@ -134,7 +144,9 @@ def revisions(request: HttpRequest, collection: str, id: str) -> HttpResponse:
     listing = selectors.revision_list(actor=actor, collection=spec.slug, id=entry.id, limit=50)
     current = entry.to_dict()["data"]
     chosen = request.GET.get("revision")
-    items = listing["items"]
+    ids: set[int] = {a for r in listing["items"] if (a := r.get("authorId")) is not None}
+    authors = {u.pk: u for u in User.objects.filter(pk__in=ids)}
+    items: list[dict[str, Any]] = [{**r, "by": _by(r, authors)} for r in listing["items"]]
     selected = next((r for r in items if r["id"] == chosen), None)
     context = {
         "spec": spec,

@@ -100,6 +100,8 @@ unpublished = read.but(perm=Perm.CONTENT_READ_UNPUBLISHED)
 edit = family("content", Perm.CONTENT_EDIT_OWN, present=item_and_rev, output=outputs.ITEM_WITH_REV, target=_item_target)
 # Actions on one item (collection + id) answer {item}.
 act = edit.but(present=_item_only, output=outputs.ITEM_ONLY, target=audit_as("{collection}/{id}"))
+# Actions the public sees (SPEC 9.1): content:write only, never content:draft.
+go_live = act.but(perm=Perm.CONTENT_GO_LIVE)
 
 # --- reads ----------------------------------------------------------------------------------------------------
 
@@ -164,7 +166,7 @@ edit("content_update", "Update content item", UpdateInput, services.entry_update
     "Change an item; send only what changes (rich-text fields accept Markdown). Editing a published "
     "item makes a draft that goes live on content_publish."
 )
-act.gone("content_delete", "Move content to trash", Target, services.entry_trash, ITEM.delete()).describe(
+go_live.gone("content_delete", "Move content to trash", Target, services.entry_trash, ITEM.delete()).describe(
     "Move an item to the trash; content_restore undoes it, content_permanent_delete makes it final."
 )
 act.gone(
@@ -175,7 +177,7 @@ act.gone(
     Endpoint(f"{ITEM_PATH}/permanent", "api-content-permanent").delete(),
     perm=Perm.CONTENT_DELETE_PERMANENT,
 ).describe("Irreversibly delete a trashed item (content_delete first) and its revisions.")
-act(
+go_live(
     "content_publish",
     "Publish content",
     PublishInput,
@@ -186,10 +188,10 @@ act(
     "Publish an item: the current draft (values, slug, SEO) goes live; a moved URL redirects. "
     "publishedAt sets the shown date (migrations)."
 )
-act(
+go_live(
     "content_unpublish", "Unpublish content", Target, services.entry_unpublish, _action("unpublish"), idempotent=True
 ).describe("Take a published item off the site; it becomes a draft and keeps its content.")
-act(
+go_live(
     "content_unschedule",
     "Cancel scheduled publishing",
     Target,
@@ -206,7 +208,7 @@ act(
     destructive=True,
     idempotent=True,
 ).describe("Drop an item's pending draft and go back to its live version (items published before).")
-act(
+go_live(
     "content_restore",
     "Restore from trash",
     Target,
@@ -223,7 +225,7 @@ act(
     _action("duplicate", status=201),
     perm=Perm.CONTENT_CREATE,
 ).describe("Copy an item as a new draft; the title gets ' (Copy)' and the slug is new.")
-act(
+go_live(
     "content_schedule", "Schedule publishing", ScheduleInput, services.entry_schedule, _action("schedule", "body")
 ).describe(
     "Publish an item automatically at scheduledAt (content_unschedule cancels). A published item "

@@ -148,11 +148,20 @@ class Translations(TypedDict):
 TRANSLATIONS = schema_of(Translations)
 
 
+class Via(TypedDict):
+    """How a revision was made (SPEC 9.3)."""
+
+    door: Annotated[str | None, Field(description="mcp, rest, admin, cli, worker or import")]
+    client: Annotated[str | None, Field(description="The calling program (MCP client name, else User-Agent)")]
+    token: Annotated[str | None, Field(description="The token's name, or the OAuth client's")]
+
+
 class SavedRevision(TypedDict, total=False):
     id: Required[str]
     kind: str
     createdAt: Required[str]
     authorId: int | None
+    via: Via
     data: Required[Annotated[dict[str, Any], Schema(field_values("The field values this revision saved"))]]
 
 

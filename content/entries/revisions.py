@@ -9,11 +9,13 @@ from django.utils import timezone
 from content.models import EntryBase, Revision
 from content.schema.specs import CollectionSpec
 from emdash.actor import Actor
+from emdash.call import for_actor
 from emdash.conf import emdash_settings
 from emdash.ids import new_id
 
 
 def record(spec: CollectionSpec, entry_id: str, data: dict[str, Any], kind: str, actor: Actor) -> str:
+    """A new revision, with how it was made (the current call's door, token, client: SPEC 9.3)."""
     revision = Revision.objects.create(
         id=new_id(),
         collection=spec.slug,
@@ -22,6 +24,7 @@ def record(spec: CollectionSpec, entry_id: str, data: dict[str, Any], kind: str,
         data=data,
         author_id=actor.user_id,
         created_at=timezone.now(),
+        **Revision.fields_of(for_actor(actor)),
     )
     return revision.id
 
@@ -36,7 +39,8 @@ def record_draft(spec: CollectionSpec, entry_id: str, data: dict[str, Any], acto
     kind = Revision.KIND_AUTOSAVE if autosave else Revision.KIND_DRAFT
     if latest is None or latest.kind != Revision.KIND_AUTOSAVE or latest.author_id != actor.user_id:
         return record(spec, entry_id, data, kind, actor)
-    Revision.objects.filter(id=latest.id).update(data=data, kind=kind, created_at=timezone.now())
+    provenance = Revision.fields_of(for_actor(actor))
+    Revision.objects.filter(id=latest.id).update(data=data, kind=kind, created_at=timezone.now(), **provenance)
     return latest.id
 
 

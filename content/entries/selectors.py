@@ -310,6 +310,7 @@ def revision_list(*, actor: Actor, collection: str, id: str, limit: int = 20) ->
             "kind": r.kind,
             "createdAt": iso(r.created_at),
             "authorId": r.author_id,
+            "via": r.via,  # type: ignore[typeddict-item]
             "data": rows.known_values(spec, r.data or {}),
         }
         for r in qs.order_by("-created_at", "-id")[:limit]

@@ -11,6 +11,7 @@ import webbrowser
 from collections.abc import Sequence
 
 from emdash.cli import api, bridge, credentials
+from emdash.scopes import ALL as ALL_SCOPES
 from emdash.scopes import Scope
 
 # What `emdash mcp` needs for the everyday tools: content (which includes menus and taxonomy terms), media and
@@ -130,7 +131,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--scope",
         dest="scope",
         help=f"scopes to ask for, space or comma separated (default: {DEFAULT_SCOPES}; "
-        "the server grants only what your role allows)",
+        "the server grants only what your role allows). For an assistant that may write drafts but never "
+        f"publish, use content:read,{Scope.CONTENT_DRAFT.value} instead of content:write. "
+        f"Valid scopes: {', '.join(ALL_SCOPES)}",
     )
     login.add_argument("--no-browser", action="store_true", help="only print the URL, never open a browser")
     login.set_defaults(func=cmd_login)

@@ -15,7 +15,7 @@ from django.db import transaction
 from pydantic import ValidationError as PydanticError
 
 from audit.record import Later, record
-from emdash.call import Call
+from emdash.call import Call, calling
 from emdash.errors import EmDashError, ValidationError
 from emdash.operations.record import Operation, Payload
 from emdash.operations.schema import Input, problems
@@ -58,7 +58,8 @@ def _kwargs(args: Input) -> dict[str, Any]:
 
 
 def _execute(op: Operation, call: Call, args: Input, started: float) -> Payload:
-    result = op.service(actor=call.actor, **_kwargs(args))
+    with calling(call):  # what the service records (revisions) says how the change was made (SPEC 9.3)
+        result = op.service(actor=call.actor, **_kwargs(args))
     payload = op.present(result, args)
     if op.is_write:
         target = op.target(args, payload) if op.target is not None else ""

@@ -47,7 +47,7 @@ def test_mcp_names_the_program_from_meta_client_info_at_2026_07_28(make_mcp: Mak
     assert (call.door, call.client, call.client_version) == ("mcp", "Claude Code", "2.1.0")
     assert call.user == client.user and call.token_id == f"pat:{client.issued.token.pk}"
     assert call.token_name == "test token" and call.oauth_client_id == "" and call.oauth_client_name == ""
-    assert AuditLog.objects.get(trace_id=call.trace_id).client_id == "Claude Code"
+    assert AuditLog.objects.get(trace_id=call.trace_id).client == "Claude Code"
 
 
 def test_mcp_before_2026_names_the_program_by_its_user_agent(make_mcp: MakeMCP, calls: list[Call]) -> None:
@@ -132,7 +132,7 @@ def test_record_later_goes_to_the_doors_batch_and_the_writer_flushes_it(transact
     audit_writer.submit(batch)
     audit_writer.flush()
     rows = list(
-        AuditLog.objects.filter(trace_id="b" * 24).order_by("id").values_list("outcome", "client_id", "user_id")
+        AuditLog.objects.filter(trace_id="b" * 24).order_by("id").values_list("outcome", "client", "user_id")
     )
     user_id = call.actor.user_id
     assert rows == [("ok", "Claude\ufffdCode", user_id), ("NOT_FOUND", "Claude\ufffdCode", user_id)]

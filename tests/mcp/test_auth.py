@@ -29,6 +29,7 @@ SCOPES = [
     "settings:read",
     "settings:manage",
     "admin",
+    "content:draft",  # SPEC 9.1
 ]
 
 
@@ -223,7 +224,7 @@ def test_protected_resource_metadata(db: None, path: str) -> None:
     assert document["resource"] == "http://testserver/_emdash/api/mcp"
     assert document["authorization_servers"] == ["http://testserver/_emdash"]
     assert sorted(document["scopes_supported"]) == sorted(SCOPES)
-    assert len(document["scopes_supported"]) == 11
+    assert len(document["scopes_supported"]) == 12
     assert document["bearer_methods_supported"] == ["header"]
 
 

@@ -195,7 +195,7 @@ def test_header_checks_only_apply_to_the_modern_revision(mcp: MCP) -> None:
 def test_modern_client_name_reaches_the_audit_log(mcp: MCP) -> None:
     params = {"name": "schema_list_collections", **modern_meta("Claude Test Client")}
     mcp.result("tools/call", params, version=MODERN)
-    assert AuditLog.objects.get().client_id == "Claude Test Client"
+    assert AuditLog.objects.get().client == "Claude Test Client"
 
 
 # --- 5.2 structured content by version ------------------------------------------------------------------

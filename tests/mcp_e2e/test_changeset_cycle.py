@@ -14,14 +14,13 @@ import pytest
 
 from audit.models import AuditLog
 from content.schema import specs as schema
-from emdash.permissions import PROPOSE_SCOPE
 from emdash.roles import Role
 from tests.factories import make_entry
 from tests.mcp_e2e.conftest import new_user, token_for
 from tests.mcp_e2e.test_sdk_client import MODES, Session, connect
 
-# What an owner gives an assistant: read, write drafts, propose (content:draft once SPEC 9.1's scope exists).
-ASSISTANT_SCOPES = sorted({"content:read", PROPOSE_SCOPE.value})
+# What an owner gives an assistant (SPEC 9.1): read, write drafts and propose; never publish.
+ASSISTANT_SCOPES = ["content:read", "content:draft"]
 
 
 async def review_cycle(
@@ -40,8 +39,9 @@ async def review_cycle(
         assert refused.data == {"code": "INSUFFICIENT_PERMISSIONS"}, "an author proposes only items it may edit"
         submitted = (await assistant.ok("changeset_submit", {"id": made["id"]}))["changeset"]
         assert submitted["state"] == "submitted"
-        code, _ = await assistant.tool_error("changeset_publish", {"id": made["id"]})
-        assert code == "VALIDATION_ERROR", "nothing goes live before approval"
+        refused = await assistant.rpc_error("changeset_publish", {"id": made["id"]})
+        assert refused.data["code"] == "INSUFFICIENT_SCOPE", "a draft-only token never publishes, even a set"
+        assert "content:write" in str(refused)
 
         queue = (await editor.ok("changeset_list", {"state": "submitted"}))["items"]
         assert [c["id"] for c in queue] == [made["id"]]

@@ -66,7 +66,11 @@ load_tools()
 OK, SCOPE, PERMS, NOT_FOUND = "ok", "INSUFFICIENT_SCOPE", "INSUFFICIENT_PERMISSIONS", "NOT_FOUND"
 INVALID_REQUEST = -32600
 PROTOCOL_VERSION = "2025-11-25"  # structuredContent and outputSchema exist at this version
-OWN_TO_ANY = {Perm.CONTENT_EDIT_OWN: Perm.CONTENT_EDIT_ANY, Perm.MEDIA_EDIT_OWN: Perm.MEDIA_EDIT_ANY}
+OWN_TO_ANY = {
+    Perm.CONTENT_EDIT_OWN: Perm.CONTENT_EDIT_ANY,
+    Perm.CONTENT_GO_LIVE: Perm.CONTENT_EDIT_ANY,  # publishing someone else's item: the editor rule (SPEC 9.1)
+    Perm.MEDIA_EDIT_OWN: Perm.MEDIA_EDIT_ANY,
+}
 # Change set tools that act on their items check the editing role per item (SPEC 9.2: "their own editable items",
 # "publish rights on every item"): someone else's item needs the editor role; the tool's own scope was checked.
 ITEM_ROLE_RULE = {
@@ -110,12 +114,15 @@ def scope_sets(tool: Tool) -> list[tuple[str, frozenset[Scope]]]:
     """The tool's scope alone; every scope that does not grant it; admin; each scope implying it; and
     content:write (which implies only its one hop)."""
     needed = RULES[tool.perm].scope
+    also = RULES[tool.perm].also
     candidates = [
         ("exact", frozenset({needed})),
-        ("without", frozenset(s for s in Scope if needed not in effective(frozenset({s})))),
+        ("without", frozenset(s for s in Scope if needed not in effective(frozenset({s})) and s not in also)),
         ("admin", frozenset({Scope.ADMIN})),
         *[(f"implied-by-{s.value}", frozenset({s})) for s in IMPLIES if s is not Scope.ADMIN and needed in IMPLIES[s]],
         ("content:write", frozenset({Scope.CONTENT_WRITE})),
+        # SPEC 9.1: the draft-only token, with what an assistant reads, on every tool.
+        ("content:draft", frozenset({Scope.CONTENT_DRAFT, Scope.CONTENT_READ})),
     ]
     unique: dict[frozenset[Scope], str] = {}
     for name, scopes in candidates:
@@ -158,7 +165,7 @@ def expected(tool: Tool, cell: Cell) -> tuple[str, Perm | None]:
     granted = effective(cell.scopes)
     for perm in perms:
         rule = RULES[perm]
-        if rule.scope not in granted:
+        if rule.scope not in granted and not (rule.also & granted):
             return SCOPE, perm
         if cell.role < rule.min_role:
             return PERMS, perm
@@ -599,6 +606,24 @@ def _cell(role: Role, scopes: set[Scope], owner: str | None = None, state: str |
         ("content_duplicate", _cell(Role.AUTHOR, {Scope.CONTENT_WRITE}, "other"), OK),
         ("content_create", _cell(Role.CONTRIBUTOR, {Scope.CONTENT_WRITE}), PERMS),
         ("revision_restore", _cell(Role.AUTHOR, {Scope.CONTENT_WRITE}, "other"), PERMS),
+        # SPEC 9.1: content:draft writes drafts, never what the public sees; role rules unchanged.
+        ("content_create", _cell(Role.AUTHOR, {Scope.CONTENT_DRAFT}), OK),
+        ("content_create", _cell(Role.CONTRIBUTOR, {Scope.CONTENT_DRAFT}), PERMS),
+        ("content_update", _cell(Role.AUTHOR, {Scope.CONTENT_DRAFT}, "own"), OK),
+        ("content_update", _cell(Role.AUTHOR, {Scope.CONTENT_DRAFT}, "other"), PERMS),
+        ("content_update", _cell(Role.EDITOR, {Scope.CONTENT_DRAFT}, "other"), OK),
+        ("content_discard_draft", _cell(Role.AUTHOR, {Scope.CONTENT_DRAFT}, "own"), OK),
+        ("content_duplicate", _cell(Role.AUTHOR, {Scope.CONTENT_DRAFT}, "own"), OK),
+        ("revision_restore", _cell(Role.AUTHOR, {Scope.CONTENT_DRAFT}, "own"), OK),
+        ("content_publish", _cell(Role.ADMIN, {Scope.CONTENT_DRAFT}, "own"), SCOPE),
+        ("content_unpublish", _cell(Role.ADMIN, {Scope.CONTENT_DRAFT}, "own"), SCOPE),
+        ("content_schedule", _cell(Role.ADMIN, {Scope.CONTENT_DRAFT}, "own"), SCOPE),
+        ("content_unschedule", _cell(Role.ADMIN, {Scope.CONTENT_DRAFT}, "own"), SCOPE),
+        ("content_delete", _cell(Role.ADMIN, {Scope.CONTENT_DRAFT}, "own"), SCOPE),
+        ("content_restore", _cell(Role.ADMIN, {Scope.CONTENT_DRAFT}, "own"), SCOPE),
+        ("content_permanent_delete", _cell(Role.ADMIN, {Scope.CONTENT_DRAFT}, "own"), SCOPE),
+        ("content_publish", _cell(Role.AUTHOR, {Scope.CONTENT_WRITE}, "other"), PERMS),
+        ("content_publish", _cell(Role.EDITOR, {Scope.CONTENT_WRITE}, "other"), OK),
         ("schema_get_collection", _cell(Role.AUTHOR, {Scope.SCHEMA_READ}), PERMS),
         ("schema_get_collection", _cell(Role.EDITOR, {Scope.SCHEMA_WRITE}), SCOPE),
         ("schema_create_field", _cell(Role.EDITOR, {Scope.SCHEMA_WRITE}), PERMS),

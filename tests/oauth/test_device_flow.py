@@ -57,7 +57,7 @@ def test_full_device_flow_pending_then_tokens_once():
     tokens = poll(started["device_code"])
     assert tokens.status_code == 200, tokens.content
     body = tokens.json()
-    assert body["scope"] == "content:read content:write media:read media:write"  # clamped to author
+    assert body["scope"] == "content:draft content:read content:write media:read media:write"  # clamped to author
     assert mcp_call(body["access_token"]).status_code == 200
 
 

@@ -35,7 +35,7 @@ def test_only_admins_read_the_audit_log() -> None:
 
 def test_rows_are_presented_newest_first() -> None:
     user = make_user("author")
-    _row(user=user, source="mcp", action="content_list", target="", client_id="claude", duration_ms=1.5)
+    _row(user=user, source="mcp", action="content_list", target="", client="claude", duration_ms=1.5)
     _row(user=user, target="posts/01J")
     items = body(call(client_for("admin"), "GET", URL))["items"]
     assert [i["action"] for i in items] == ["content_create", "content_list"]

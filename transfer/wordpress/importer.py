@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from emdash.actor import Actor
+from emdash.call import calling, for_door
 from transfer.progress import Progress, Silent
 from transfer.wordpress import wxr
 from transfer.wordpress.collections import NOT_CONTENT, attach_taxonomies, collection_for, ensure_collection
@@ -31,7 +32,15 @@ def import_wordpress(
     create_users: bool = False,
     progress: Progress | None = None,
 ) -> Report:
-    progress = progress or Silent()
+    """Import a WXR file. Every change it makes is recorded as door "import" (SPEC 9.3), with the caller's user,
+    token and program."""
+    with calling(for_door(actor, "import")):
+        return _import(path, actor, media_dir, fetch, create_users, progress or Silent())
+
+
+def _import(
+    path: str, actor: Actor, media_dir: Path | None, fetch: bool, create_users: bool, progress: Progress
+) -> Report:
     site = wxr.read(path)
     report, links = Report(site.link), Links(site.link)
     types = sorted({i.post_type for i in site.items} - NOT_CONTENT)

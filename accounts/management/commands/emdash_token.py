@@ -19,7 +19,11 @@ class Command(BaseCommand):
         sub = parser.add_subparsers(dest="action", required=True, metavar="{create,list,revoke}")
         create = sub.add_parser("create", help="issue a token; prints the raw token once, alone on stdout")
         create.add_argument("--email", required=True)
-        create.add_argument("--scopes", required=True, help="comma-separated: " + ",".join(scope_table.ALL))
+        create.add_argument(
+            "--scopes",
+            required=True,
+            help="comma-separated: " + ",".join(scope_table.ALL) + " (content:draft: drafts only, never publishes)",
+        )
         create.add_argument("--name", default="CLI token")
         create.add_argument("--expires-days", type=int, default=None)
         lister = sub.add_parser("list", help="list a user's tokens")

@@ -26,7 +26,7 @@ from content.signals import entry_deleting, send_entry_changed
 from emdash.actor import Actor
 from emdash.errors import Conflict, NotFound, SlugConflict, ValidationError
 from emdash.ids import new_id
-from emdash.permissions import Perm, can, require, require_owner_or
+from emdash.permissions import Perm, can, draft_only, require, require_go_live, require_owner_or
 
 WRITE_STATUSES = ("draft", "published")
 COPY_SUFFIX = " (Copy)"
@@ -115,6 +115,8 @@ def entry_create(
     spec = schema.get_collection(collection)
     require(actor, Perm.CONTENT_CREATE)
     _check_status(status)
+    if status == "published":
+        require_go_live(actor, "Creating an item as published")
     if status is None:
         status = "draft"  # SPEC 7: a new item is a draft unless published is asked, whatever the collection supports
     locale = rows.resolve_locale(locale)
@@ -186,6 +188,8 @@ def _share_across_translations(spec: CollectionSpec, row: EntryBase, values: dic
     siblings = rows.live_rows(spec).filter(translation_group=row.translation_group).exclude(id=row.id)
     if not can(actor, Perm.CONTENT_EDIT_ANY):
         siblings = siblings.filter(author_id=actor.user_id) if actor.user_id is not None else siblings.none()
+    if draft_only(actor) and any(writes_live(spec, sibling) for sibling in siblings):
+        require_go_live(actor, "Sharing values with a live translation of a collection without drafts")
     for sibling in siblings:
         write_values(spec, sibling, shared, actor)
         send_entry_changed(spec.slug, sibling.id, "updated", actor)
@@ -216,6 +220,9 @@ def entry_update(
         require_owner_or(actor, row.author_id, Perm.CONTENT_EDIT_OWN, Perm.CONTENT_EDIT_ANY)
         if rev is not None and rev != rows.rev_token(row):
             raise Conflict("Stale _rev: the item changed since you read it; fetch it again and reapply your edit")
+        if draft_only(actor):
+            changes = data is not None or slug is not None or seo is not None
+            _refuse_live_edit(actor, spec, row, status=status, writes=changes, terms=terms is not None)
         values = validate_data(spec, data, partial=True, entry_id=row.id)
         # A new slug or SEO on an item with a live version waits in the draft, like the values (SPEC 7).
         new_slug = requested_slug(spec, row, slug) if slug is not None else None
@@ -239,6 +246,27 @@ def entry_update(
     return Entry.load(spec, row)
 
 
+def _refuse_live_edit(
+    actor: Actor, spec: CollectionSpec, row: EntryBase, *, status: Any, writes: bool, terms: bool
+) -> None:
+    """A draft-only token (SPEC 9.1) edits only where the edit waits in a draft: an item not live, or any item of
+    a collection with drafts (revisions). Publishing or unpublishing through ``status`` and changing a live item's
+    terms (which apply at once) are refused too."""
+    if status == "published":
+        require_go_live(actor, "Publishing an item (status: published)")
+    if status == "draft" and row.status != "draft":
+        require_go_live(actor, "Unpublishing an item (status: draft)")
+    if writes and writes_live(spec, row):
+        require_go_live(actor, f"Editing a live item of '{spec.slug}' (a collection without drafts)")
+    if terms and row.status != "draft":  # published, or scheduled to be
+        require_go_live(actor, "Changing a live item's terms")
+
+
+def writes_live(spec: CollectionSpec, row: EntryBase) -> bool:
+    """An edit of ``row`` would change what the public sees now or at its scheduled time (no draft to hold it)."""
+    return row.status != "draft" and not rows.has_live_version(spec, row)
+
+
 def _set_terms(spec: CollectionSpec, entry_id: str, terms: Any) -> None:
     """Term assignments live in the taxonomy app, reached through the hook it registers (content sits below it)."""
     replace_entry_terms(collection=spec.slug, entry_id=entry_id, terms=terms)
@@ -248,7 +276,7 @@ def _set_terms(spec: CollectionSpec, entry_id: str, terms: Any) -> None:
 def entry_trash(*, actor: Actor, collection: str, id: str) -> None:
     """Soft delete. A pending schedule is cancelled so a restored item never publishes by surprise."""
     spec = schema.get_collection(collection)
-    with editing(actor, spec, id) as row:
+    with editing(actor, spec, id, go_live=True) as row:
         status = "draft" if row.status == "scheduled" else row.status
         writes.save(spec, row, deleted_at=timezone.now(), scheduled_at=None, status=status)
         send_entry_changed(spec.slug, row.id, "trashed", actor)
@@ -257,7 +285,7 @@ def entry_trash(*, actor: Actor, collection: str, id: str) -> None:
 @schema_retry
 def entry_restore(*, actor: Actor, collection: str, id: str) -> Entry:
     spec = schema.get_collection(collection)
-    with editing(actor, spec, id, trashed=True) as row:
+    with editing(actor, spec, id, trashed=True, go_live=True) as row:
         writes.save(spec, row, deleted_at=None)
         send_entry_changed(spec.slug, row.id, "restored", actor)
     return Entry.load(spec, row)

@@ -14,7 +14,7 @@ from content.schema.validation import validate_data
 from content.signals import send_entry_changed
 from emdash.actor import Actor
 from emdash.errors import CollectionNotFound, NotFound
-from emdash.permissions import Perm, require, require_owner_or
+from emdash.permissions import Perm, require, require_go_live, require_owner_or
 
 
 @schema_retry
@@ -31,6 +31,8 @@ def revision_restore(*, actor: Actor, revision_id: str) -> Entry:
     with transaction.atomic():
         row = rows.find(spec, revision.entry_id, for_update=True)
         require_owner_or(actor, row.author_id, Perm.CONTENT_EDIT_OWN, Perm.CONTENT_EDIT_ANY)
+        if row.status != "draft":  # SPEC 9.1: restoring a revision of a live item stays with content:write
+            require_go_live(actor, "Restoring a revision of a live item")
         stored = {k: v for k, v in (revision.data or {}).items() if k in spec.field_map}
         values = validate_data(spec, stored, partial=True, entry_id=row.id)
         # Fields added after the revision was taken are not in it and keep their current values.

@@ -8,7 +8,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("content", "0006_revision_autosave_kind"),
+        ("content", "0007_revision_provenance"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
