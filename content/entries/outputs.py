@@ -151,9 +151,9 @@ TRANSLATIONS = schema_of(Translations)
 class Via(TypedDict):
     """How a revision was made (SPEC 9.3)."""
 
-    door: Annotated[str | None, Field(description="mcp, rest, admin, cli, worker or import")]
-    client: Annotated[str | None, Field(description="The calling program (MCP client name, else User-Agent)")]
-    token: Annotated[str | None, Field(description="The token's name, or the OAuth client's")]
+    door: Annotated[str | None, Field(description="mcp, rest, admin, cli, worker, import")]
+    client: Annotated[str | None, Field(description="Calling program")]
+    token: Annotated[str | None, Field(description="Token or OAuth client name")]
 
 
 class SavedRevision(TypedDict, total=False):

@@ -43,8 +43,9 @@ def test_rows_are_presented_newest_first() -> None:
     assert items[0]["target"] == "posts/01J" and items[1]["client"] == "claude" and items[1]["durationMs"] == 1.5
     assert set(items[0]) == {
         "id", "createdAt", "actor", "tokenRef", "client", "source", "action", "target", "outcome", "durationMs",
-        "traceId",
+        "traceId", "tokenName", "oauthClient", "clientVersion", "via",  # SPEC 9.3 provenance
     }  # fmt: skip
+    assert items[1]["via"] == "claude (MCP)"
 
 
 def test_filters_combine() -> None:
