@@ -369,3 +369,22 @@ def test_list_filters_by_state_and_pages_with_a_cursor(people):
     second = selectors.changeset_list(actor=people["reviewer"], limit=2, cursor=first["nextCursor"])
     seen = [s["id"] for s in first["items"] + second["items"]]
     assert len(seen) == len(set(seen)) == 4 and "nextCursor" not in second
+
+
+# --- a draft-only token (SPEC 9.1) ----------------------------------------------------------------------------
+
+
+def test_a_draft_only_token_proposes_but_never_reviews_or_publishes(people):
+    draft_only = Actor.for_user(people["author"].user, ["content:read", "content:draft"])
+    item = make_entry(by=draft_only, data={"title": "From an assistant"}).id
+    changeset = proposal(draft_only, (item, "publish"))
+    services.changeset_submit(actor=draft_only, id=changeset.id)
+    assert selectors.changeset_get(actor=draft_only, id=changeset.id)["state"] == "submitted"
+    editor_draft_only = Actor.for_user(people["reviewer"].user, ["content:draft"])
+    exc = fails(
+        "INSUFFICIENT_SCOPE", services.changeset_review, actor=editor_draft_only, id=changeset.id, decision="approve"
+    )
+    assert exc.details["requiredScope"] == "content:write"
+    services.changeset_review(actor=people["reviewer"], id=changeset.id, decision="approve")
+    fails("INSUFFICIENT_SCOPE", publishing.changeset_publish, actor=editor_draft_only, id=changeset.id)
+    assert row(item).status == "draft"
