@@ -44,6 +44,8 @@ def changes_from(post: QueryDict) -> dict[str, Any]:
     seo["robotsTxt"] = post.get("seo.robotsTxt", "") or None
     seo["defaultOgImage"] = _media_ref(post.get("seo.defaultOgImage", ""))
     changes["seo"] = seo
+    if post.get("changesetsSelfApprove.sent"):  # the form showed the checkbox: unticked means off (the default)
+        changes["changesetsSelfApprove"] = True if post.get("changesetsSelfApprove") else None
     return changes
 
 
@@ -83,6 +85,7 @@ def site_settings(request: HttpRequest) -> HttpResponse:
             (f"seo.{k}", f"seo_{k}", label, seo.get(k, ""), problems.get(f"seo.{k}", "")) for k, label in SEO_TEXT
         ],
         "robots_txt": seo.get("robotsTxt", ""),
+        "self_approve": current.get("changesetsSelfApprove") is True,
         "images": images,
         "problems": problems,
         "can_write": can(actor, Perm.SETTINGS_MANAGE),

@@ -90,3 +90,17 @@ def test_a_change_set_event_is_broadcast_to_admin_pages(posts):
         if message["collection"] == "changesets":
             break
     assert (messages[-1]["id"], messages[-1]["action"]) == (changeset_id, "submitted")
+
+
+def test_self_approval_is_a_checkbox_of_the_admins_settings(posts, as_role):
+    from settings_app.selectors import stored
+
+    client, _ = as_role("admin")
+    page = client.get("/_emdash/admin/settings/").content.decode()
+    assert 'name="changesetsSelfApprove"' in page
+    client.post(
+        "/_emdash/admin/settings/", {"title": "Site", "changesetsSelfApprove.sent": "1", "changesetsSelfApprove": "1"}
+    )
+    assert stored().get("changesetsSelfApprove") is True
+    client.post("/_emdash/admin/settings/", {"title": "Site", "changesetsSelfApprove.sent": "1"})
+    assert "changesetsSelfApprove" not in stored()
