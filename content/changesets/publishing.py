@@ -51,7 +51,7 @@ def _rows(changeset: ChangeSet, actor: Actor) -> list[tuple[ChangeSetEntry, Coll
         if row is None or trashed:
             raise ValidationError(f"'{entry.collection}/{entry.entry_id}' is gone or in the trash; remove it first")
         row = rows.find(spec, row.id, for_update=True)
-        require_owner_or(actor, row.author_id, Perm.CONTENT_EDIT_OWN, Perm.CONTENT_EDIT_ANY)
+        require_owner_or(actor, row.author_id, Perm.CONTENT_GO_LIVE, Perm.CONTENT_EDIT_ANY)
         found.append((entry, spec, row))
     return found
 
@@ -235,7 +235,7 @@ def changeset_revert(*, actor: Actor, id: str, force: bool = False) -> Outcome:
             except (NotFound, EmDashError):
                 outcome.skipped.append({"item": label, "reason": "the item no longer exists where the set left it"})
                 continue
-            require_owner_or(actor, row.author_id, Perm.CONTENT_EDIT_OWN, Perm.CONTENT_EDIT_ANY)
+            require_owner_or(actor, row.author_id, Perm.CONTENT_GO_LIVE, Perm.CONTENT_EDIT_ANY)
             if row.version != entry.version_after and not force:
                 outcome.skipped.append({"item": label, "reason": "edited since the set was published"})
                 continue
