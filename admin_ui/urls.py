@@ -77,6 +77,7 @@ urlpatterns = [
     path("tokens/", tokens.token_list, name="tokens"),
     path("tokens/<int:token_id>/revoke/", tokens.token_revoke, name="token_revoke"),
     path("audit/", audit.audit_log, name="audit"),
+    path("audit/undo/", audit.undo_changes, name="audit_undo"),
     path("webhooks/", webhooks.webhook_list, name="webhooks"),
     path("webhooks/<str:id>/", webhooks.webhook_edit, name="webhook"),
     path("webhooks/<str:id>/delete/", webhooks.webhook_delete, name="webhook_delete"),

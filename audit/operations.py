@@ -16,9 +16,9 @@ class AuditInput(Input):
     user: str | None = Field(
         None, alias="actor", description="User ID or email of who acted", min_length=1, max_length=254
     )
-    source: Literal[SOURCES] | None = Field(
+    source: Literal[SOURCES] | None = Field(  # type: ignore[valid-type]
         None, description="The door: mcp, rest, admin, worker, oauth, cli or import"
-    )  # type: ignore[valid-type]
+    )
     token: str | None = Field(
         None, description="A token id as the token list shows it (pat:7)", min_length=1, max_length=64
     )

@@ -16,12 +16,25 @@ from emdash.permissions import Perm, require
 SOURCES = ("mcp", "rest", "admin", "worker", "oauth", "cli", "import")
 
 
-def audit_list(*, actor: Actor, source: Any = None, limit: int = 100, before_id: Any = None) -> list[AuditLog]:
-    """Up to ``limit`` rows, optionally of one ``source``, older than the row ``before_id`` (for paging)."""
+def audit_list(
+    *,
+    actor: Actor,
+    source: Any = None,
+    limit: int = 100,
+    before_id: Any = None,
+    token: str | None = None,
+    client: str | None = None,
+) -> list[AuditLog]:
+    """Up to ``limit`` rows, optionally of one ``source``, one token or one OAuth client, older than the row
+    ``before_id`` (for paging)."""
     require(actor, Perm.AUDIT_READ)
     qs = AuditLog.objects.select_related("user").order_by("-id")
     if source in SOURCES:
         qs = qs.filter(source=source)
+    if token:
+        qs = qs.filter(token_ref=token_ref_of(token))
+    if client:
+        qs = qs.filter(oauth_client_id=client)
     if isinstance(before_id, int):
         qs = qs.filter(id__lt=before_id)
     return list(qs[: max(1, min(limit, 500))])

@@ -204,6 +204,12 @@ export const BUILDERS = {
   content_duplicate: async (fx) => ({ collection: fx.collection, id: fx.itemId }),
   revision_list: async (fx) => ({ collection: fx.collection, id: fx.itemId }),
   revision_restore: async (fx) => ({ revisionId: await fx.revision() }),
+  // undo (SPEC 9.3): a dry run over what the session's user did since yesterday (its setup made items)
+  changes_revert: async (fx) => {
+    const got = await fx.call("content_get", { collection: fx.collection, id: fx.itemId });
+    const since = new Date(Date.now() - 86_400_000).toISOString();
+    return { by: { user: String(got.item.authorId) }, since, dryRun: true };
+  },
   search: async (fx) => ({ query: "searchable", collections: [fx.collection], limit: 5 }),
   // media
   media_list: async () => ({ mimeType: "image/", limit: 5 }),

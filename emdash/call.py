@@ -99,10 +99,12 @@ def for_actor(actor: Actor, door: Door = "cli") -> Call:
 
 
 def agent_version(user_agent: str) -> str:
-    """The version of a User-Agent's first product (``claude-code/1.2.3 (...)`` → ``1.2.3``), else ""."""
-    product = user_agent.split(" ", 1)[0]
-    _, slash, version = product.partition("/")
-    return version[:50] if slash else ""
+    """The version of a User-Agent's first product (``claude-code/1.2.3 (...)`` → ``1.2.3``; a name with spaces,
+    ``Claude Code/2.1.0``, too), else ""."""
+    name, slash, rest = user_agent.partition("/")
+    if not slash or "(" in name:
+        return ""
+    return rest.split(" ", 1)[0].split("(", 1)[0][:50]
 
 
 def for_door(actor: Actor, door: Door) -> Call:

@@ -24,6 +24,8 @@ class Perm(StrEnum):
     # SPEC 9.1: what changes the public site (publish, unpublish, schedule, trash, restore, restoring a revision
     # of a live item). Only content:write; whose items is still content.edit_own / content.edit_any.
     CONTENT_GO_LIVE = "content.go_live"
+    # SPEC 9.3: take back what one token, OAuth client or user did (changes_revert): editors, content:write.
+    CONTENT_REVERT_CHANGES = "content.revert_changes"
     CONTENT_DELETE_PERMANENT = "content.delete_permanent"
     SCHEMA_READ = "schema.read"
     SCHEMA_WRITE = "schema.write"
@@ -88,6 +90,9 @@ RULES: dict[Perm, Rule] = {
     ),
     Perm.CONTENT_GO_LIVE: Rule(
         Scope.CONTENT_WRITE, Role.AUTHOR, "publishing, scheduling and deleting content requires the author role"
+    ),
+    Perm.CONTENT_REVERT_CHANGES: Rule(
+        Scope.CONTENT_WRITE, Role.EDITOR, "undoing a token's, client's or user's changes requires the editor role"
     ),
     Perm.CONTENT_DELETE_PERMANENT: Rule(
         Scope.CONTENT_WRITE, Role.ADMIN, "permanently deleting content requires the admin role"
@@ -206,6 +211,7 @@ def scope_refused(actor: Actor, perm: Perm) -> InsufficientScope:
 _GO_LIVE_WORDS = {
     Perm.CONTENT_GO_LIVE: "Publishing, unpublishing, scheduling, trashing or restoring an item",
     Perm.CONTENT_DELETE_PERMANENT: "Deleting an item permanently",
+    Perm.CONTENT_REVERT_CHANGES: "Undoing changes",
 }
 
 

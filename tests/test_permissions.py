@@ -150,6 +150,7 @@ SPEC_MINIMUM_ROLES = {
     Perm.CONTENT_DELETE_PERMANENT: (Scope.CONTENT_WRITE, Role.ADMIN),
     # SPEC 9.1: publish, unpublish, schedule, unschedule, trash, restore: content:write only (never content:draft).
     Perm.CONTENT_GO_LIVE: (Scope.CONTENT_WRITE, Role.AUTHOR),
+    Perm.CONTENT_REVERT_CHANGES: (Scope.CONTENT_WRITE, Role.EDITOR),  # SPEC 9.3 changes_revert
     Perm.SCHEMA_READ: (Scope.SCHEMA_READ, Role.EDITOR),
     Perm.TAXONOMY_MANAGE: (Scope.TAXONOMIES_MANAGE, Role.EDITOR),
     Perm.MENU_MANAGE: (Scope.MENUS_MANAGE, Role.EDITOR),

@@ -224,6 +224,7 @@ act(
     services.entry_duplicate,
     _action("duplicate", status=201),
     perm=Perm.CONTENT_CREATE,
+    target=_item_target,  # the copy it made (changes_revert trashes it), not the source
 ).describe("Copy an item as a new draft; the title gets ' (Copy)' and the slug is new.")
 go_live(
     "content_schedule", "Schedule publishing", ScheduleInput, services.entry_schedule, _action("schedule", "body")

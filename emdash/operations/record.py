@@ -34,6 +34,7 @@ CATEGORIES = (
 # The modules that declare operations; importing one fills TABLE. Add an area's module here.
 MODULES = (
     "content.entries.operations",
+    "content.changes.operations",
     "content.redirects.operations",
     "content.schema.operations",
     "content.search.operations",

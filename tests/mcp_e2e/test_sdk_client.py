@@ -366,6 +366,9 @@ async def every_tool(url: str, token: str, admin_id: int, mode: str, version: st
 
         await domain_tools(s, storage_key, item_id)
         await changeset_tools(s, item_id)
+        since = (datetime.now(UTC) - timedelta(hours=1)).isoformat().replace("+00:00", "Z")
+        plan = await s.ok("changes_revert", {"by": {"user": str(admin_id)}, "since": since})  # a dry run (SPEC 9.3)
+        assert plan, "the dry run lists what this session did"
 
         # --- schema teardown ---
         dropped = await s.ok("schema_delete_field", {"collection": "articles", "fieldSlug": "scratch"})
@@ -389,8 +392,8 @@ def test_every_tool_through_the_sdk(cms, mcp_url, settings, tmp_path, mode, vers
     called = asyncio.run(every_tool(mcp_url, token.raw, admin.pk, mode, version, storage_key))
     assert called == set(REGISTRY), f"not called: {sorted(set(REGISTRY) - called)}"
     # SPEC 7: the 43 tools plus media_upload, schema_update_collection/_field and redirect_list/_create/_delete;
-    # SPEC 12: import_wordpress; SPEC 9.2: the nine changeset_* tools
-    assert len(REGISTRY) == 59
+    # SPEC 12: import_wordpress; SPEC 9.2: the nine changeset_* tools; SPEC 9.3: changes_revert
+    assert len(REGISTRY) == 60
     assert not (tmp_path / storage_key).exists(), "media_delete removed the file"
     # The calls really went through the server: the registry is clean and each was audited.
     schema.invalidate()

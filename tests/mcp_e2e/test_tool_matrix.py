@@ -180,6 +180,10 @@ def expected(tool: Tool, cell: Cell) -> tuple[str, Perm | None]:
 # --- the world each test builds ----------------------------------------------------------------------
 
 
+def _past() -> str:
+    return (timezone.now() - timedelta(hours=1)).isoformat()
+
+
 def _future() -> str:
     return (timezone.now() + timedelta(days=2)).isoformat()
 
@@ -356,6 +360,17 @@ def _changeset_item(world: World, item: Item | None, **kwargs: Any) -> dict[str,
     return {"id": _changeset(world, item, **kwargs), "collection": "posts", "item": item.id}
 
 
+def _to_undo(world: World, item: Item | None) -> dict[str, Any]:
+    """An item ``world.other`` created over MCP (its audit row), and the arguments that take it back."""
+    from audit.record import record
+    from emdash.actor import Actor
+    from emdash.call import Call
+
+    made = make_entry(data={"title": f"To undo {next(world.seq)}"})
+    record(Call.at("mcp", Actor.for_user(world.other)), "content_create", "ok", f"posts/{made.id}")
+    return {"by": {"user": world.other.email}, "since": _past(), "dryRun": False}
+
+
 PLANS: dict[str, Plan] = {
     "content_list": Plan(None, lambda w, i: {"collection": "posts", "limit": 100}),
     "content_get": Plan(None, _target),
@@ -375,6 +390,8 @@ PLANS: dict[str, Plan] = {
     "content_translations": Plan(None, _target),
     "revision_list": Plan("draft", _target),
     "revision_restore": Plan("draft", _first_revision),
+    # SPEC 9.3: undo what another user just did (an item made through MCP, as its audit row says): it is trashed
+    "changes_revert": Plan(None, _to_undo),
     "schema_list_collections": Plan(None, lambda w, i: {}),
     "schema_get_collection": Plan(None, lambda w, i: {"slug": "posts"}),
     "schema_create_collection": Plan(None, lambda w, i: {"slug": f"made_{next(w.seq)}", "label": "Made"}),

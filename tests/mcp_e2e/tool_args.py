@@ -36,6 +36,10 @@ def future(days: int = 3) -> str:
     return (datetime.now(UTC) + timedelta(days=days)).isoformat().replace("+00:00", "Z")
 
 
+def past(days: int = 1) -> str:
+    return future(-days)
+
+
 class Fixtures:
     """What the builders point at, made through ``call`` (a direct tool call that must succeed)."""
 
@@ -242,6 +246,11 @@ BUILDERS: dict[str, Callable[[Fixtures], Awaitable[Args]]] = {
     "content_duplicate": lambda fx: _ret(_on_item(fx)),
     "revision_list": lambda fx: _ret(_on_item(fx)),
     "revision_restore": lambda fx: _with(fx.revision(), lambda rid: {"revisionId": rid}),
+    # undo (SPEC 9.3): a dry run over what the session's user did since yesterday (its setup made items)
+    "changes_revert": lambda fx: _with(
+        fx.call("content_get", _on_item(fx)),
+        lambda got: {"by": {"user": str(got["item"]["authorId"])}, "since": past(), "dryRun": True},
+    ),
     "search": lambda fx: _ret({"query": "searchable", "collections": [fx.collection], "limit": 5}),
     # media
     "media_list": _const({"mimeType": "image/", "limit": 5}),
