@@ -150,7 +150,7 @@ def publish_due_changesets(*, now: datetime | None = None) -> int:
     The claim (clearing ``scheduled_at`` on the version read) and the publish commit together; a failed publish
     rolls back to a savepoint and records why on the set, which stays approved for a person to look at."""
     from audit.record import record  # the worker's audit rows; content sits above audit
-    from emdash.call import Call
+    from emdash.call import Call, calling
 
     now = now or timezone.now()
     actor = Actor.system()
@@ -166,7 +166,7 @@ def publish_due_changesets(*, now: datetime | None = None) -> int:
             changeset = ChangeSet.objects.get(id=changeset_id)
             call = Call.at("worker", actor)
             try:
-                with transaction.atomic():
+                with calling(call), transaction.atomic():  # its revisions say "via the worker" (SPEC 9.3)
                     outcome = _publish_now(changeset, actor)
                     for item in outcome.items:
                         record(call, "changeset_publish", "ok", item)
