@@ -12,6 +12,7 @@ from audit.models import AuditLog
 from content.changesets import publishing, selectors, services
 from content.changesets.models import ChangeSet, ChangeSetEntry
 from content.entries import services as entries
+from content.models import Revision
 from content.schema import specs as schema
 from content.schema.dynamic import field_attname
 from content.signals import changeset_changed
@@ -286,6 +287,8 @@ def test_a_scheduled_set_is_published_by_the_worker_exactly_once(people):
     assert (
         AuditLog.objects.filter(action="changeset_publish", source="worker", target__startswith="posts/").count() == 2
     )
+    published = Revision.objects.filter(entry_id__in=[new, edited], kind=Revision.KIND_PUBLISH).order_by("-created_at")
+    assert {r.source for r in published[:2]} == {"worker"}, "the revisions say how they were made (SPEC 9.3)"
 
 
 def test_a_scheduled_set_that_cannot_publish_is_marked_failed_with_reasons(people):
