@@ -49,7 +49,16 @@ ENTRY = obj(
         "item": obj({"id": STRING, "slug": STRING, "title": STRING, "status": STRING}),
         "pinnedRevisionId": STRING,
         "changedSincePinned": BOOLEAN,
-        "diff": array(obj({"field": STRING, "live": {}, "draft": {}}, ["field"])),
+        "diff": array(
+            obj(
+                {
+                    "field": STRING,
+                    "live": {"description": "The live value (any JSON; null when not live)"},
+                    "draft": {"description": "The proposed value (any JSON)"},
+                },
+                ["field"],
+            )
+        ),
         "problems": {"type": "object", "additionalProperties": STRING},
         "urls": array(STRING),
     },
@@ -140,8 +149,8 @@ ONE_ENTRY = Endpoint(f"{API}/<str:id>/entries/<str:collection>/<str:item>", "api
 
 
 def _action(verb: str) -> Any:
-    """``POST .../{id}/<verb>`` with the rest of the input in the JSON body."""
-    return Endpoint(f"{API}/<str:id>/{verb}", f"api-changeset-{verb}").post()
+    """``POST .../{id}/<verb>``; the rest of the input (if any) in the JSON body."""
+    return Endpoint(f"{API}/<str:id>/{verb}", f"api-changeset-{verb}").post("path" if verb == "submit" else "body")
 
 
 read = family("content", Perm.CHANGESET_READ, **READ)
