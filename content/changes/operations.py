@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import Field
+from pydantic import Field, WithJsonSchema
 
 from content.changes.services import changes_revert
 from emdash.operations import Endpoint, Input, family
@@ -15,7 +15,15 @@ from emdash.permissions import Perm
 class By(Input):
     """Exactly one of token, client or user."""
 
-    token: Annotated[str, Field(description="Token id, e.g. pat:7", max_length=64)] | None = None
+    # The token list shows a personal access token's id as a number: 7, "7" and "pat:7" all name it.
+    token: (
+        Annotated[
+            str | int,
+            WithJsonSchema({"type": ["string", "integer"], "description": "Token id, e.g. pat:7"}),
+            Field(union_mode="left_to_right"),
+        ]
+        | None
+    ) = None
     client: Annotated[str, Field(description="OAuth client_id", max_length=200)] | None = None
     user: Annotated[str, Field(description="Email or user id", max_length=254)] | None = None
 

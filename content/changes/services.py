@@ -83,6 +83,8 @@ def subject_of(by: Any) -> Subject:
         raise ValidationError.for_fields({"by": "give exactly one of token, client or user"})
     kind, value = next(iter(given.items()))
     if kind == "token":
+        if len(str(value)) > 64:
+            raise ValidationError.for_fields({"by.token": "a token id is at most 64 characters, e.g. pat:7"})
         ref = token_ref_of(value)
         return Subject("token_ref", ref, f"token {ref}")
     if kind == "client":

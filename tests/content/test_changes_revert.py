@@ -232,6 +232,14 @@ def test_items_someone_else_changed_afterwards_are_skipped_unless_forced(
     assert row_of(session["draft"])["title"] != "Editor's word"
 
 
+def test_a_token_is_named_as_the_token_list_shows_it(session: dict[str, str], assistant: Door, editor: Door) -> None:
+    ref = token_id(assistant)
+    number = int(ref.split(":")[1])
+    for given in (ref, str(number), number):
+        plan = editor.mcp("changes_revert", {"by": {"token": given}, "since": session["since"]})
+        assert len(plan["items"]) == 4 and plan["by"] == f"token {ref}", given
+
+
 def test_undo_by_user_and_by_oauth_client_id_find_the_same_changes(
     session: dict[str, str], alice: User, editor: Door
 ) -> None:

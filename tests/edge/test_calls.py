@@ -131,8 +131,6 @@ def test_record_later_goes_to_the_doors_batch_and_the_writer_flushes_it(transact
     assert len(batch) == 2 and not AuditLog.objects.filter(trace_id="b" * 24).exists()  # nothing written yet
     audit_writer.submit(batch)
     audit_writer.flush()
-    rows = list(
-        AuditLog.objects.filter(trace_id="b" * 24).order_by("id").values_list("outcome", "client", "user_id")
-    )
+    rows = list(AuditLog.objects.filter(trace_id="b" * 24).order_by("id").values_list("outcome", "client", "user_id"))
     user_id = call.actor.user_id
     assert rows == [("ok", "Claude\ufffdCode", user_id), ("NOT_FOUND", "Claude\ufffdCode", user_id)]

@@ -181,3 +181,12 @@ def test_unsafe_or_broken_files_are_refused_writing_nothing(cms: None, tmp_path:
     with pytest.raises(CommandError, match="import refused, nothing was written"):
         run(path)
     assert Collection.objects.count() == 0 and WordPressLink.objects.count() == 0
+
+
+def test_imported_revisions_say_they_came_through_the_import(cms: None, uploads: Path) -> None:
+    """SPEC 9.3: a WordPress import's revisions record door "import" (the command's own door would be "cli")."""
+    from content.models import Revision
+
+    run(DATA / "site.wxr", "--media-dir", str(uploads))
+    doors = set(Revision.objects.values_list("source", flat=True))
+    assert doors == {"import"}, doors
