@@ -15,7 +15,7 @@ from typing import Any
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
-from content.signals import entry_changed
+from content.signals import changeset_changed, entry_changed
 from emdash.edge.threaded_wsgi import serving_loop
 from emdash.roles import role_label
 
@@ -76,5 +76,11 @@ def _thread_loop() -> asyncio.AbstractEventLoop:
     return loop
 
 
+def broadcast_changeset(sender: Any, *, changeset: dict[str, Any], event: str, actor: Any = None, **_: Any) -> None:
+    """A change set submitted, approved, rejected, published or reverted: the Review screen says so."""
+    broadcast(sender, collection="changesets", entry_id=changeset["id"], action=event, actor=actor)
+
+
 def connect() -> None:
     entry_changed.connect(broadcast, dispatch_uid="admin_ui.live.broadcast")
+    changeset_changed.connect(broadcast_changeset, dispatch_uid="admin_ui.live.changesets")

@@ -24,6 +24,7 @@ class Link:
 # (label, url name, key, permission needed; None = any signed-in user, e.g. their own API tokens).
 # "Connected apps" and "Connect a device" (the device-approval page, routed by accounts.oauth) are the OAuth ones.
 SECTIONS: list[tuple[str, str, str, Perm | None]] = [
+    ("Review", "admin_ui:review", "review", Perm.CHANGESET_READ),
     ("Media", "admin_ui:media", "media", Perm.MEDIA_READ),
     ("Taxonomies", "admin_ui:taxonomies", "taxonomies", Perm.TAXONOMY_MANAGE),
     ("Menus", "admin_ui:menus", "menus", Perm.MENU_MANAGE),

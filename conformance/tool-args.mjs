@@ -146,6 +146,26 @@ export class Fixtures {
     return name;
   }
 
+  // A change set holding one new draft, in `state` (open, submitted, approved, published). The session's user
+  // approves its own set, so the four-eyes rule is turned off first (changesetsSelfApprove).
+  async changesetEntry(state = "open") {
+    const made = await this.call("changeset_create", { title: `Set ${this.uniq("cs")}` });
+    const id = made.changeset.id;
+    const item = await this.item("draft");
+    await this.call("changeset_add", { id, collection: this.collection, item });
+    if (["submitted", "approved", "published"].includes(state)) await this.call("changeset_submit", { id });
+    if (["approved", "published"].includes(state)) {
+      await this.call("settings_update", { changesetsSelfApprove: true });
+      await this.call("changeset_review", { id, decision: "approve" });
+    }
+    if (state === "published") await this.call("changeset_publish", { id });
+    return { id, collection: this.collection, item };
+  }
+
+  async changeset(state = "open") {
+    return (await this.changesetEntry(state)).id;
+  }
+
   async redirect() {
     const made = await this.call("redirect_create", { source: `/old/${this.uniq("r")}/`, target: "/" });
     return made.id;
@@ -251,6 +271,21 @@ export const BUILDERS = {
   redirect_list: async () => ({}),
   redirect_create: async (fx) => ({ source: `/old/${fx.uniq("r")}/`, target: "/" }),
   redirect_delete: async (fx) => ({ redirectId: await fx.redirect() }),
+  // change sets (SPEC 9.2)
+  changeset_list: async () => ({ limit: 5 }),
+  changeset_get: async (fx) => ({ id: await fx.changeset() }),
+  changeset_create: async (fx) => ({ title: `Proposal ${fx.uniq("p")}`, description: "From an SDK" }),
+  changeset_add: async (fx) => ({
+    id: await fx.changeset(),
+    collection: fx.collection,
+    item: fx.itemId,
+    action: "unpublish",
+  }),
+  changeset_remove: async (fx) => await fx.changesetEntry(),
+  changeset_submit: async (fx) => ({ id: await fx.changeset() }),
+  changeset_review: async (fx) => ({ id: await fx.changeset("submitted"), decision: "reject", comment: "Not yet" }),
+  changeset_publish: async (fx) => ({ id: await fx.changeset("approved") }),
+  changeset_revert: async (fx) => ({ id: await fx.changeset("published") }),
 };
 
 // The listed tools that have no builder, and the builders for tools that are not listed (stale entries).

@@ -19,3 +19,7 @@ class ContentConfig(AppConfig):
         from emdash.background import register_sweep
 
         register_sweep("scheduled", publish_due, report="published {} scheduled item(s)", always_report=True)
+
+        from content.changesets.publishing import publish_due_changesets
+
+        register_sweep("scheduled_changesets", publish_due_changesets, report="published {} scheduled change set(s)")

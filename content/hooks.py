@@ -69,6 +69,12 @@ class SiteTime:
 _terms: TermsProvider | None = None
 _site_time = SiteTime()
 _media: MediaProvider | None = None
+# Whether a change set's creator may approve it (the setting changesetsSelfApprove, plugged in by settings_app).
+def _never() -> bool:
+    return False
+
+
+_self_approve: Callable[[], bool] = _never
 
 
 def register_terms(provider: TermsProvider | None) -> None:
@@ -84,6 +90,16 @@ def register_media(provider: MediaProvider | None) -> None:
 def register_site_time(clock: SiteTime) -> None:
     global _site_time
     _site_time = clock
+
+
+def register_self_approve(reader: Callable[[], bool]) -> None:
+    global _self_approve
+    _self_approve = reader
+
+
+def changesets_self_approve() -> bool:
+    """The four-eyes rule's switch (SPEC 9.2): False, the default, means a creator never reviews their own set."""
+    return bool(_self_approve())
 
 
 def site_time() -> SiteTime:

@@ -174,4 +174,5 @@ class Redirect(models.Model):
         return f"{self.source} -> {self.target}"
 
 
+from content.changesets.models import ChangeSet, ChangeSetEntry  # noqa: E402, F401  (the change set tables)
 from content.search.models import SearchDocument, SearchIndexState  # noqa: E402, F401  (the search index tables)

@@ -22,6 +22,9 @@ entry_changed = Signal()
 entry_deleting = Signal()
 entry_publishing = Signal()
 schema_changed = Signal()
+# A change set moved (SPEC 9.2): ``changeset`` (its presented dict), ``event`` (submitted, approved, rejected,
+# published, reverted) and ``actor``; sent after the transaction commits.
+changeset_changed = Signal()
 
 
 class Batch:
@@ -54,6 +57,11 @@ def send_entry_changed(collection: str, entry_id: str, action: str, actor: Any) 
             sender=None, collection=collection, entry_id=entry_id, action=action, actor=actor, batch=batch
         )
     )
+
+
+def send_changeset_changed(changeset: Callable[[], dict[str, Any]], event: str, actor: Any) -> None:
+    """``changeset`` is read after the commit, so receivers see the set as it was committed."""
+    transaction.on_commit(lambda: changeset_changed.send(sender=None, changeset=changeset(), event=event, actor=actor))
 
 
 def current_batch() -> Batch:

@@ -48,6 +48,10 @@ class Perm(StrEnum):
     REDIRECTS_MANAGE = "redirects.manage"
     MEDIA_USAGE_REPAIR = "media.usage_repair"  # rebuild the media usage index (SPEC 10)
     SITE_IMPORT = "site.import"  # a WordPress import (SPEC 12): writes schema, content, media, menus at once
+    CHANGESET_READ = "changeset.read"  # change sets and their entries' diffs (SPEC 9.2)
+    CHANGESET_PROPOSE = "changeset.propose"  # create a set, add/remove items, submit it
+    CHANGESET_REVIEW = "changeset.review"  # approve or reject someone else's set (four-eyes)
+    CHANGESET_PUBLISH = "changeset.publish"  # publish or revert a set (publish rights on every item too)
 
 
 @dataclass(frozen=True)
@@ -65,6 +69,7 @@ class Rule:
 
 
 DRAFT = frozenset({Scope.CONTENT_DRAFT})
+
 
 RULES: dict[Perm, Rule] = {
     Perm.CONTENT_READ: Rule(Scope.CONTENT_READ, Role.SUBSCRIBER, "reading content requires a subscriber role", True),
@@ -123,6 +128,23 @@ RULES: dict[Perm, Rule] = {
     Perm.REDIRECTS_MANAGE: Rule(Scope.CONTENT_WRITE, Role.EDITOR, "managing redirects requires the editor role"),
     Perm.MEDIA_USAGE_REPAIR: Rule(Scope.ADMIN, Role.ADMIN, "repairing the media usage index requires the admin role"),
     Perm.SITE_IMPORT: Rule(Scope.ADMIN, Role.ADMIN, "importing a site requires the admin role"),
+    # SPEC 9.2: proposing is what a draft-only token is for (content:write may too); whoever may propose may see
+    # the sets, a reader too.
+    Perm.CHANGESET_READ: Rule(
+        Scope.CONTENT_READ,
+        Role.AUTHOR,
+        "reading change sets requires the author role",
+        also=frozenset({Scope.CONTENT_DRAFT, Scope.CONTENT_WRITE}),
+    ),
+    Perm.CHANGESET_PROPOSE: Rule(
+        Scope.CONTENT_WRITE, Role.AUTHOR, "proposing changes requires the author role", also=DRAFT
+    ),
+    Perm.CHANGESET_REVIEW: Rule(
+        Scope.CONTENT_WRITE, Role.EDITOR, "approving or rejecting a change set requires the editor role"
+    ),
+    Perm.CHANGESET_PUBLISH: Rule(
+        Scope.CONTENT_WRITE, Role.AUTHOR, "publishing or reverting a change set requires the author role"
+    ),
 }
 
 

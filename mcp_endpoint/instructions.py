@@ -23,5 +23,6 @@ EmDash is a headless CMS. Content lives in collections (e.g. posts, pages); each
   with scope X; "Insufficient permissions: ..." names the role needed, which only an administrator can grant. Do not
   retry either unchanged.
 - A content:draft token writes drafts only: it never publishes, unpublishes, schedules or deletes. Leave those to a
-  person (or propose them in a change set) instead of asking for content:write.
+  person, or propose them in a change set (changeset_create, changeset_add, changeset_submit), instead of asking for
+  content:write.
 """

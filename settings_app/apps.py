@@ -15,3 +15,4 @@ class SettingsAppConfig(AppConfig):
         hooks.register_site_time(hooks.SiteTime(display, localtime.to_input, localtime.from_input))
         # media_usage_repair reads the logo, favicon and Open Graph image from the stored document
         usage.register_settings_source(selectors.stored)
+        hooks.register_self_approve(lambda: selectors.stored().get("changesetsSelfApprove") is True)

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from emdash.operations import NULLABLE, READ, WHOLE, Endpoint, Input, NoInput, audit_as, family, reference
-from emdash.operations.shapes import INTEGER, STRING, copy, obj, shared
+from emdash.operations.shapes import BOOLEAN, INTEGER, STRING, copy, obj, shared
 from emdash.permissions import Perm
 from settings_app import selectors, services, validation
 
@@ -76,6 +76,9 @@ class UpdateInput(Input):
     )
     seo: Annotated[Seo | None, NULLABLE] = Field(None, description="SEO defaults, merged key by key")
     editorial_guide: Text = _text("editorialGuide", "House style for writers, Markdown (resource emdash://guide)")
+    changesets_self_approve: Annotated[bool | None, NULLABLE] = Field(
+        None, description="Let a change set's creator approve it (default false: four-eyes)"
+    )
 
 
 def _resolved(description: str) -> dict[str, Any]:
@@ -108,6 +111,7 @@ OUTPUT = shared(
                 }
             ),
             "editorialGuide": STRING,
+            "changesetsSelfApprove": BOOLEAN,
         },
         description="Site settings; keys that are not set are omitted",
     ),

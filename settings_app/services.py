@@ -31,6 +31,7 @@ KEYS = {
     "social": "social",
     "seo": "seo",
     "editorial_guide": "editorialGuide",
+    "changesets_self_approve": "changesetsSelfApprove",
 }
 
 
@@ -58,6 +59,7 @@ def settings_set(
     social: Any = UNSET,
     seo: Any = UNSET,
     editorial_guide: str | None = UNSET,
+    changesets_self_approve: bool | None = UNSET,
 ) -> dict[str, Any]:
     """The operation's service: the keys the caller sent (validated shapes; media refs and nested groups as
     models or dicts), applied as :func:`settings_update` does. Left-out keys keep their values."""
@@ -73,6 +75,7 @@ def settings_set(
         "social": social,
         "seo": seo,
         "editorial_guide": editorial_guide,
+        "changesets_self_approve": changesets_self_approve,
     }
     changes = {KEYS[name]: _wire(value) for name, value in given.items() if value is not UNSET}
     return settings_update(actor=actor, changes=changes)

@@ -21,7 +21,9 @@ TOP_KEYS = (
     "social",
     "seo",
     "editorialGuide",
+    "changesetsSelfApprove",
 )
+FLAGS = {"changesetsSelfApprove"}  # true/false; null unsets (back to the default, false)
 SOCIAL_KEYS = ("twitter", "github", "facebook", "instagram", "linkedin", "youtube")
 SEO_KEYS = ("titleSeparator", "defaultOgImage", "robotsTxt", "googleVerification", "bingVerification")
 NESTED = {"social": SOCIAL_KEYS, "seo": SEO_KEYS}
@@ -136,6 +138,10 @@ def _value(path: str, value: Any, problems: dict[str, str]) -> Any:
         check, not_a_string = CHECKED_STRINGS[path]
         if problem := check(value) if isinstance(value, str) else not_a_string:
             problems[path] = problem
+        return value
+    if path in FLAGS:
+        if value is not None and not isinstance(value, bool):
+            problems[path] = "must be true or false (null restores the default, false)"
         return value
     if path == "postsPerPage":
         low, high = POSTS_PER_PAGE

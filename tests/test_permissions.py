@@ -170,17 +170,26 @@ SPEC_MINIMUM_ROLES = {
     Perm.REDIRECTS_MANAGE: (Scope.CONTENT_WRITE, Role.EDITOR),
     Perm.SITE_IMPORT: (Scope.ADMIN, Role.ADMIN),  # SPEC 12: import_wordpress is admin
     Perm.MEDIA_USAGE_REPAIR: (Scope.ADMIN, Role.ADMIN),  # SPEC 10: media_usage_repair (admin)
+    # SPEC 9.2: anyone author+ proposes (content:draft or content:write), editors review, publishing needs
+    # content:write (and, checked per item, publish rights on every item).
+    Perm.CHANGESET_READ: (Scope.CONTENT_READ, Role.AUTHOR),
+    Perm.CHANGESET_PROPOSE: (Scope.CONTENT_WRITE, Role.AUTHOR),
+    Perm.CHANGESET_REVIEW: (Scope.CONTENT_WRITE, Role.EDITOR),
+    Perm.CHANGESET_PUBLISH: (Scope.CONTENT_WRITE, Role.AUTHOR),
 }
 
 
-# SPEC 9.1: content:draft creates and edits (drafts); nothing else accepts a second scope.
-SPEC_DRAFT_RULES = {Perm.CONTENT_CREATE, Perm.CONTENT_EDIT_OWN, Perm.CONTENT_EDIT_ANY}
+# SPEC 9.1: content:draft creates and edits (drafts) and proposes change sets (9.2); nothing else accepts a second
+# scope but reading change sets, which whoever may propose may do.
+SPEC_DRAFT_RULES = {Perm.CONTENT_CREATE, Perm.CONTENT_EDIT_OWN, Perm.CONTENT_EDIT_ANY, Perm.CHANGESET_PROPOSE}
+CHANGESET_READERS = {Scope.CONTENT_DRAFT, Scope.CONTENT_WRITE}
 
 
 def test_rules_agree_with_the_spec_table():
     assert {p: (r.scope, r.min_role) for p, r in RULES.items()} == SPEC_MINIMUM_ROLES
-    assert {p for p, r in RULES.items() if r.also} == SPEC_DRAFT_RULES
-    assert all(r.also == {Scope.CONTENT_DRAFT} for p, r in RULES.items() if r.also)
+    assert {p for p, r in RULES.items() if r.also} == SPEC_DRAFT_RULES | {Perm.CHANGESET_READ}
+    assert all(r.also == {Scope.CONTENT_DRAFT} for p, r in RULES.items() if r.also and p in SPEC_DRAFT_RULES)
+    assert RULES[Perm.CHANGESET_READ].also == CHANGESET_READERS
     assert {p for p, r in RULES.items() if r.public} == {
         Perm.CONTENT_READ,
         Perm.MEDIA_READ,

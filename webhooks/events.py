@@ -32,6 +32,11 @@ EVENTS = (
     "media.created",
     "media.deleted",
     "schema.changed",
+    "changeset.submitted",
+    "changeset.approved",
+    "changeset.rejected",
+    "changeset.published",
+    "changeset.reverted",
 )
 # entry_changed actions -> events. Trashing and permanent deletion are both content.deleted (``permanent``
 # tells them apart); restoring, unscheduling and discarding a draft change the item: content.updated.
@@ -120,10 +125,20 @@ def on_schema_changed(**_: Any) -> None:
         delivery.record("schema.changed", body("schema.changed", None))
 
 
+@_safely
+def on_changeset_changed(*, changeset: dict[str, Any], event: str, actor: Any, **_: Any) -> None:
+    from webhooks import delivery
+
+    name = f"changeset.{event}"
+    if name in EVENTS and delivery.subscribed(name):
+        delivery.record(name, body(name, actor, changeset=changeset))
+
+
 def connect() -> None:
-    from content.signals import entry_changed, schema_changed
+    from content.signals import changeset_changed, entry_changed, schema_changed
     from media.signals import media_changed
 
     entry_changed.connect(on_entry_changed, dispatch_uid="webhooks.entry")
     media_changed.connect(on_media_changed, dispatch_uid="webhooks.media")
     schema_changed.connect(on_schema_changed, dispatch_uid="webhooks.schema")
+    changeset_changed.connect(on_changeset_changed, dispatch_uid="webhooks.changeset")

@@ -45,6 +45,8 @@ def changes_from(post: QueryDict) -> dict[str, Any]:
     seo["defaultOgImage"] = _media_ref(post.get("seo.defaultOgImage", ""))
     changes["seo"] = seo
     changes["editorialGuide"] = post.get("editorialGuide", "").strip() or None
+    if post.get("changesetsSelfApprove.sent"):  # the form showed the checkbox: unticked means off (the default)
+        changes["changesetsSelfApprove"] = True if post.get("changesetsSelfApprove") else None
     return changes
 
 
@@ -85,6 +87,7 @@ def site_settings(request: HttpRequest) -> HttpResponse:
         ],
         "robots_txt": seo.get("robotsTxt", ""),
         "editorial_guide": current.get("editorialGuide", ""),
+        "self_approve": current.get("changesetsSelfApprove") is True,
         "images": images,
         "problems": problems,
         "can_write": can(actor, Perm.SETTINGS_MANAGE),

@@ -64,6 +64,8 @@ def _execute(op: Operation, call: Call, args: Input, started: float) -> Payload:
     if op.is_write:
         target = op.target(args, payload) if op.target is not None else ""
         record(call, op.name, "ok", target, started=started)  # in the write's transaction
+        for item in op.item_targets(args, payload) if op.item_targets is not None else ():
+            record(call, op.name, "ok", item)
     return payload
 
 

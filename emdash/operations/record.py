@@ -47,6 +47,7 @@ MODULES = (
     "accounts.token_operations",
     "webhooks.operations",
     "transfer.operations",
+    "content.changesets.operations",
 )
 
 Payload = dict[str, Any]
@@ -89,6 +90,8 @@ class Operation:
     present: Presenter = itself
     output_schema: dict[str, Any] | None = None
     target: Target | None = None  # "posts/01J..." for the audit row
+    # More audit rows of the same write, one per target (a change set's publish: one per item it changed).
+    item_targets: Callable[[Any, Any], list[str]] | None = None
     routes: tuple[Route, ...] = ()
     read_only: bool = False
     destructive: bool = False

@@ -12,6 +12,7 @@ from tests.factories import make_user
 # Pages under one permission each (from the nav table), plus the content list.
 PAGES = [(label, name, need) for label, name, key, need in SECTIONS]
 URLS = {
+    "admin_ui:review": "/_emdash/admin/review/",
     "admin_ui:media": "/_emdash/admin/media/",
     "admin_ui:taxonomies": "/_emdash/admin/taxonomies/",
     "admin_ui:menus": "/_emdash/admin/menus/",

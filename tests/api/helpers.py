@@ -29,6 +29,7 @@ PLACEHOLDERS = {
     "revision_id": "01ZZZZZZZZZZZZZZZZZZZZZZZZ",
     "redirect_id": "01ZZZZZZZZZZZZZZZZZZZZZZZZ",
     "token_id": "999999",
+    "item": "zz_missing",
 }
 
 

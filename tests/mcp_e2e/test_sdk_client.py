@@ -208,6 +208,36 @@ async def domain_tools(s: Session, storage_key: str, post_id: str) -> None:
     assert code == "NOT_FOUND"
 
 
+async def changeset_tools(s: Session, post_id: str) -> None:
+    """The nine change set tools on the published article: propose taking it down, review, publish, revert.
+    The session is one admin, so the four-eyes rule is switched off for it (its own test: test_changeset_cycle)."""
+    made = (await s.ok("changeset_create", {"title": "Take it down", "description": "Outdated"}))["changeset"]
+    target = {"id": made["id"], "collection": "articles", "item": post_id}
+    assert (await s.ok("changeset_add", {**target, "action": "delete"}))["changeset"]["entryCount"] == 1
+    assert (await s.ok("changeset_remove", target))["changeset"]["entryCount"] == 0
+    await s.ok("changeset_add", {**target, "action": "unpublish"})
+    shown = await s.ok("changeset_get", {"id": made["id"]})
+    assert [(e["id"], e["action"], e["urls"]) for e in shown["entries"]] == [
+        (post_id, "unpublish", ["/articles/hello-mcp/"])
+    ]
+    assert (await s.ok("changeset_submit", {"id": made["id"]}))["changeset"]["state"] == "submitted"
+    refused = await s.rpc_error("changeset_review", {"id": made["id"], "decision": "approve"})
+    assert refused.data == {"code": "INSUFFICIENT_PERMISSIONS"} and "changesetsSelfApprove" in str(refused)
+    await s.ok("settings_update", {"changesetsSelfApprove": True})
+    assert (await s.ok("changeset_review", {"id": made["id"], "decision": "approve"}))["changeset"]["state"] == (
+        "approved"
+    )
+    queue = await s.ok("changeset_list", {"state": "approved"})
+    assert [c["id"] for c in queue["items"]] == [made["id"]]
+    published = await s.ok("changeset_publish", {"id": made["id"]})
+    assert published["published"] == [f"articles/{post_id}"]
+    assert (await s.ok("content_get", {"collection": "articles", "id": post_id}))["item"]["status"] == "draft"
+    reverted = await s.ok("changeset_revert", {"id": made["id"]})
+    assert reverted["reverted"] == [f"articles/{post_id}"] and reverted["skipped"] == []
+    assert (await s.ok("content_get", {"collection": "articles", "id": post_id}))["item"]["status"] == "published"
+    await s.ok("settings_update", {"changesetsSelfApprove": None})
+
+
 async def every_tool(url: str, token: str, admin_id: int, mode: str, version: str, storage_key: str) -> set[str]:
     async with connect(url, token, mode) as client:
         s = Session(client, version)
@@ -341,6 +371,10 @@ async def every_tool(url: str, token: str, admin_id: int, mode: str, version: st
         assert ids(await s.ok("content_list", {"collection": "articles", "locale": "fr"})) == [fr_id]
 
         await domain_tools(s, storage_key, item_id)
+        await changeset_tools(s, item_id)
+        since = (datetime.now(UTC) - timedelta(hours=1)).isoformat().replace("+00:00", "Z")
+        plan = await s.ok("changes_revert", {"by": {"user": str(admin_id)}, "since": since})  # a dry run (SPEC 9.3)
+        assert plan, "the dry run lists what this session did"
 
         # --- schema teardown ---
         dropped = await s.ok("schema_delete_field", {"collection": "articles", "fieldSlug": "scratch"})
@@ -364,8 +398,9 @@ def test_every_tool_through_the_sdk(cms, mcp_url, settings, tmp_path, mode, vers
     called = asyncio.run(every_tool(mcp_url, token.raw, admin.pk, mode, version, storage_key))
     assert called == set(REGISTRY), f"not called: {sorted(set(REGISTRY) - called)}"
     # SPEC 7: the 43 tools plus media_upload, schema_update_collection/_field and redirect_list/_create/_delete;
-    # SPEC 12: import_wordpress
-    assert len(REGISTRY) == 51  # 50 + media_usage_repair (SPEC 10)
+    # SPEC 12: import_wordpress; SPEC 9.2: the nine changeset_* tools; SPEC 9.3: changes_revert; SPEC 10:
+    # media_usage_repair, taxonomy_create/_update/_delete, media_upload_url, media_confirm
+    assert len(REGISTRY) == 66
     assert not (tmp_path / storage_key).exists(), "media_delete removed the file"
     # The calls really went through the server: the registry is clean and each was audited.
     schema.invalidate()

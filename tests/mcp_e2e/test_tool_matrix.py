@@ -38,11 +38,14 @@ from django.utils import timezone
 from jsonschema import Draft202012Validator
 
 from accounts.models import User
+from content.changesets import publishing as changeset_publishing
+from content.changesets.models import ChangeSet, ChangeSetEntry
 from content.entries import services
 from content.models import Collection, Field, Redirect, Revision
 from content.redirects import services as redirects
 from content.schema import services as schema_services
 from content.schema import specs as schema
+from emdash.ids import new_id
 from emdash.permissions import RULES, Perm
 from emdash.roles import Role
 from emdash.scopes import IMPLIES, Scope
@@ -68,6 +71,14 @@ OWN_TO_ANY = {
     Perm.CONTENT_EDIT_OWN: Perm.CONTENT_EDIT_ANY,
     Perm.CONTENT_GO_LIVE: Perm.CONTENT_EDIT_ANY,  # publishing someone else's item: the editor rule (SPEC 9.1)
     Perm.MEDIA_EDIT_OWN: Perm.MEDIA_EDIT_ANY,
+}
+# Change set tools that act on their items check the editing role per item (SPEC 9.2: "their own editable items",
+# "publish rights on every item"): someone else's item needs the editor role; the tool's own scope was checked.
+ITEM_ROLE_RULE = {
+    "changeset_add": Perm.CONTENT_EDIT_ANY,
+    "changeset_submit": Perm.CONTENT_EDIT_ANY,
+    "changeset_publish": Perm.CONTENT_EDIT_ANY,
+    "changeset_revert": Perm.CONTENT_EDIT_ANY,
 }
 OWNERS = ("own", "other")
 VISIBILITY_STATES = ("draft", "published")
@@ -159,6 +170,9 @@ def expected(tool: Tool, cell: Cell) -> tuple[str, Perm | None]:
             return SCOPE, perm
         if cell.role < rule.min_role:
             return PERMS, perm
+    item_rule = ITEM_ROLE_RULE.get(tool.name) if cell.owner == "other" else None
+    if item_rule is not None and cell.role < RULES[item_rule].min_role:
+        return PERMS, item_rule
     if cell.state == "draft" and cell.role < RULES[Perm.CONTENT_READ_UNPUBLISHED].min_role:
         return NOT_FOUND, None
     return OK, None
@@ -185,6 +199,7 @@ class World:
     """Users of every role, tokens on demand, and fresh items in ``posts`` in a chosen state."""
 
     def __init__(self) -> None:
+        self.caller: User | None = None  # the cell's user, for builders that make things of the caller's
         self.client = Client()
         self.seq = itertools.count(1)
         self._tokens: dict[tuple[Role, frozenset[Scope]], str] = {}
@@ -338,6 +353,32 @@ def _stale_usage(world: World, item: Item | None) -> dict[str, Any]:
     return {}
 
 
+def _changeset(world: World, item: Item | None, state: str = "open", creator: User | None = None) -> str:
+    """A change set holding ``item`` (a publish, pinned now) in ``state``, made straight in the tables; by the
+    caller unless ``creator`` is given. ``published`` is published by the system (for revert)."""
+    assert item is not None
+    row = schema.get_collection("posts").model.objects.get(pk=item.id)
+    made = ChangeSet.objects.create(
+        id=new_id(), title=f"Matrix set {next(world.seq)}", creator=creator or world.caller, state=state
+    )
+    ChangeSetEntry.objects.create(
+        changeset=made,
+        collection="posts",
+        entry_id=item.id,
+        pinned_revision_id=row.draft_revision_id,
+        pinned_version=row.version,
+    )
+    if state == "published":
+        ChangeSet.objects.filter(id=made.id).update(state="approved")
+        changeset_publishing.changeset_publish(actor=SYSTEM, id=made.id)
+    return made.id
+
+
+def _changeset_item(world: World, item: Item | None, **kwargs: Any) -> dict[str, Any]:
+    assert item is not None
+    return {"id": _changeset(world, item, **kwargs), "collection": "posts", "item": item.id}
+
+
 def _to_undo(world: World, item: Item | None) -> dict[str, Any]:
     """An item ``world.other`` created over MCP (its audit row), and the arguments that take it back."""
     from audit.record import record
@@ -415,6 +456,19 @@ PLANS: dict[str, Plan] = {
     "redirect_create": Plan(None, lambda w, i: {"source": f"/old-{next(w.seq)}/", "target": "/posts/"}),
     "redirect_delete": Plan(None, _redirect),
     "import_wordpress": Plan(None, lambda w, i: {"url": wxr_url()}),  # a one-post WXR on 127.0.0.1
+    "changeset_list": Plan(None, lambda w, i: {"state": "open"}),
+    "changeset_get": Plan("draft", lambda w, i: {"id": _changeset(w, i)}),
+    "changeset_create": Plan(None, lambda w, i: {"title": f"Proposal {next(w.seq)}"}),
+    "changeset_add": Plan(
+        "draft", lambda w, i: {"id": _changeset(w, w.item("draft", None)), "collection": "posts", "item": i.id}
+    ),
+    "changeset_remove": Plan("draft", _changeset_item),
+    "changeset_submit": Plan("draft", lambda w, i: {"id": _changeset(w, i)}),
+    "changeset_review": Plan(
+        "draft", lambda w, i: {"id": _changeset(w, i, state="submitted", creator=w.other), "decision": "reject"}
+    ),
+    "changeset_publish": Plan("draft", lambda w, i: {"id": _changeset(w, i, state="approved", creator=w.other)}),
+    "changeset_revert": Plan("draft", lambda w, i: {"id": _changeset(w, i, state="published", creator=w.other)}),
 }
 
 
@@ -453,6 +507,8 @@ def snapshot() -> dict[str, Any]:
         "entries": entries,
         "revisions": Revision.objects.count(),
         "redirects": list(Redirect.objects.order_by("id").values_list("id", "source", "target")),
+        "changesets": list(ChangeSet.objects.order_by("id").values_list("id", "state", "version")),
+        "changeset_entries": list(ChangeSetEntry.objects.order_by("id").values_list("id", "entry_id", "action")),
         "collections": list(Collection.objects.order_by("slug").values_list("slug", "label", "supports", "updated_at")),
         "fields": list(
             Field.objects.order_by("collection__slug", "slug").values_list(
@@ -486,6 +542,7 @@ def check_cell(world: World, tool: Tool, cell: Cell) -> None:
         item = world.item(state, owner_id)
     elif targets_item(tool):
         item = world.media(owner_id)
+    world.caller = caller
     arguments = plan.build(world, item)
     token = world.token(cell.role, cell.scopes)
     want, perm = expected(tool, cell)

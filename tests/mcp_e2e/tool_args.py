@@ -141,6 +141,25 @@ class Fixtures:
         await self.call("schema_create_collection", {"slug": slug, "label": f"Scratch {slug}"})
         return slug
 
+    async def changeset(self, state: str = "open") -> str:
+        return str((await self.changeset_entry(state))["id"])
+
+    async def changeset_entry(self, state: str = "open") -> Args:
+        """A change set holding one new draft, in ``state`` (open, submitted, approved, published). The session's
+        user approves its own set, so the fixture turns the four-eyes rule off (changesetsSelfApprove)."""
+        made = await self.call("changeset_create", {"title": f"Set {self.uniq('cs')}"})
+        changeset_id = str(made["changeset"]["id"])
+        item = await self.item("draft")
+        await self.call("changeset_add", {"id": changeset_id, "collection": self.collection, "item": item})
+        if state in ("submitted", "approved", "published"):
+            await self.call("changeset_submit", {"id": changeset_id})
+        if state in ("approved", "published"):
+            await self.call("settings_update", {"changesetsSelfApprove": True})
+            await self.call("changeset_review", {"id": changeset_id, "decision": "approve"})
+        if state == "published":
+            await self.call("changeset_publish", {"id": changeset_id})
+        return {"id": changeset_id, "collection": self.collection, "item": item}
+
     async def revision(self) -> str:
         target = await self.target("draft")
         await self.call("content_update", {**target, "data": {"title": "Second version"}})
@@ -292,6 +311,20 @@ BUILDERS: dict[str, Callable[[Fixtures], Awaitable[Args]]] = {
     "redirect_list": _const({}),
     "redirect_create": lambda fx: _ret({"source": f"/old/{fx.uniq('r')}/", "target": "/"}),
     "redirect_delete": lambda fx: _with(fx.redirect(), lambda rid: {"redirectId": rid}),
+    # change sets (SPEC 9.2)
+    "changeset_list": _const({"limit": 5}),
+    "changeset_get": lambda fx: _with(fx.changeset(), lambda cid: {"id": cid}),
+    "changeset_create": lambda fx: _ret({"title": f"Proposal {fx.uniq('p')}", "description": "From an SDK"}),
+    "changeset_add": lambda fx: _with(
+        fx.changeset(), lambda cid: {"id": cid, "collection": fx.collection, "item": fx.item_id, "action": "unpublish"}
+    ),
+    "changeset_remove": lambda fx: fx.changeset_entry(),
+    "changeset_submit": lambda fx: _with(fx.changeset(), lambda cid: {"id": cid}),
+    "changeset_review": lambda fx: _with(
+        fx.changeset("submitted"), lambda cid: {"id": cid, "decision": "reject", "comment": "Not yet"}
+    ),
+    "changeset_publish": lambda fx: _with(fx.changeset("approved"), lambda cid: {"id": cid}),
+    "changeset_revert": lambda fx: _with(fx.changeset("published"), lambda cid: {"id": cid}),
 }
 
 

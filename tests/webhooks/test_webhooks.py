@@ -265,3 +265,35 @@ def test_delivery_connects_to_the_address_that_was_checked(posts, private_ok, re
     assert delivery.attempt(queued[0]) == Delivery.DELIVERED
     assert lookups == ["hooks.example", "hooks.example"]  # and once at delivery, not again by the HTTP client
     assert receiver.requests[0][0]["Host"] == f"hooks.example:{port}"
+
+
+def test_change_set_events_follow_the_review_cycle(posts, private_ok, receiver, queued):
+    """SPEC 9.2: changeset.submitted|approved|rejected|published|reverted, with the set in the body."""
+    from content.changesets import publishing as changeset_publishing
+    from content.changesets import services as changesets
+    from emdash.actor import Actor
+    from emdash.roles import Role
+    from tests.factories import make_user
+
+    _hook([f"changeset.{e}" for e in ("submitted", "approved", "rejected", "published", "reverted")], receiver.url)
+    author, editor = Actor.for_user(make_user(Role.AUTHOR)), Actor.for_user(make_user(Role.EDITOR))
+    entry = make_entry(by=author)
+    made = changesets.changeset_create(actor=author, title="Webhooked")
+    changesets.changeset_add(actor=author, id=made.id, collection="posts", item=entry.id)
+    changesets.changeset_submit(actor=author, id=made.id)
+    changesets.changeset_review(actor=editor, id=made.id, decision="reject", comment="Not yet")
+    changesets.changeset_submit(actor=author, id=made.id)
+    changesets.changeset_review(actor=editor, id=made.id, decision="approve")
+    changeset_publishing.changeset_publish(actor=editor, id=made.id)
+    changeset_publishing.changeset_revert(actor=editor, id=made.id)
+    events = [json.loads(row.body) for row in Delivery.objects.order_by("id")]
+    assert [e["event"] for e in events] == [
+        "changeset.submitted",
+        "changeset.rejected",
+        "changeset.submitted",
+        "changeset.approved",
+        "changeset.published",
+        "changeset.reverted",
+    ]
+    assert events[1]["changeset"]["comment"] == "Not yet" and events[1]["changeset"]["state"] == "rejected"
+    assert events[4]["changeset"]["id"] == made.id and events[4]["actor"]["email"] == editor.user.email
