@@ -41,6 +41,8 @@ class Perm(StrEnum):
     WEBHOOKS_MANAGE = "webhooks.manage"
     REDIRECTS_READ = "redirects.read"
     REDIRECTS_MANAGE = "redirects.manage"
+    BYLINES_READ = "bylines.read"
+    BYLINES_MANAGE = "bylines.manage"
     SITE_IMPORT = "site.import"  # a WordPress import (SPEC 12): writes schema, content, media, menus at once
 
 
@@ -93,6 +95,9 @@ RULES: dict[Perm, Rule] = {
     # Redirects shape every public URL, so editors (who may change any item's slug) manage them.
     Perm.REDIRECTS_READ: Rule(Scope.CONTENT_READ, Role.EDITOR, "reading redirects requires the editor role"),
     Perm.REDIRECTS_MANAGE: Rule(Scope.CONTENT_WRITE, Role.EDITOR, "managing redirects requires the editor role"),
+    # Bylines are credits shown on published content (public reads); editors manage them (SPEC 10).
+    Perm.BYLINES_READ: Rule(Scope.CONTENT_READ, Role.SUBSCRIBER, "reading bylines requires a subscriber role", True),
+    Perm.BYLINES_MANAGE: Rule(Scope.CONTENT_WRITE, Role.EDITOR, "managing bylines requires the editor role"),
     Perm.SITE_IMPORT: Rule(Scope.ADMIN, Role.ADMIN, "importing a site requires the admin role"),
 }
 

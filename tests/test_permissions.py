@@ -163,6 +163,8 @@ SPEC_MINIMUM_ROLES = {
     Perm.WEBHOOKS_MANAGE: (Scope.ADMIN, Role.ADMIN),
     Perm.REDIRECTS_READ: (Scope.CONTENT_READ, Role.EDITOR),
     Perm.REDIRECTS_MANAGE: (Scope.CONTENT_WRITE, Role.EDITOR),
+    Perm.BYLINES_READ: (Scope.CONTENT_READ, Role.SUBSCRIBER),  # SPEC 10: byline reads are content:read
+    Perm.BYLINES_MANAGE: (Scope.CONTENT_WRITE, Role.EDITOR),  # SPEC 10: byline writes, editor
     Perm.SITE_IMPORT: (Scope.ADMIN, Role.ADMIN),  # SPEC 12: import_wordpress is admin
 }
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from content import hooks
 from content.entries import presenters, seo
 from content.entries.outputs import Item
 from content.entries.rows import draft_meta, draft_raw, known_values, rev_token
@@ -60,19 +61,20 @@ class EntryRows:
     full: bool = False  # every field, not only the summary's small ones
 
     def present(self) -> Page[Item]:
-        return Page(
-            [
-                presenters.summary(
-                    self.spec,
-                    row,
-                    draft=self.drafts.get(row.draft_revision_id or ""),
-                    show_draft=self.show_draft,
-                    full=self.full,
-                )
-                for row in self.rows
-            ],
-            self.next_cursor,
-        )
+        items = [
+            presenters.summary(
+                self.spec,
+                row,
+                draft=self.drafts.get(row.draft_revision_id or ""),
+                show_draft=self.show_draft,
+                full=self.full,
+            )
+            for row in self.rows
+        ]
+        credits = hooks.rows_credits(self.spec.slug, self.rows)
+        for item, credit in zip(items, credits or (), strict=False):
+            item.update(credit)  # type: ignore[typeddict-item]
+        return Page(items, self.next_cursor)
 
     def to_dict(self) -> dict[str, Any]:
         return self.present().to_dict()
