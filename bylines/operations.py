@@ -15,7 +15,7 @@ Id = Annotated[str, reference("Byline id (or slug)", services.SLUG_MAX_LENGTH)]
 Slug = Annotated[
     str,
     Field(
-        description="URL slug: a-z first, then a-z, 0-9 and -; unique per locale",
+        description="a-z, 0-9 and -, starting with a letter; unique per locale",
         min_length=1,
         max_length=services.SLUG_MAX_LENGTH,
     ),
@@ -24,7 +24,7 @@ Name = Annotated[str, Field(description="Name shown on content", min_length=1, m
 Bio = Annotated[str | None, NULLABLE, Field(description="Short biography", max_length=services.BIO_MAX_LENGTH)]
 Avatar = Annotated[str | None, NULLABLE, reference("Media id of the avatar image", 26)]
 Website = Annotated[str | None, NULLABLE, Field(description="https://... link", max_length=2048)]
-UserId = Annotated[int | None, NULLABLE, Field(description="Linked user's id (their own byline)")]
+UserId = Annotated[int | None, NULLABLE, Field(description="Linked user's id")]
 Locale = Annotated[str, reference("Locale, e.g. en", 16)]
 
 
@@ -48,11 +48,9 @@ class CreateInput(Input):
     avatar_media_id: Avatar = None
     website_url: Website = None
     user_id: UserId = None
-    is_guest: bool | None = Field(None, description="A guest credit (default: true unless userId is given)")
+    is_guest: bool | None = Field(None, description="Default: true unless userId is given")
     locale: Locale | None = None
-    translation_of: Annotated[str, reference("Id or slug of this byline's variant in another locale", 200)] | None = (
-        None
-    )
+    translation_of: Annotated[str, reference("Id or slug of its variant in another locale", 200)] | None = None
 
 
 class UpdateInput(IdInput):
@@ -62,7 +60,7 @@ class UpdateInput(IdInput):
     avatar_media_id: Avatar = None
     website_url: Website = None
     user_id: UserId = None
-    is_guest: bool | None = None
+    is_guest: bool | None = Field(None, description="A guest credit, not a user's own")
 
 
 def _update(*, actor: Any, id: str, **given: Any) -> Any:
@@ -81,13 +79,18 @@ VARIANTS = Endpoint(f"{API}/<str:id>/translations", "api-byline-translations")
 read = family("byline", Perm.BYLINES_READ, **READ)
 write = family("byline", Perm.BYLINES_MANAGE, present=_byline, output=outputs.BYLINE, target=audit_as("bylines/{id}"))
 
-read("byline_list", "List bylines", ListInput, selectors.byline_list, BYLINES.get("query"), output=outputs.PAGE).describe(
-    "List bylines (credits shown on content) by name; filter by search, isGuest, userId or locale. "
-    "Credit them with content_create/content_update bylines."
-)
-read("byline_get", "Get byline", IdInput, selectors.byline_get, ONE.get(), present=lambda r, a: dict(r), output=outputs.BYLINE).describe(
-    "One byline with its bio, avatar, website, linked user, locale and translation group."
-)
+read(
+    "byline_list", "List bylines", ListInput, selectors.byline_list, BYLINES.get("query"), output=outputs.PAGE
+).describe("List bylines (credits shown on content) by name. content_create/content_update take their ids in bylines.")
+read(
+    "byline_get",
+    "Get byline",
+    IdInput,
+    selectors.byline_get,
+    ONE.get(),
+    present=lambda r, a: dict(r),
+    output=outputs.BYLINE,
+).describe("One byline: bio, avatar, website, linked user, locale, translation group.")
 write(
     "byline_create",
     "Create byline",
@@ -96,11 +99,10 @@ write(
     BYLINES.post(status=201),
     target=lambda args, payload: f"bylines/{payload.get('id', '')}",
 ).describe(
-    "Create a byline: a guest credit, or a user's own (userId). translationOf + locale adds a variant of an "
-    "existing byline in another locale."
+    "Create a byline: a guest, or a user's own (userId). translationOf + locale adds a variant in another locale."
 )
 write("byline_update", "Update byline", UpdateInput, _update, ONE.patch(), idempotent=True).describe(
-    "Change a byline's fields; omitted ones stay, null clears bio, avatar, website or user."
+    "Change a byline; omitted fields stay, null clears one."
 )
 write.gone("byline_delete", "Delete byline", IdInput, services.byline_delete, ONE.delete()).describe(
     "Delete a byline; items crediting it lose that credit (the next becomes primary)."
@@ -113,4 +115,4 @@ read(
     VARIANTS.get(),
     present=lambda r, a: r,
     output=outputs.TRANSLATIONS,
-).describe("Every locale variant of a byline (by id or translation group): {translationGroup, translations}.")
+).describe("A byline's locale variants (by id or translation group).")

@@ -101,8 +101,12 @@ def byline_create(
 ) -> Byline:
     require(actor, Perm.BYLINES_MANAGE)
     problems: dict[str, str] = {}
-    values = {"slug": slug, "displayName": display_name, "bio": bio, "avatarMediaId": avatar_media_id}
-    values |= {"websiteUrl": website_url, "userId": user_id, "isGuest": user_id is None if is_guest is None else is_guest}
+    values: dict[str, Any] = {"slug": slug, "displayName": display_name, "bio": bio, "avatarMediaId": avatar_media_id}
+    values |= {
+        "websiteUrl": website_url,
+        "userId": user_id,
+        "isGuest": user_id is None if is_guest is None else is_guest,
+    }
     columns = _check(problems, values)
     resolved = rows.resolve_locale(locale)
     with transaction.atomic():
@@ -187,7 +191,9 @@ def replace_entry_bylines(*, collection: str, entry_id: str, bylines: Any) -> No
     seen: set[str] = set()
     for index, ident, _role in wanted:
         if ident not in found:
-            problems[f"bylines.{index}.bylineId"] = f"no byline '{ident}' (byline_list shows them; byline_create adds one)"
+            problems[f"bylines.{index}.bylineId"] = (
+                f"no byline '{ident}' (byline_list shows them; byline_create adds one)"
+            )
         elif ident in seen:
             problems[f"bylines.{index}.bylineId"] = f"byline '{ident}' is credited twice"
         seen.add(ident)

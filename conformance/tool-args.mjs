@@ -130,6 +130,11 @@ export class Fixtures {
     return name;
   }
 
+  async byline() {
+    const slug = `b${this.uniq("b").toLowerCase().replaceAll("_", "-")}`;
+    return (await this.call("byline_create", { slug, displayName: `Byline ${slug}` })).id;
+  }
+
   async redirect() {
     const made = await this.call("redirect_create", { source: `/old/${this.uniq("r")}/`, target: "/" });
     return made.id;
@@ -217,6 +222,13 @@ export const BUILDERS = {
       { label: "Item", type: "post", referenceCollection: fx.collection, referenceId: fx.itemId, parentIndex: 0 },
     ],
   }),
+  // bylines (SPEC 10)
+  byline_list: async () => ({ limit: 5 }),
+  byline_get: async (fx) => ({ id: await fx.byline() }),
+  byline_create: async (fx) => ({ slug: `b${fx.uniq("b").toLowerCase().replaceAll("_", "-")}`, displayName: "New" }),
+  byline_update: async (fx) => ({ id: await fx.byline(), bio: "Updated by SDK" }),
+  byline_delete: async (fx) => ({ id: await fx.byline() }),
+  byline_translations: async (fx) => ({ id: await fx.byline() }),
   // moving in (SPEC 12)
   import_wordpress: async () => ({ url: await servedWxr() }),
   // redirects

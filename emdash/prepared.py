@@ -36,7 +36,8 @@ class Prepared:
             self.attnames = [column.target.attname for column, _, _ in compiler.select[first:last]]
         self.annotations = list(compiler.annotation_col_map.items())  # set on objects() as attributes
         # Records carry the annotations too (after the model's columns, where the compiler selects them).
-        named = self.attnames + [name for name, _ in sorted(self.annotations, key=lambda pair: pair[1])]
+        extra = [name for name, _ in sorted(self.annotations, key=lambda pair: pair[1]) if name not in self.attnames]
+        named = self.attnames + extra if len(self.attnames) + len(extra) == len(compiler.select) else self.attnames
         self.record: Any = namedtuple("Record", named) if self.attnames else None  # type: ignore[misc]
 
     def rows(self, params: Sequence[Any]) -> list[Sequence[Any]]:

@@ -177,6 +177,7 @@ def test_rules_agree_with_the_spec_table():
         Perm.TAXONOMY_READ,
         Perm.MENU_READ,
         Perm.SEARCH,
+        Perm.BYLINES_READ,  # credits shown on published content
     }
 
 

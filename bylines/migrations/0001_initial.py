@@ -7,7 +7,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -16,62 +15,80 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Byline',
+            name="Byline",
             fields=[
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('updated_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('id', models.CharField(max_length=26, primary_key=True, serialize=False)),
-                ('slug', models.CharField(max_length=200)),
-                ('display_name', models.CharField(max_length=200)),
-                ('bio', models.TextField(blank=True, null=True)),
-                ('avatar_media_id', models.CharField(blank=True, max_length=26, null=True)),
-                ('website_url', models.CharField(blank=True, max_length=2048, null=True)),
-                ('is_guest', models.BooleanField(default=False)),
-                ('locale', models.CharField(max_length=16)),
-                ('translation_group', models.CharField(max_length=26)),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='bylines', to=settings.AUTH_USER_MODEL)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("updated_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("id", models.CharField(max_length=26, primary_key=True, serialize=False)),
+                ("slug", models.CharField(max_length=200)),
+                ("display_name", models.CharField(max_length=200)),
+                ("bio", models.TextField(blank=True, null=True)),
+                ("avatar_media_id", models.CharField(blank=True, max_length=26, null=True)),
+                ("website_url", models.CharField(blank=True, max_length=2048, null=True)),
+                ("is_guest", models.BooleanField(default=False)),
+                ("locale", models.CharField(max_length=16)),
+                ("translation_group", models.CharField(max_length=26)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="bylines",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['display_name', 'id'],
+                "ordering": ["display_name", "id"],
             },
         ),
         migrations.CreateModel(
-            name='ContentByline',
+            name="ContentByline",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('collection', models.CharField(max_length=63)),
-                ('entry_id', models.CharField(max_length=26)),
-                ('position', models.PositiveIntegerField()),
-                ('role_label', models.CharField(blank=True, max_length=100, null=True)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('byline', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='credits', to='bylines.byline')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("collection", models.CharField(max_length=63)),
+                ("entry_id", models.CharField(max_length=26)),
+                ("position", models.PositiveIntegerField()),
+                ("role_label", models.CharField(blank=True, max_length=100, null=True)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "byline",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="credits", to="bylines.byline"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['collection', 'entry_id', 'position'],
+                "ordering": ["collection", "entry_id", "position"],
             },
         ),
         migrations.AddIndex(
-            model_name='byline',
-            index=models.Index(fields=['display_name', 'id'], name='bylines_list_idx'),
+            model_name="byline",
+            index=models.Index(fields=["display_name", "id"], name="bylines_list_idx"),
         ),
         migrations.AddIndex(
-            model_name='byline',
-            index=models.Index(fields=['user', 'locale'], name='bylines_user_idx'),
+            model_name="byline",
+            index=models.Index(fields=["user", "locale"], name="bylines_user_idx"),
         ),
         migrations.AddConstraint(
-            model_name='byline',
-            constraint=models.UniqueConstraint(fields=('locale', 'slug'), name='bylines_unique_slug_per_locale'),
+            model_name="byline",
+            constraint=models.UniqueConstraint(fields=("locale", "slug"), name="bylines_unique_slug_per_locale"),
         ),
         migrations.AddConstraint(
-            model_name='byline',
-            constraint=models.UniqueConstraint(fields=('translation_group', 'locale'), name='bylines_one_variant_per_locale'),
+            model_name="byline",
+            constraint=models.UniqueConstraint(
+                fields=("translation_group", "locale"), name="bylines_one_variant_per_locale"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='contentbyline',
-            constraint=models.UniqueConstraint(fields=('collection', 'entry_id', 'position'), name='bylines_credit_position'),
+            model_name="contentbyline",
+            constraint=models.UniqueConstraint(
+                fields=("collection", "entry_id", "position"), name="bylines_credit_position"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='contentbyline',
-            constraint=models.UniqueConstraint(fields=('collection', 'entry_id', 'byline'), name='bylines_credit_once'),
+            model_name="contentbyline",
+            constraint=models.UniqueConstraint(fields=("collection", "entry_id", "byline"), name="bylines_credit_once"),
         ),
     ]

@@ -99,17 +99,15 @@ class MediaRef(Input):
 
 
 class CreditInput(Input):
-    """One credit: a byline (byline_list, byline_create) and an optional role."""
-
+    # One credit: a byline (byline_list, byline_create) and an optional role. (A comment, not a docstring:
+    # a docstring would be listed in every content write's inputSchema.)
     byline_id: Annotated[str, reference("Byline id", 26)]
-    role_label: Annotated[str | None, NULLABLE] = Field(
-        None, description='Role shown with the name, e.g. "Photos"', max_length=100
-    )
+    role_label: Annotated[str | None, NULLABLE] = Field(None, description="Role, e.g. Photos", max_length=100)
 
 
 Bylines = Annotated[
     list[CreditInput],
-    Field(description="Credits in order, the first is primary; replaces the item's credits ([] clears)", max_length=20),
+    Field(description="Credits in order (first = primary); replaces the item's", max_length=20),
 ]
 
 

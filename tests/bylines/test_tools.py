@@ -68,9 +68,10 @@ def test_bad_input_is_refused_and_changes_nothing(mcp: MCP) -> None:
     text = result["content"][0]["text"]
     assert result["_meta"]["code"] == "VALIDATION_ERROR"
     assert "slug" in text and "websiteUrl" in text
-    assert "avatarMediaId" in mcp.fails("byline_create", {"slug": "a", "displayName": "A", "avatarMediaId": "nope"})[
-        "content"
-    ][0]["text"]
+    assert (
+        "avatarMediaId"
+        in mcp.fails("byline_create", {"slug": "a", "displayName": "A", "avatarMediaId": "nope"})["content"][0]["text"]
+    )
     assert not Byline.objects.exists()
 
 

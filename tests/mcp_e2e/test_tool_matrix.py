@@ -38,6 +38,8 @@ from django.utils import timezone
 from jsonschema import Draft202012Validator
 
 from accounts.models import User
+from bylines import services as byline_services
+from bylines.models import Byline
 from content.entries import services
 from content.models import Collection, Field, Redirect, Revision
 from content.redirects import services as redirects
@@ -209,6 +211,11 @@ class World:
         taxonomy_services.term_create(actor=SYSTEM, taxonomy="tag", slug=slug, label=slug.title())
         return slug
 
+    def byline(self) -> str:
+        """A fresh guest byline; its id."""
+        n = next(self.seq)
+        return byline_services.byline_create(actor=SYSTEM, slug=f"byline-{n}", display_name=f"Byline {n}").id
+
     def menu(self) -> str:
         """A fresh menu; its name."""
         name = f"menu_{next(self.seq)}"
@@ -366,6 +373,12 @@ PLANS: dict[str, Plan] = {
     "redirect_create": Plan(None, lambda w, i: {"source": f"/old-{next(w.seq)}/", "target": "/posts/"}),
     "redirect_delete": Plan(None, _redirect),
     "import_wordpress": Plan(None, lambda w, i: {"url": wxr_url()}),  # a one-post WXR on 127.0.0.1
+    "byline_list": Plan(None, lambda w, i: {}),
+    "byline_get": Plan(None, lambda w, i: {"id": w.byline()}),
+    "byline_create": Plan(None, lambda w, i: {"slug": f"made-{next(w.seq)}", "displayName": "Made"}),
+    "byline_update": Plan(None, lambda w, i: {"id": w.byline(), "bio": f"Bio {next(w.seq)}"}),
+    "byline_delete": Plan(None, lambda w, i: {"id": w.byline()}),
+    "byline_translations": Plan(None, lambda w, i: {"id": w.byline()}),
 }
 
 
@@ -392,6 +405,7 @@ def snapshot() -> dict[str, Any]:
         "media": list(MediaItem.objects.order_by("id").values_list("id", "alt", "caption", "author_id")),
         "terms": list(Term.objects.order_by("id").values_list("id", "slug", "label", "parent_id", "description")),
         "menus": list(Menu.objects.order_by("name").values_list("name", "label")),
+        "bylines": list(Byline.objects.order_by("id").values_list("id", "slug", "display_name", "bio")),
         "menu_items": list(MenuItem.objects.order_by("id").values_list("id", "label", "menu__name")),
         "settings": list(SiteSettings.objects.values_list("data", flat=True)),
         "entries": entries,
@@ -562,6 +576,9 @@ def _cell(role: Role, scopes: set[Scope], owner: str | None = None, state: str |
         ("settings_update", _cell(Role.EDITOR, {Scope.SETTINGS_MANAGE}), PERMS),
         ("settings_update", _cell(Role.ADMIN, {Scope.SETTINGS_READ}), SCOPE),
         ("search", _cell(Role.SUBSCRIBER, {Scope.CONTENT_READ}), OK),
+        ("byline_create", _cell(Role.AUTHOR, {Scope.CONTENT_WRITE}), PERMS),
+        ("byline_update", _cell(Role.EDITOR, {Scope.CONTENT_READ}, "own"), SCOPE),
+        ("byline_list", _cell(Role.SUBSCRIBER, {Scope.CONTENT_READ}), OK),
     ],
 )
 def test_expectations_match_spec_section_3(name, cell, outcome):
