@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from content.entries import selectors, seo
+from content.hooks import rows_credits
 from content.entries.outputs import Item
 from content.links import entry_path
 from content.schema import specs as schema
@@ -96,7 +97,8 @@ def entry(collection: str, slug: str, *, locale: str | None = None) -> dict[str,
     except (NotFound, CollectionNotFound):
         return None
     terms = taxonomy_selectors.assigned_terms(collection=collection, entry_id=found.id)
-    return {**_with_url(found.to_dict()), "terms": terms}
+    credits = (rows_credits(collection, [found.row]) or [{}])[0]  # {bylines, byline} (SPEC 10)
+    return {**_with_url(found.to_dict()), "terms": terms, **credits}
 
 
 def term_entries(
