@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from content.entries import selectors, seo
-from content.hooks import rows_credits
 from content.entries.outputs import Item
+from content.hooks import rows_credits
 from content.links import entry_path
 from content.schema import specs as schema
 from content.search import selectors as search_selectors

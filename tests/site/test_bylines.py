@@ -9,12 +9,12 @@ from django.test import Client
 
 from bylines import services as byline_services
 from content.entries import services
-from tests.site.conftest import SYSTEM, media_root, site  # noqa: F401 (fixtures)
+from tests.site.conftest import SYSTEM
 
 pytestmark = pytest.mark.django_db
 
 
-def credit(site: dict[str, Any]) -> None:
+def credit() -> None:
     jane = byline_services.byline_create(
         actor=SYSTEM, slug="jane", display_name="Jane <Doe>", website_url="https://jane.example/"
     )
@@ -25,14 +25,14 @@ def credit(site: dict[str, Any]) -> None:
 
 
 def test_the_entry_page_shows_every_credit_escaped(site: dict[str, Any]) -> None:
-    credit(site)
+    credit()
     html = Client().get("/posts/hello-world/").content.decode()
     assert '<a href="https://jane.example/" rel="author">Jane &lt;Doe&gt;</a>' in html
     assert "Sam Photo (Photos)" in html
 
 
 def test_cards_and_the_feed_show_the_primary_byline(site: dict[str, Any]) -> None:
-    credit(site)
+    credit()
     listed = "".join(Client().get(f"/posts/?page={n}").content.decode() for n in (1, 2))  # one post per page
     assert '<span class="byline">Jane &lt;Doe&gt;</span>' in listed
     feed = Client().get("/feed.xml").content.decode()
