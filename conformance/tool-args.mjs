@@ -209,6 +209,7 @@ export const BUILDERS = {
   taxonomy_create_term: async (fx) => ({ taxonomy: "tag", slug: fx.uniq("term"), label: "New term" }),
   taxonomy_update_term: async (fx) => ({ taxonomy: "tag", termSlug: await fx.term(), label: "Renamed term" }),
   taxonomy_delete_term: async (fx) => ({ taxonomy: "tag", termSlug: await fx.term() }),
+  taxonomy_term_translations: async (fx) => ({ taxonomy: "tag", termSlug: await fx.term() }),
   // menus
   menu_list: async () => ({}),
   menu_get: async (fx) => ({ name: fx.menu }),

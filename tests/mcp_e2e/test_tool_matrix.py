@@ -358,6 +358,7 @@ PLANS: dict[str, Plan] = {
     ),
     "taxonomy_update_term": Plan(None, lambda w, i: {"taxonomy": "tag", "termSlug": w.term(), "label": "Changed"}),
     "taxonomy_delete_term": Plan(None, lambda w, i: {"taxonomy": "tag", "termSlug": w.term()}),
+    "taxonomy_term_translations": Plan(None, lambda w, i: {"taxonomy": "tag", "termSlug": w.term()}),
     "menu_list": Plan(None, lambda w, i: {}),
     "menu_get": Plan(None, lambda w, i: {"name": "main"}),
     "menu_create": Plan(None, lambda w, i: {"name": f"made_{next(w.seq)}", "label": "Made"}),

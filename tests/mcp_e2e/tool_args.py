@@ -247,6 +247,7 @@ BUILDERS: dict[str, Callable[[Fixtures], Awaitable[Args]]] = {
     "taxonomy_create_term": lambda fx: _ret({"taxonomy": "tag", "slug": fx.uniq("term"), "label": "New term"}),
     "taxonomy_update_term": lambda fx: _with(fx.term(), lambda s: {"taxonomy": "tag", "termSlug": s, "label": "Re"}),
     "taxonomy_delete_term": lambda fx: _with(fx.term(), lambda s: {"taxonomy": "tag", "termSlug": s}),
+    "taxonomy_term_translations": lambda fx: _with(fx.term(), lambda s: {"taxonomy": "tag", "termSlug": s}),
     # menus
     "menu_list": _const({}),
     "menu_get": lambda fx: _ret({"name": fx.menu}),
