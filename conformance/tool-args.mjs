@@ -216,6 +216,7 @@ export const BUILDERS = {
   menu_create: async (fx) => ({ name: fx.uniq("menu"), label: "New menu" }),
   menu_update: async (fx) => ({ name: fx.menu, label: `Menu ${fx.uniq("l")}` }),
   menu_delete: async (fx) => ({ name: await fx.newMenu() }),
+  menu_translations: async (fx) => ({ name: fx.menu }),
   menu_set_items: async (fx) => ({
     name: fx.menu,
     items: [

@@ -17,6 +17,7 @@ from content.links import entry_path
 from content.schema import specs as schema
 from content.search import selectors as search_selectors
 from emdash.actor import Actor
+from emdash.conf import emdash_settings
 from emdash.errors import CollectionNotFound, EmDashError, NotFound
 from media import presenters as media_presenters
 from media import selectors as media_selectors
@@ -162,12 +163,20 @@ def terms(taxonomy: str) -> list[dict[str, Any]]:
         return []
 
 
-def menu(name: str) -> dict[str, Any] | None:
-    """A menu as a tree (``items`` with ``children``), or None when there is no such menu."""
+def menu(name: str, *, locale: str | None = None) -> dict[str, Any] | None:
+    """A menu as a tree (``items`` with ``children``) in ``locale``, else the default locale's; None when there
+    is no such menu."""
     try:
-        return menu_selectors.menu_tree(actor=PUBLIC, name=name)
+        return menu_selectors.menu_tree(actor=PUBLIC, name=name, locale=locale)
     except EmDashError:
         return None
+
+
+def page_locale(item: Any, asked: Any = None) -> str | None:
+    """The language of the page: the shown item's locale, else a configured ``?locale=``, else None (default)."""
+    if isinstance(item, Mapping) and isinstance(item.get("locale"), str):
+        return str(item["locale"])
+    return asked if isinstance(asked, str) and asked in emdash_settings.LOCALES else None
 
 
 def site_settings() -> dict[str, Any]:

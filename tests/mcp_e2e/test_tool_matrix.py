@@ -364,6 +364,7 @@ PLANS: dict[str, Plan] = {
     "menu_create": Plan(None, lambda w, i: {"name": f"made_{next(w.seq)}", "label": "Made"}),
     "menu_update": Plan(None, lambda w, i: {"name": w.menu(), "label": "Changed"}),
     "menu_delete": Plan(None, lambda w, i: {"name": w.menu()}),
+    "menu_translations": Plan(None, lambda w, i: {"name": "main"}),
     "menu_set_items": Plan(
         None,
         lambda w, i: {"name": "main", "items": [{"label": f"Home {next(w.seq)}", "type": "custom", "customUrl": "/"}]},

@@ -255,6 +255,7 @@ BUILDERS: dict[str, Callable[[Fixtures], Awaitable[Args]]] = {
     "menu_update": lambda fx: _ret({"name": fx.menu, "label": f"Menu {fx.uniq('l')}"}),
     "menu_delete": lambda fx: _with(fx.new_menu(), lambda name: {"name": name}),
     "menu_set_items": _set_items,
+    "menu_translations": lambda fx: _ret({"name": fx.menu}),
     # bylines (SPEC 10)
     "byline_list": _const({"limit": 5}),
     "byline_get": lambda fx: _with(fx.byline(), lambda bid: {"id": bid}),
