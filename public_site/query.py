@@ -98,8 +98,8 @@ def entry(collection: str, slug: str, *, locale: str | None = None) -> dict[str,
     except (NotFound, CollectionNotFound):
         return None
     terms = taxonomy_selectors.assigned_terms(collection=collection, entry_id=found.id)
-    credits = (rows_credits(collection, [found.row]) or [{}])[0]  # {bylines, byline} (SPEC 10)
-    return {**_with_url(found.to_dict()), "terms": terms, **credits}
+    credits = rows_credits(collection, [found.row])  # {bylines, byline} (SPEC 10)
+    return {**_with_url(found.to_dict()), "terms": terms, **(credits[0] if credits else {})}
 
 
 def term_entries(
