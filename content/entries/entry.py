@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from content import hooks
-from content.entries import presenters, seo
+from content.entries import linked, presenters, seo
 from content.entries.outputs import Item
 from content.entries.rows import draft_meta, draft_raw, known_values, rev_token
 from content.models import EntryBase
@@ -45,6 +45,8 @@ class Entry:
 
     def to_dict(self) -> Item:
         body = presenters.entry(self.spec, self.row, draft=self.draft, show_draft=self.show_draft)
+        shown = [body["data"], *([body["liveData"]] if "liveData" in body else [])]
+        linked.show_targets(self.spec, shown, published_only=not self.show_draft)
         return presenters.with_seo(body, self.row, live_seo=self.seo, meta=self.meta if self.show_draft else {})
 
 
@@ -71,6 +73,7 @@ class EntryRows:
             )
             for row in self.rows
         ]
+        linked.show_targets(self.spec, [item["data"] for item in items], published_only=not self.show_draft)
         credits = hooks.rows_credits(self.spec.slug, self.rows)
         for item, credit in zip(items, credits or (), strict=False):
             item.update(credit)  # type: ignore[typeddict-item]
