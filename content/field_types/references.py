@@ -55,21 +55,23 @@ class ReferencesType(FieldType):
         for index, item in enumerate(value):
             ident, only = (item, None) if isinstance(item, str) else _pair(item)
             if not ident or (only is not None and only not in targets):
-                problems[f"{path}.{index}"] = f"must be an id or slug of an item of {', '.join(targets)}"
+                problems[f"{path}[{index}]"] = f"must be an id or slug of an item of {', '.join(targets)}"
                 continue
             found = find(targets, ident, only)
             if found is None:
-                problems[f"{path}.{index}"] = f"no item '{ident[:100]}' in {', '.join(targets)}"
+                problems[f"{path}[{index}]"] = f"no item '{ident[:100]}' in {', '.join(targets)}"
             elif found in seen:
-                problems[f"{path}.{index}"] = f"item '{ident[:100]}' is listed twice"
+                problems[f"{path}[{index}]"] = f"item '{ident[:100]}' is listed twice"
             else:
                 seen.add(found)
                 resolved.append({"collection": found[0], "id": found[1]})
         return resolved
 
     def check(self, value: Any, rules: FieldRules) -> str | None:
+        # Writes check the resolved {collection, id} pairs; the wire's bare ids pass too (the example).
         if not isinstance(value, list) or not all(
-            isinstance(v, dict) and isinstance(v.get("collection"), str) and isinstance(v.get("id"), str)
+            (isinstance(v, str) and v)
+            or (isinstance(v, dict) and isinstance(v.get("collection"), str) and isinstance(v.get("id"), str))
             for v in value
         ):
             return "must be a list of item ids or slugs"
@@ -81,10 +83,10 @@ class ReferencesType(FieldType):
         return None
 
     def normalize(self, value: Any) -> Any:
-        return [{"collection": v["collection"], "id": v["id"]} for v in value]
+        return [{"collection": v["collection"], "id": v["id"]} if isinstance(v, dict) else v for v in value]
 
     def entry_links(self, value: Any, options: dict[str, Any]) -> list[tuple[str, str, str]]:
-        return [(f".{i}", v["collection"], v["id"]) for i, v in enumerate(value or []) if isinstance(v, dict)]
+        return [(f"[{i}]", v["collection"], v["id"]) for i, v in enumerate(value or []) if isinstance(v, dict)]
 
     def entry_refs(self, value: Any) -> list[tuple[str, str]]:
         return [(v["collection"], v["id"]) for v in value or [] if isinstance(v, dict)]

@@ -51,7 +51,7 @@ def test_ids_and_slugs_of_several_collections_keep_their_order(recipes: None, mc
 def test_bad_lists_are_refused_with_the_item_named(recipes: None, mcp: MCP) -> None:
     flour = made("ingredients", "Flour")
     cases = [
-        ({"title": "A", "uses": ["nope"]}, "data.uses.0"),
+        ({"title": "A", "uses": ["nope"]}, "data.uses[0]"),
         ({"title": "A", "uses": "flour"}, "data.uses"),
         ({"title": "A", "uses": ["flour", flour.id]}, "listed twice"),
         ({"title": "A", "uses": [made("ingredients", f"I{n}").id for n in range(4)]}, "at most 3"),
