@@ -10,7 +10,7 @@ import pytest
 
 from content.entries import services
 from tests.factories import SYSTEM, make_collection
-from tests.mcp.conftest import MCP, make_mcp, mcp  # noqa: F401 (fixtures)
+from tests.mcp.conftest import MCP
 
 pytestmark = pytest.mark.django_db
 TITLE = {"slug": "title", "label": "Title", "type": "string", "required": True}
