@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from bylines import services as byline_services
 from bylines.models import Byline
+from content.entries import selectors
+from content.hooks import rows_credits
+from tests.factories import SYSTEM, make_entry
 
 URL = "/_emdash/admin/bylines/"
 
@@ -39,3 +43,21 @@ def test_authors_cannot_open_the_screen(db, as_role):
     assert client.get(URL).status_code == 403
     assert client.post(URL, {"displayName": "X", "slug": "x"}).status_code == 403
     assert not Byline.objects.exists()
+
+
+def test_the_entry_form_credits_bylines_in_order(posts, as_role):
+    client, _ = as_role("editor")
+    jane = byline_services.byline_create(actor=SYSTEM, slug="jane", display_name="Jane")
+    sam = byline_services.byline_create(actor=SYSTEM, slug="sam", display_name="Sam")
+    entry = make_entry(data={"title": "Credited"})
+    edit = f"/_emdash/admin/content/posts/{entry.id}/"
+    page = client.get(edit)
+    assert 'name="credit_byline"' in page.content.decode() and ">Jane" in page.content.decode()
+    form = {"f_title": "Credited", "_rev": page.context["rev"], "credits_shown": "1"}
+    form |= {"credit_byline": [sam.id, jane.id, ""], "credit_role": ["Photos", "", ""]}
+    assert client.post(edit, form).status_code == 302
+    credits = rows_credits("posts", [selectors.entry_get(actor=SYSTEM, collection="posts", id=entry.id).row])
+    assert credits is not None
+    assert [(c["byline"]["slug"], c["roleLabel"]) for c in credits[0]["bylines"]] == [("sam", "Photos"), ("jane", None)]
+    shown = client.get(edit).content.decode()
+    assert f'<option value="{sam.id}" selected>' in shown
