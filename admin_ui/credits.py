@@ -32,7 +32,7 @@ def posted(post: QueryDict) -> list[dict[str, Any]] | None:
 def of_entry(entry: Any) -> list[dict[str, Any]]:
     """The entry's credits (``bylines`` as items show them; the inferred one included)."""
     found = rows_credits(entry.spec.slug, [entry.row]) if entry is not None else None
-    return list(found[0]["bylines"]) if found else []
+    return [dict(credit) for credit in found[0]["bylines"]] if found else []
 
 
 def explicit(entry: Any) -> list[dict[str, Any]]:

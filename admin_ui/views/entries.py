@@ -148,7 +148,11 @@ def entry_new(request: HttpRequest, collection: str) -> HttpResponse:
             messages.error(request, FIELDS_NEED_ATTENTION, extra_tags=plain.code_tag("VALIDATION_ERROR"))
         else:
             data = {k: v for k, v in data.items() if v is not None}
-            raw = {"collection": spec.slug, "data": data, **_given(request, slug="slug", locale="locale")}
+            raw: dict[str, Any] = {
+                "collection": spec.slug,
+                "data": data,
+                **_given(request, slug="slug", locale="locale"),
+            }
             terms = entry_terms.posted(spec, request.POST)
             if terms:  # assigned in the create's own transaction (content_create's ``terms``)
                 raw["terms"] = terms
