@@ -178,7 +178,7 @@ def check_field_definition(
     if kind.takes_target and "collection" not in options:
         problems["options.collection"] = f"{type} fields need the target collection's slug"
     if "collections" in kind.option_keys and "collections" not in options:
-        problems["options.collections"] = f"{type} fields need the target collections' slugs, e.g. [\"posts\"]"
+        problems["options.collections"] = f'{type} fields need the target collections\' slugs, e.g. ["posts"]'
     return validation, options, problems
 
 

@@ -61,3 +61,15 @@ def test_the_entry_form_credits_bylines_in_order(posts, as_role):
     assert [(c["byline"]["slug"], c["roleLabel"]) for c in credits[0]["bylines"]] == [("sam", "Photos"), ("jane", None)]
     shown = client.get(edit).content.decode()
     assert f'<option value="{sam.id}" selected>' in shown
+
+
+def test_the_schema_builder_makes_a_references_field(posts, as_role):
+    from content.models import Field
+
+    admin, _ = as_role("admin")
+    form = {"slug": "related", "label": "Related", "type": "references", "targets": ["posts"], "max_items": "3"}
+    assert admin.post("/_emdash/admin/schema/posts/", form).status_code == 302
+    field = Field.objects.get(collection__slug="posts", slug="related")
+    assert field.options == {"collections": ["posts"]} and field.validation == {"max": 3}
+    missing = admin.post("/_emdash/admin/schema/posts/", {**form, "slug": "other", "targets": []})
+    assert missing.status_code == 400 and "target collections" in missing.content.decode()

@@ -87,6 +87,8 @@ def test_the_field_definition_needs_existing_target_collections(recipes: None, m
     assert "options.collections" in mcp.fails("schema_create_field", field)["content"][0]["text"]
     bad = mcp.fails("schema_create_field", {**field, "options": {"collections": ["ghosts"]}})
     assert "options.collections" in bad["content"][0]["text"]
+    made = mcp.ok("schema_create_field", {**field, "options": {"collections": ["tools"]}, "validation": {"max": 2}})
+    assert made["options"] == {"collections": ["tools"]} and made["validation"] == {"max": 2}
     schema = mcp.ok("schema_get_collection", {"slug": "recipes"})
     uses = next(f for f in schema["fields"] if f["slug"] == "uses")
     assert uses["type"] == "references" and uses["options"]["collections"] == ["ingredients", "tools"]
