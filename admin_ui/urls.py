@@ -63,6 +63,7 @@ urlpatterns = [
     path("taxonomies/<str:name>/<str:term>/", taxonomies.term_edit, name="term_edit"),
     path("taxonomies/<str:name>/<str:term>/delete/", taxonomies.term_delete, name="term_delete"),
     path("menu-links/search/", menus.content_search, name="menu_content_search"),
+    path("entry-search/", menus.entry_search, name="entry_search"),
     path("bylines/", bylines.byline_list, name="bylines"),
     path("bylines/<str:id>/", bylines.byline_edit, name="byline_edit"),
     path("bylines/<str:id>/delete/", bylines.byline_delete, name="byline_delete"),

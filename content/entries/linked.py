@@ -26,6 +26,16 @@ def show_targets(spec: CollectionSpec, datas: list[dict[str, Any]], *, published
         for field in fields:
             for collection, entry_id in field.kind.entry_refs(data.get(field.slug)):
                 wanted.setdefault(collection, set()).add(entry_id)
+    found = details(wanted, published_only=published_only)
+    for data in datas:
+        for field in fields:
+            if data.get(field.slug) is not None:
+                data[field.slug] = field.kind.with_entries(data[field.slug], found)
+
+
+def details(wanted: dict[str, set[str]], *, published_only: bool) -> dict[tuple[str, str], dict[str, Any]]:
+    """``{(collection, id): {id, collection, slug, title, status}}`` of the live items named, one query per
+    collection."""
     found: dict[tuple[str, str], dict[str, Any]] = {}
     current = schema.current().collections
     for collection, ids in wanted.items():
@@ -45,7 +55,4 @@ def show_targets(spec: CollectionSpec, datas: list[dict[str, Any]], *, published
                 "title": row[3] if title else None,
                 "status": row[2],
             }
-    for data in datas:
-        for field in fields:
-            if data.get(field.slug) is not None:
-                data[field.slug] = field.kind.with_entries(data[field.slug], found)
+    return found

@@ -39,7 +39,7 @@ class ReferencesType(FieldType):
     example = ["01JD0000000000000000000000"]
     validation_keys = frozenset({"max"})
     option_keys = frozenset({"collections", "rows"})
-    widget = "textarea"  # ids or slugs, one per line, in order
+    widget = "references"  # a sortable list with a search; without JavaScript, ids or slugs one per line
 
     def column(self, **extra: Any) -> models.Field:
         return models.JSONField(null=True, **extra)

@@ -73,3 +73,23 @@ def test_the_schema_builder_makes_a_references_field(posts, as_role):
     assert field.options == {"collections": ["posts"]} and field.validation == {"max": 3}
     missing = admin.post("/_emdash/admin/schema/posts/", {**form, "slug": "other", "targets": []})
     assert missing.status_code == 400 and "target collections" in missing.content.decode()
+
+
+def test_the_references_widget_lists_targets_and_searches_the_fields_collections(posts, as_role):
+    from content.schema import services as schema_services
+
+    schema_services.field_create(
+        actor=SYSTEM, collection="posts", slug="related", label="Related", type="references",
+        options={"collections": ["posts"]},
+    )  # fmt: skip
+    target = make_entry(data={"title": "Linked post"})
+    entry = make_entry(data={"title": "Host", "related": [target.id]})
+    client, _ = as_role("editor")
+    page = client.get(f"/_emdash/admin/content/posts/{entry.id}/").content.decode()
+    assert "data-refs-picker" in page and f'data-id="{target.id}"' in page and "Linked post" in page
+    found = client.get("/_emdash/admin/entry-search/", {"collections": "posts", "q": "linked"}).json()
+    assert [r["id"] for r in found["results"]] == [target.id]
+    rev = client.get(f"/_emdash/admin/content/posts/{entry.id}/").context["rev"]
+    saved = client.post(f"/_emdash/admin/content/posts/{entry.id}/", {"f_title": "Host", "f_related": "", "_rev": rev})
+    assert saved.status_code == 302
+    assert selectors.entry_get(actor=SYSTEM, collection="posts", id=entry.id).to_dict()["data"]["related"] is None
