@@ -28,6 +28,7 @@ SECTIONS: list[tuple[str, str, str, Perm | None]] = [
     ("Media", "admin_ui:media", "media", Perm.MEDIA_READ),
     ("Taxonomies", "admin_ui:taxonomies", "taxonomies", Perm.TAXONOMY_MANAGE),
     ("Menus", "admin_ui:menus", "menus", Perm.MENU_MANAGE),
+    ("Bylines", "admin_ui:bylines", "bylines", Perm.BYLINES_MANAGE),
     ("Redirects", "admin_ui:redirects", "redirects", Perm.REDIRECTS_READ),
     ("Schema", "admin_ui:schema", "schema", Perm.SCHEMA_READ),
     ("Settings", "admin_ui:settings", "settings", Perm.SETTINGS_READ),

@@ -12,10 +12,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.http import QueryDict
+from django.urls import reverse
 
-from content.entries import selectors
+from content.entries import linked, selectors
 from content.portable_text import image_ids
 from content.schema.specs import CollectionSpec, FieldSpec
+from content.schema.validation import find_entry
 from emdash import json_input
 from emdash.actor import Actor
 from emdash.errors import EmDashError
@@ -36,6 +38,8 @@ class Widget:
     input_type: str = "text"
     previews: dict[str, str] = field(default_factory=dict)  # media id -> url, for image pickers and inline images
     can_upload: bool = False  # rich text: the image dialog offers an upload
+    targets: list[dict[str, Any]] = field(default_factory=list)  # references: the linked items, in order
+    search_url: str = ""  # references: where the picker searches
 
     @property
     def name(self) -> str:
@@ -116,6 +120,19 @@ def _entries(actor: Actor, w: Widget) -> None:
     w.choices = _reference_choices(actor, w.spec)
 
 
+def _linked(actor: Actor, w: Widget) -> None:
+    """A references field: its current targets (titles shown in the sortable list) and the search address."""
+    collections = [c for c in w.spec.options.get("collections") or [] if isinstance(c, str)]
+    idents = [part for part in str(w.value or "").replace(",", " ").split() if part]
+    pairs = [hit for ident in idents[:100] if (hit := find_entry(collections, ident)) is not None]
+    wanted: dict[str, set[str]] = {}
+    for collection, entry_id in pairs:
+        wanted.setdefault(collection, set()).add(entry_id)
+    found = linked.details(wanted, published_only=False)
+    w.targets = [found[pair] for pair in pairs if pair in found]
+    w.search_url = f"{reverse('admin_ui:entry_search')}?collections={','.join(collections)}"
+
+
 # What a widget needs besides the value: its template partial (when not its own name) and its choices.
 PARTIALS = {"entry_picker": "select"}
 EXTRAS = {
@@ -124,6 +141,7 @@ EXTRAS = {
     "portable_text": _rich_text,
     "media": _media,
     "entry_picker": _entries,
+    "references": _linked,
 }
 
 

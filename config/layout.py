@@ -12,6 +12,7 @@ APPS = (
     "media",
     "taxonomy",
     "menus",
+    "bylines",
     "settings_app",
     "webhooks",
     "starters",

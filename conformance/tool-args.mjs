@@ -166,6 +166,11 @@ export class Fixtures {
     return (await this.changesetEntry(state)).id;
   }
 
+  async byline() {
+    const slug = `b${this.uniq("b").toLowerCase().replaceAll("_", "-")}`;
+    return (await this.call("byline_create", { slug, displayName: `Byline ${slug}` })).id;
+  }
+
   async redirect() {
     const made = await this.call("redirect_create", { source: `/old/${this.uniq("r")}/`, target: "/" });
     return made.id;
@@ -252,12 +257,14 @@ export const BUILDERS = {
   taxonomy_create: async (fx) => ({ name: fx.uniq("tax"), label: "Made", collections: [fx.collection] }),
   taxonomy_update: async (fx) => ({ name: await fx.newTaxonomy(), collections: [fx.collection] }),
   taxonomy_delete: async (fx) => ({ name: await fx.newTaxonomy() }),
+  taxonomy_term_translations: async (fx) => ({ taxonomy: "tag", termSlug: await fx.term() }),
   // menus
   menu_list: async () => ({}),
   menu_get: async (fx) => ({ name: fx.menu }),
   menu_create: async (fx) => ({ name: fx.uniq("menu"), label: "New menu" }),
   menu_update: async (fx) => ({ name: fx.menu, label: `Menu ${fx.uniq("l")}` }),
   menu_delete: async (fx) => ({ name: await fx.newMenu() }),
+  menu_translations: async (fx) => ({ name: fx.menu }),
   menu_set_items: async (fx) => ({
     name: fx.menu,
     items: [
@@ -265,6 +272,13 @@ export const BUILDERS = {
       { label: "Item", type: "post", referenceCollection: fx.collection, referenceId: fx.itemId, parentIndex: 0 },
     ],
   }),
+  // bylines (SPEC 10)
+  byline_list: async () => ({ limit: 5 }),
+  byline_get: async (fx) => ({ id: await fx.byline() }),
+  byline_create: async (fx) => ({ slug: `b${fx.uniq("b").toLowerCase().replaceAll("_", "-")}`, displayName: "New" }),
+  byline_update: async (fx) => ({ id: await fx.byline(), bio: "Updated by SDK" }),
+  byline_delete: async (fx) => ({ id: await fx.byline() }),
+  byline_translations: async (fx) => ({ id: await fx.byline() }),
   // moving in (SPEC 12)
   import_wordpress: async () => ({ url: await servedWxr() }),
   // redirects

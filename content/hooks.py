@@ -19,7 +19,7 @@ from emdash.dates import parse_iso
 from emdash.errors import ValidationError
 
 if TYPE_CHECKING:  # entries import this module; the type is only an annotation here
-    from content.entries.outputs import Terms
+    from content.entries.outputs import Credits, Terms
 
 
 class TermsProvider(Protocol):
@@ -57,6 +57,25 @@ class MediaProvider(Protocol):
         """Which of ``urls`` are this site's media URLs, mapped to the item id (Markdown input)."""
 
 
+class BylinesProvider(Protocol):
+    """An entry's credits (bylines): what the bylines app gives content."""
+
+    def replace(self, *, collection: str, entry_id: str, bylines: Any) -> None:
+        """Replace the entry's credits with ``[{bylineId, roleLabel?}, ...]`` (first = primary);
+        VALIDATION_ERROR on unknown bylines, nothing changed."""
+
+    def credits(self, *, collection: str, entries: list[tuple[str, int | None, str]]) -> dict[str, Credits]:
+        """``{entry id: {bylines, byline}}`` for ``(id, author id, locale)`` entries, in a fixed number of
+        queries; an entry without credits falls back to its author's byline (``source: "inferred"``)."""
+
+    def columns(self, collection: str) -> dict[str, Any]:
+        """Annotations an entry query selects (on ``OuterRef("id")``, ``author_id``, ``locale``) to read the
+        credits in the same statement: ``credits_live`` and ``byline_live``."""
+
+    def of_columns(self, credits: Any, own: Any) -> Credits:
+        """The credits out of those two columns' values."""
+
+
 @dataclass(frozen=True)
 class SiteTime:
     """How instants are shown and typed: in the site's time zone (settings), as UTC ISO 8601 without them."""
@@ -69,12 +88,15 @@ class SiteTime:
 _terms: TermsProvider | None = None
 _site_time = SiteTime()
 _media: MediaProvider | None = None
+
+
 # Whether a change set's creator may approve it (the setting changesetsSelfApprove, plugged in by settings_app).
 def _never() -> bool:
     return False
 
 
 _self_approve: Callable[[], bool] = _never
+_bylines: BylinesProvider | None = None
 
 
 def register_terms(provider: TermsProvider | None) -> None:
@@ -85,6 +107,55 @@ def register_terms(provider: TermsProvider | None) -> None:
 def register_media(provider: MediaProvider | None) -> None:
     global _media
     _media = provider
+
+
+def register_bylines(provider: BylinesProvider | None) -> None:
+    global _bylines
+    _bylines = provider
+
+
+def bylines_installed() -> bool:
+    return _bylines is not None
+
+
+def replace_entry_bylines(*, collection: str, entry_id: str, bylines: Any) -> None:
+    """Replace the entry's credits; VALIDATION_ERROR when no bylines app is installed to hold them."""
+    if _bylines is None:
+        raise ValidationError.for_fields({"bylines": "bylines are not installed"})
+    _bylines.replace(collection=collection, entry_id=entry_id, bylines=bylines)
+
+
+def entry_credits(collection: str, entries: list[tuple[str, int | None, str]]) -> dict[str, Credits]:
+    """The credits of each ``(id, author id, locale)`` entry (none without a bylines app)."""
+    if _bylines is None or not entries:
+        return {}
+    return _bylines.credits(collection=collection, entries=entries)
+
+
+def credits_columns(collection: str) -> dict[str, Any]:
+    """Annotations for an entry query reading the credits in the same statement (none without a bylines app)."""
+    return _bylines.columns(collection) if _bylines is not None else {}
+
+
+def row_credits(collection: str, row: Any) -> Credits:
+    """The credits of an entry row: from its columns when its query read them, else from the bylines app."""
+    if _bylines is None:
+        return {"bylines": [], "byline": None}
+    if hasattr(row, "credits_live"):
+        return _bylines.of_columns(row.credits_live, row.byline_live)
+    found = _bylines.credits(collection=collection, entries=[(row.id, row.author_id, row.locale)])
+    return found.get(row.id) or {"bylines": [], "byline": None}
+
+
+def rows_credits(collection: str, rows: list[Any]) -> list[Credits] | None:
+    """The credits of each of ``rows`` in order: from their columns, else in one batch; None without a bylines
+    app (items then carry no ``bylines`` key)."""
+    if _bylines is None:
+        return None
+    if all(hasattr(row, "credits_live") for row in rows):
+        return [_bylines.of_columns(row.credits_live, row.byline_live) for row in rows]
+    found = entry_credits(collection, [(row.id, row.author_id, row.locale) for row in rows])
+    return [found.get(row.id) or {"bylines": [], "byline": None} for row in rows]
 
 
 def register_site_time(clock: SiteTime) -> None:

@@ -47,6 +47,8 @@ class Perm(StrEnum):
     REDIRECTS_READ = "redirects.read"
     REDIRECTS_MANAGE = "redirects.manage"
     MEDIA_USAGE_REPAIR = "media.usage_repair"  # rebuild the media usage index (SPEC 10)
+    BYLINES_READ = "bylines.read"
+    BYLINES_MANAGE = "bylines.manage"
     SITE_IMPORT = "site.import"  # a WordPress import (SPEC 12): writes schema, content, media, menus at once
     CHANGESET_READ = "changeset.read"  # change sets and their entries' diffs (SPEC 9.2)
     CHANGESET_PROPOSE = "changeset.propose"  # create a set, add/remove items, submit it
@@ -127,6 +129,9 @@ RULES: dict[Perm, Rule] = {
     Perm.REDIRECTS_READ: Rule(Scope.CONTENT_READ, Role.EDITOR, "reading redirects requires the editor role"),
     Perm.REDIRECTS_MANAGE: Rule(Scope.CONTENT_WRITE, Role.EDITOR, "managing redirects requires the editor role"),
     Perm.MEDIA_USAGE_REPAIR: Rule(Scope.ADMIN, Role.ADMIN, "repairing the media usage index requires the admin role"),
+    # Bylines are credits shown on published content (public reads); editors manage them (SPEC 10).
+    Perm.BYLINES_READ: Rule(Scope.CONTENT_READ, Role.SUBSCRIBER, "reading bylines requires a subscriber role", True),
+    Perm.BYLINES_MANAGE: Rule(Scope.CONTENT_WRITE, Role.EDITOR, "managing bylines requires the editor role"),
     Perm.SITE_IMPORT: Rule(Scope.ADMIN, Role.ADMIN, "importing a site requires the admin role"),
     # SPEC 9.2: proposing is what a draft-only token is for (content:write may too); whoever may propose may see
     # the sets, a reader too.

@@ -34,8 +34,11 @@ class Prepared:
         if info is not None and not info.get("related_klass_infos"):
             first, last = info["select_fields"][0], info["select_fields"][-1] + 1
             self.attnames = [column.target.attname for column, _, _ in compiler.select[first:last]]
-        self.record: Any = namedtuple("Record", self.attnames) if self.attnames else None  # type: ignore[misc]
         self.annotations = list(compiler.annotation_col_map.items())  # set on objects() as attributes
+        # Records carry the annotations too (after the model's columns, where the compiler selects them).
+        extra = [name for name, _ in sorted(self.annotations, key=lambda pair: pair[1]) if name not in self.attnames]
+        named = self.attnames + extra if len(self.attnames) + len(extra) == len(compiler.select) else self.attnames
+        self.record: Any = namedtuple("Record", named) if self.attnames else None  # type: ignore[misc]
 
     def rows(self, params: Sequence[Any]) -> list[Sequence[Any]]:
         if len(params) != self.arity:

@@ -9,11 +9,22 @@ from emdash.models import Timestamped
 
 
 class Menu(Timestamped):
-    name = models.CharField(max_length=63, unique=True)  # ^[a-z][a-z0-9_]*$, immutable: templates use it
+    name = models.CharField(max_length=63)  # ^[a-z][a-z0-9_]*$, immutable: templates use it; unique per locale
     label = models.CharField(max_length=200)
+    # i18n as content has it (SPEC 10): the variants of one menu share a translation group (the first one's id).
+    locale = models.CharField(max_length=16, default="")
+    translation_group = models.CharField(max_length=26, default="")
 
     class Meta:
-        ordering = ["name"]
+        ordering = ["name", "locale"]
+        constraints = [
+            models.UniqueConstraint(fields=["name", "locale"], name="menus_menu_unique_name_per_locale"),
+            models.UniqueConstraint(
+                fields=["translation_group", "locale"],
+                condition=~models.Q(translation_group=""),
+                name="menus_menu_one_per_locale",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -35,6 +46,8 @@ class MenuItem(models.Model):
     title_attr = models.CharField(max_length=200, blank=True)
     target = models.CharField(max_length=16, blank=True)
     css_classes = models.CharField(max_length=200, blank=True)
+    # Kept when menu_set_items gets the item back with its id: the item's variants in the menu's other locales.
+    translation_group = models.CharField(max_length=26, default="")
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from emdash.actor import Actor
-from emdash.operations import NULLABLE, READ, WHOLE, Endpoint, Input, NoInput, audit_as, family, reference, under
+from emdash.operations import NULLABLE, READ, WHOLE, Endpoint, Input, audit_as, family, reference, under
 from emdash.operations.shapes import INTEGER, NULLABLE_INTEGER, NULLABLE_STRING, STRING, array, items_of, obj, shared
 from emdash.permissions import Perm
 from menus import selectors, services
@@ -42,11 +42,15 @@ ITEM_OUT = obj(
         "parentId": NULLABLE_STRING,
         "parentIndex": NULLABLE_INTEGER,
         "position": INTEGER,
+        "translationGroup": STRING,
     },
     ["id", "label", "type", "url", "parentId", "position"],
 )
 MENU_PROPERTIES: dict[str, Any] = {
+    "id": INTEGER,
     "name": STRING,
+    "locale": STRING,
+    "translationGroup": STRING,
     "label": STRING,
     "itemCount": INTEGER,
     "createdAt": NULLABLE_STRING,
@@ -62,9 +66,22 @@ MENU_OUT = shared(
 )
 MENUS_OUT = items_of(shared(obj(MENU_PROPERTIES, ["name", "label", "itemCount"]), "menu_get", note="without items"))
 COUNT_OUT = obj({"name": STRING, "itemCount": INTEGER}, ["name", "itemCount"])
+VARIANTS_OUT = obj(
+    {
+        "translationGroup": STRING,
+        "translations": array(
+            shared(obj(MENU_PROPERTIES, ["name", "label", "itemCount"]), "menu_get", note="no items")
+        ),
+    },
+    ["translationGroup", "translations"],
+)
+Locale = Annotated[str, reference("Locale, e.g. fr (default: the default locale)", 16)]
 
 
 class MenuItemInput(Input):
+    id: Annotated[str, reference("The id menu_get gave the item: it keeps its id and translation group", 26)] | None = (
+        None
+    )
     label: Label
     type: Literal[tuple(MenuItem.TYPES)] = Field(  # type: ignore[valid-type]
         description="custom: customUrl; page/post: referenceId (referenceCollection defaults to pages/posts); "
@@ -86,6 +103,11 @@ class MenuItemInput(Input):
 
 class NameInput(Input):
     name: Name
+    locale: Locale | None = None
+
+
+class ListInput(Input):
+    locale: Annotated[str, reference("Only this locale's menus", 16)] | None = None
 
 
 class LabelInput(NameInput):
@@ -95,16 +117,19 @@ class LabelInput(NameInput):
 class CreateInput(Input):
     name: NewName
     label: Label
+    locale: Locale | None = None
+    translation_of: Annotated[str, reference("Id, or name, of this menu in another locale", 63)] | None = None
 
 
 class SetItemsInput(NameInput):
     items: list[MenuItemInput] = Field(description="The new items, in order", max_length=services.MAX_ITEMS)
 
 
-def set_items(*, actor: Actor, name: str, items: list[MenuItemInput]) -> dict[str, Any]:
+def set_items(*, actor: Actor, name: str, items: list[MenuItemInput], locale: str | None = None) -> dict[str, Any]:
     # The service checks references and nesting on the wire keys (its problems are keyed items.<i>.<key>).
     wire = [item.model_dump(by_alias=True, exclude_unset=True) for item in items]
-    return {"name": name, "itemCount": services.menu_set_items(actor=actor, name=name, items=wire)}
+    count = services.menu_set_items(actor=actor, name=name, items=wire, locale=locale)
+    return {"name": name, "itemCount": count}
 
 
 def _detail(menu: Any, args: Any) -> dict[str, Any]:
@@ -120,9 +145,15 @@ manage = family("menu", Perm.MENU_MANAGE, target=audit_as("menus/{name}"))
 change = family("menu", Perm.MENU_MANAGE, target=audit_as("menus/{name}"), present=_detail, output=MENU_OUT)
 
 read(
-    "menu_list", "List menus", NoInput, selectors.menu_list, MENUS.get(), present=under("items"), output=MENUS_OUT
-).describe("List the navigation menus by name, with labels and item counts.")
-read("menu_get", "Get menu", NameInput, selectors.menu_get, ONE.get(), output=MENU_OUT).describe(
+    "menu_list",
+    "List menus",
+    ListInput,
+    selectors.menu_list,
+    MENUS.get("query"),
+    present=under("items"),
+    output=MENUS_OUT,
+).describe("List the navigation menus by name (each locale's variant), with labels and item counts.")
+read("menu_get", "Get menu", NameInput, selectors.menu_get, ONE.get("query"), output=MENU_OUT).describe(
     "Get a menu with its items in order (parents first), each with its resolved url and the keys "
     "menu_set_items accepts, so the list can be edited and sent back."
 )
@@ -132,9 +163,18 @@ change("menu_create", "Create menu", CreateInput, services.menu_create, MENUS.po
 change("menu_update", "Update menu", LabelInput, services.menu_update, ONE.put(), idempotent=True).describe(
     "Change a menu's label (its name cannot change)."
 )
-manage.gone("menu_delete", "Delete menu", NameInput, services.menu_delete, ONE.delete()).describe(
+manage.gone("menu_delete", "Delete menu", NameInput, services.menu_delete, ONE.delete("query")).describe(
     "Delete a menu and its items."
 )
+read(
+    "menu_translations",
+    "List menu translations",
+    NameInput,
+    selectors.menu_translations,
+    Endpoint(f"{API}/<str:name>/translations", "api-menu-translations").get("query"),
+    present=lambda result, args: result,
+    output=VARIANTS_OUT,
+).describe("A menu's locale variants (its translation group); menu_create translationOf adds one.")
 manage(
     "menu_set_items", "Replace menu items", SetItemsInput, set_items, ITEMS.put(), output=COUNT_OUT, idempotent=True
 ).describe(

@@ -25,15 +25,30 @@ def collection_path(collection: str) -> str:
     return f"/{collection}/"
 
 
-def menu_list(*, actor: Actor) -> list[dict[str, Any]]:
+def menu_list(*, actor: Actor, locale: str | None = None) -> list[dict[str, Any]]:
+    """Every menu, or those of ``locale``."""
     require(actor, Perm.MENU_READ)
-    qs = Menu.objects.annotate(item_count=Count("items")).order_by("name")
+    qs = Menu.objects.annotate(item_count=Count("items")).order_by("name", "locale")
+    if locale is not None:
+        qs = qs.filter(locale=rows.resolve_locale(locale))
     return [_menu(m, m.item_count) for m in qs]
+
+
+def menu_translations(*, actor: Actor, name: Any, locale: Any = None) -> dict[str, Any]:
+    """A menu's locale variants (its translation group), as content_translations answers an item's."""
+    require(actor, Perm.MENU_READ)
+    menu = get_menu(name, locale=locale)
+    group = menu.translation_group or str(menu.pk)
+    variants = Menu.objects.filter(translation_group=group).annotate(item_count=Count("items")).order_by("locale")
+    return {"translationGroup": group, "translations": [_menu(m, m.item_count) for m in variants]}
 
 
 def _menu(menu: Menu, item_count: int) -> dict[str, Any]:
     return {
+        "id": menu.pk,
         "name": menu.name,
+        "locale": menu.locale,
+        "translationGroup": menu.translation_group or str(menu.pk),
         "label": menu.label,
         "itemCount": item_count,
         "createdAt": iso(menu.created_at),
@@ -90,6 +105,7 @@ def _item(item: MenuItem, url: str | None, index_of: dict[str, int]) -> dict[str
         "parentId": item.parent_id,
         "parentIndex": index_of.get(item.parent_id) if item.parent_id else None,
         "position": item.position,
+        "translationGroup": item.translation_group or item.id,
     }
 
 
@@ -100,10 +116,10 @@ def _items(menu: Menu) -> list[dict[str, Any]]:
     return [_item(item, urls[item.id], index_of) for item in items]
 
 
-def menu_get(*, actor: Actor, name: Any) -> dict[str, Any]:
+def menu_get(*, actor: Actor, name: Any, locale: Any = None) -> dict[str, Any]:
     """The menu with its items in order (parents before their children)."""
     require(actor, Perm.MENU_READ)
-    return menu_detail(get_menu(name))
+    return menu_detail(get_menu(name, locale=locale))
 
 
 def menu_detail(menu: Menu) -> dict[str, Any]:
@@ -112,12 +128,13 @@ def menu_detail(menu: Menu) -> dict[str, Any]:
     return {**_menu(menu, len(items)), "items": items}
 
 
-def menu_tree(*, actor: Actor, name: Any) -> dict[str, Any]:
-    """For templates: ``{name, label, items: [{label, url, target, titleAttr, cssClasses, children}]}``.
+def menu_tree(*, actor: Actor, name: Any, locale: Any = None) -> dict[str, Any]:
+    """For templates: ``{name, label, items: [{label, url, target, titleAttr, cssClasses, children}]}``, the
+    variant of ``locale`` or else the default locale's.
 
     Items whose target is not public (url null) are left out, with the items nested under them."""
     require(actor, Perm.MENU_READ)
-    menu = get_menu(name)
+    menu = get_menu(name, locale=locale, fallback=True)
     nodes: dict[str, dict[str, Any]] = {}
     roots: list[dict[str, Any]] = []
     for item in _items(menu):  # parents come first, so a missing parent means it was left out
@@ -135,4 +152,4 @@ def menu_tree(*, actor: Actor, name: Any) -> dict[str, Any]:
         }
         nodes[item["id"]] = node
         (nodes[item["parentId"]]["children"] if item["parentId"] else roots).append(node)
-    return {"name": menu.name, "label": menu.label, "items": roots}
+    return {"name": menu.name, "label": menu.label, "locale": menu.locale, "items": roots}

@@ -32,6 +32,7 @@ LABEL_MAX_LENGTH = 200
 MAX_ITEMS = 500
 CSS_CLASSES_RE = re.compile(r"^[A-Za-z0-9_ -]*\Z")
 ITEM_KEYS = (
+    "id",
     "label",
     "type",
     "customUrl",
@@ -45,15 +46,42 @@ ITEM_KEYS = (
 DEFAULT_COLLECTION = {"page": "pages", "post": "posts"}  # when a page/post item names no collection
 
 
-def get_menu(name: Any, *, for_update: bool = False) -> Menu:
-    menu = None
+def get_menu(name: Any, *, locale: Any = None, for_update: bool = False, fallback: bool = False) -> Menu:
+    """Menu ``name`` in ``locale`` (default: the default locale); ``fallback`` takes the default locale's
+    variant when the locale has none (the public site). NOT_FOUND lists the menus that exist."""
+    wanted = rows.resolve_locale(locale)
     if isinstance(name, str) and NAME_RE.match(name) and len(name) <= NAME_MAX_LENGTH:
-        menu = locked(Menu.objects.all(), for_update).filter(name=name).first()
-    if menu is None:
-        # Say what would work: the menus there are, or how to make one.
-        names = known(Menu.objects.order_by("name").values_list("name", flat=True), none="no menus yet")
-        raise NotFound(f"Menu '{shown(name)}' not found ({names}; menu_create adds one)")
-    return menu
+        qs = locked(Menu.objects.all(), for_update).filter(name=name)
+        menu = qs.filter(locale=wanted).first()
+        if menu is None and fallback:
+            menu = qs.filter(locale=rows.resolve_locale(None)).first()
+        if menu is not None:
+            return menu
+    return _not_found(name, wanted)
+
+
+def _not_found(name: Any, locale: str) -> Any:
+    names = sorted({f"{n} ({loc})" for n, loc in Menu.objects.values_list("name", "locale")})[:50]
+    known = f"; menus: {', '.join(names)}" if names else "; there are no menus yet (menu_create makes one)"
+    raise NotFound(f"Menu '{shown(name)}' not found in locale '{locale}'{known}")
+
+
+def _variant_group(source: Any, locale: str, problems: dict[str, str]) -> str | None:
+    """The translation group ``translationOf`` (a menu's id, or its name in another locale) names."""
+    if source is None:
+        return None
+    found = None
+    if isinstance(source, str) and source.isdigit():
+        found = Menu.objects.filter(pk=int(source)).first()
+    if found is None and isinstance(source, str):
+        found = Menu.objects.filter(name=source).exclude(locale=locale).order_by("locale").first()
+    if found is None:
+        problems["translationOf"] = f"no menu '{source}' (menu_list shows them)"
+        return None
+    group = found.translation_group or str(found.pk)
+    if Menu.objects.filter(translation_group=group, locale=locale).exists():
+        raise Conflict(f"Menu '{found.name}' already has a '{locale}' variant (menu_translations lists them)")
+    return group
 
 
 def _check_label(value: Any, key: str, problems: dict[str, str]) -> str:
@@ -63,7 +91,10 @@ def _check_label(value: Any, key: str, problems: dict[str, str]) -> str:
     return value
 
 
-def menu_create(*, actor: Actor, name: str, label: str) -> Menu:
+def menu_create(
+    *, actor: Actor, name: str, label: str, locale: str | None = None, translation_of: str | None = None
+) -> Menu:
+    """A new, empty menu in ``locale``; ``translation_of`` makes it a variant of another locale's menu."""
     require(actor, Perm.MENU_MANAGE)
     problems: dict[str, str] = {}
     if not isinstance(name, str) or not NAME_RE.match(name) or len(name) > NAME_MAX_LENGTH:
@@ -71,23 +102,32 @@ def menu_create(*, actor: Actor, name: str, label: str) -> Menu:
             f"must be 1-{NAME_MAX_LENGTH} lowercase letters, digits or '_', starting with a letter (e.g. primary)"
         )
     label = _check_label(label, "label", problems)
+    locale = rows.resolve_locale(locale)
+    group = _variant_group(translation_of, locale, problems)
     if problems:
         raise ValidationError.for_fields(problems)
-    if Menu.objects.filter(name=name).exists():
-        raise Conflict(f"A menu named '{name}' already exists")
+    taken = f"A menu named '{name}' already exists in locale '{locale}'"
+    if Menu.objects.filter(name=name, locale=locale).exists():
+        raise Conflict(taken)
     now = timezone.now()
     try:
         with transaction.atomic():
-            return Menu.objects.create(name=name, label=label, created_at=now, updated_at=now)
+            menu = Menu.objects.create(
+                name=name, label=label, locale=locale, translation_group=group or "", created_at=now, updated_at=now
+            )
+            if not group:
+                menu.translation_group = str(menu.pk)
+                menu.save(update_fields=["translation_group"])
+            return menu
     except IntegrityError:
-        raise Conflict(f"A menu named '{name}' already exists") from None
+        raise Conflict(taken) from None
 
 
-def menu_update(*, actor: Actor, name: str, label: str) -> Menu:
+def menu_update(*, actor: Actor, name: str, label: str, locale: str | None = None) -> Menu:
     """Relabel a menu. Its name is immutable: templates look menus up by name."""
     require(actor, Perm.MENU_MANAGE)
     with transaction.atomic():
-        menu = get_menu(name, for_update=True)
+        menu = get_menu(name, locale=locale, for_update=True)
         problems: dict[str, str] = {}
         label = _check_label(label, "label", problems)
         if problems:
@@ -98,10 +138,10 @@ def menu_update(*, actor: Actor, name: str, label: str) -> Menu:
     return menu
 
 
-def menu_delete(*, actor: Actor, name: str) -> None:
+def menu_delete(*, actor: Actor, name: str, locale: str | None = None) -> None:
     require(actor, Perm.MENU_MANAGE)
     with transaction.atomic():
-        menu = get_menu(name, for_update=True)
+        menu = get_menu(name, locale=locale, for_update=True)
         MenuItem.objects.filter(menu=menu).delete()
         menu.delete()
 
@@ -238,15 +278,36 @@ def _check_item(item: Any, index: int, problems: dict[str, str], lookups: _Looku
         item, at, problems, lookups
     )
     fields["type"] = item.get("type")
+    fields["id"] = item.get("id")
     return fields if len(problems) == before and not unknown else None
 
 
-def menu_set_items(*, actor: Actor, name: str, items: list[dict[str, Any]]) -> int:
+def _kept_ids(menu: Menu, items: list[Any], problems: dict[str, str]) -> dict[str, str]:
+    """Items sent back with the ``id`` menu_get gave them keep it and their translation group: id -> group."""
+    sent = [(i, item.get("id")) for i, item in enumerate(items) if isinstance(item, dict) and "id" in item]
+    existing = dict(
+        MenuItem.objects.filter(menu=menu, id__in=[v for _, v in sent if isinstance(v, str)]).values_list(
+            "id", "translation_group"
+        )
+    )
+    seen: set[str] = set()
+    for index, ident in sent:
+        if ident not in existing:
+            problems[f"items.{index}.id"] = f"no item '{ident}' in this menu (leave id out for a new item)"
+        elif ident in seen:
+            problems[f"items.{index}.id"] = f"item '{ident}' is sent twice"
+        else:
+            seen.add(ident)
+    return {k: v or k for k, v in existing.items()}
+
+
+def menu_set_items(*, actor: Actor, name: str, items: list[dict[str, Any]], locale: str | None = None) -> int:
     """Replace every item of menu ``name`` with ``items`` (ordered; ``parentIndex`` points to an earlier
-    item). All or nothing. Returns the new item count."""
+    item). All or nothing. Returns the new item count. The menu row stays, so its translation links do; an
+    item sent back with its ``id`` keeps that id and its translation group."""
     require(actor, Perm.MENU_MANAGE)
     with transaction.atomic():
-        menu = get_menu(name, for_update=True)
+        menu = get_menu(name, locale=locale, for_update=True)
         if not isinstance(items, list):
             raise ValidationError.for_fields({"items": "must be a list of menu items"})
         if len(items) > MAX_ITEMS:
@@ -254,6 +315,7 @@ def menu_set_items(*, actor: Actor, name: str, items: list[dict[str, Any]]) -> i
         problems: dict[str, str] = {}
         lookups = _Lookups()
         checked = [_check_item(item, index, problems, lookups) for index, item in enumerate(items)]
+        kept = _kept_ids(menu, items, problems)
         if problems:
             raise ValidationError.for_fields(problems, prefix="Invalid menu items")
         now = timezone.now()
@@ -262,10 +324,12 @@ def menu_set_items(*, actor: Actor, name: str, items: list[dict[str, Any]]) -> i
         for position, fields in enumerate(checked):
             assert fields is not None  # no problems means every item was checked
             parent_index = fields.pop("parent_index")
-            ids.append(new_id())
+            sent_id = fields.pop("id")
+            ids.append(sent_id if sent_id in kept else new_id())
             new_items.append(
                 MenuItem(
                     id=ids[-1],
+                    translation_group=kept.get(sent_id) or ids[-1],
                     menu=menu,
                     parent_id=ids[parent_index] if parent_index is not None else None,
                     position=position,

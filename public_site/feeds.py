@@ -83,6 +83,7 @@ def rss_feed(request: HttpRequest) -> HttpResponse:
                 description=str(data.get("excerpt") or ""),
                 unique_id=base + item["url"],
                 pubdate=published,
+                author_name=(item.get("byline") or {}).get("displayName"),  # dc:creator
             )
     response = HttpResponse(content_type="application/rss+xml; charset=utf-8")
     feed.write(response, "utf-8")

@@ -12,10 +12,12 @@ from typing import Any
 
 from content.entries import selectors, seo
 from content.entries.outputs import Item
+from content.hooks import rows_credits
 from content.links import entry_path
 from content.schema import specs as schema
 from content.search import selectors as search_selectors
 from emdash.actor import Actor
+from emdash.conf import emdash_settings
 from emdash.errors import CollectionNotFound, EmDashError, NotFound
 from media import presenters as media_presenters
 from media import selectors as media_selectors
@@ -96,7 +98,8 @@ def entry(collection: str, slug: str, *, locale: str | None = None) -> dict[str,
     except (NotFound, CollectionNotFound):
         return None
     terms = taxonomy_selectors.assigned_terms(collection=collection, entry_id=found.id)
-    return {**_with_url(found.to_dict()), "terms": terms}
+    credits = rows_credits(collection, [found.row])  # {bylines, byline} (SPEC 10)
+    return {**_with_url(found.to_dict()), "terms": terms, **(credits[0] if credits else {})}
 
 
 def term_entries(
@@ -160,12 +163,20 @@ def terms(taxonomy: str) -> list[dict[str, Any]]:
         return []
 
 
-def menu(name: str) -> dict[str, Any] | None:
-    """A menu as a tree (``items`` with ``children``), or None when there is no such menu."""
+def menu(name: str, *, locale: str | None = None) -> dict[str, Any] | None:
+    """A menu as a tree (``items`` with ``children``) in ``locale``, else the default locale's; None when there
+    is no such menu."""
     try:
-        return menu_selectors.menu_tree(actor=PUBLIC, name=name)
+        return menu_selectors.menu_tree(actor=PUBLIC, name=name, locale=locale)
     except EmDashError:
         return None
+
+
+def page_locale(item: Any, asked: Any = None) -> str | None:
+    """The language of the page: the shown item's locale, else a configured ``?locale=``, else None (default)."""
+    if isinstance(item, Mapping) and isinstance(item.get("locale"), str):
+        return str(item["locale"])
+    return asked if isinstance(asked, str) and asked in emdash_settings.LOCALES else None
 
 
 def site_settings() -> dict[str, Any]:

@@ -38,10 +38,11 @@ def _per_page(site: dict[str, Any]) -> int:
 
 def _render(request: HttpRequest, template: str, context: dict[str, Any], status: int = 200) -> HttpResponse:
     site = context.get("site") or query.site_settings()
+    locale = query.page_locale(context.get("item"), request.GET.get("locale"))  # menus in the page's language
     base = {
         "site": site,
-        "header_menu": query.menu("primary"),
-        "footer_menu": query.menu("footer"),
+        "header_menu": query.menu("primary", locale=locale),
+        "footer_menu": query.menu("footer", locale=locale),
         "meta": page_meta(request, site, context.get("meta_for")),
     }
     return render(request, template, {**base, **context}, status=status)

@@ -33,9 +33,20 @@ class Term(Timestamped):
     description = models.TextField(blank=True)
     # RESTRICT: a term with children cannot be deleted alone, but a whole taxonomy can go at once.
     parent = models.ForeignKey("self", null=True, blank=True, on_delete=models.RESTRICT, related_name="children")
+    # i18n as content has it (SPEC 10): the variants of one term in other locales share a translation group
+    # (the first variant's id). Slugs stay unique per taxonomy, so a slug names one variant.
+    locale = models.CharField(max_length=16, default="")
+    translation_group = models.CharField(max_length=26, default="")
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["taxonomy", "slug"], name="taxonomy_term_unique_slug")]
+        constraints = [
+            models.UniqueConstraint(fields=["taxonomy", "slug"], name="taxonomy_term_unique_slug"),
+            models.UniqueConstraint(
+                fields=["translation_group", "locale"],
+                condition=~models.Q(translation_group=""),
+                name="taxonomy_term_one_per_locale",
+            ),
+        ]
         indexes = [models.Index(fields=["taxonomy", "label", "id"], name="taxonomy_term_list_idx")]
 
     def __str__(self) -> str:

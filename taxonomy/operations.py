@@ -56,6 +56,14 @@ class CreateTermInput(Input):
     label: Label
     parent_id: Annotated[str, reference("Parent term id", 200)] | None = None
     description: Description | None = None
+    locale: Annotated[str, reference("Locale, e.g. fr (default: the default locale)", 16)] | None = None
+    translation_of: Annotated[str, reference("Id or slug of this term in another locale", 200)] | None = None
+
+
+class TermVariantsInput(Input):
+    taxonomy: Taxonomy
+    term: Annotated[str, reference("Term slug or id", 200)] | None = Field(None, alias="termSlug")
+    id: Annotated[str, reference("Term id (instead of termSlug)", 26)] | None = None
 
 
 class TermTarget(Input):
@@ -177,6 +185,15 @@ term_write(
 term_write(
     "taxonomy_update_term", "Update taxonomy term", UpdateTermInput, services.term_update, ONE_TERM.put()
 ).describe("Change a term's slug, label, description or parent; a term cannot move under itself or its descendants.")
+read(
+    "taxonomy_term_translations",
+    "List term translations",
+    TermVariantsInput,
+    selectors.term_translations,
+    Endpoint(f"{API}/<str:taxonomy>/terms/<str:term>/translations", "api-term-translations").get(),
+    present=lambda result, args: result,
+    output=outputs.TERM_VARIANTS,
+).describe("A term's locale variants (its translation group); taxonomy_create_term translationOf adds one.")
 term_write.gone(
     "taxonomy_delete_term", "Delete taxonomy term", TermTarget, services.term_delete, ONE_TERM.delete()
 ).describe("Delete a term and remove it from every item. A term with children is refused: delete or move them first.")

@@ -17,6 +17,8 @@ class Term(TypedDict, total=False):
     label: Required[str]
     parentId: Required[str | None]
     description: str
+    locale: str
+    translationGroup: str
 
 
 # Listed in full by taxonomy_list_terms (its items), pointed to by the term writes.
@@ -54,6 +56,14 @@ class DefinitionOnly(TypedDict):
 
 
 DEFINITION_ONLY = schema_of(DefinitionOnly)
+
+
+class TermVariants(TypedDict):
+    translationGroup: str
+    translations: list[Annotated[Term, Schema(TERM)]]
+
+
+TERM_VARIANTS = schema_of(TermVariants)
 
 
 class EntryTerms(TypedDict):

@@ -28,6 +28,8 @@ def term(row: TermRow, taxonomy: str) -> Term:
         "label": row.label,
         "parentId": row.parent_id,
         "description": row.description,
+        "locale": row.locale,
+        "translationGroup": row.translation_group or row.id,
     }
 
 

@@ -74,6 +74,18 @@ def term_get(*, actor: Actor, taxonomy: str, term: str) -> TermOut:
     return presenters.term(get_term(definition, term), definition.name)
 
 
+def term_translations(*, actor: Actor, taxonomy: str, term: str | None = None, id: str | None = None) -> Any:
+    """A term's locale variants (named by slug or id), as content_translations answers an item's."""
+    require(actor, Perm.TAXONOMY_READ)
+    definition = get_definition(taxonomy)
+    if term is None and id is None:
+        raise ValidationError.for_fields({"termSlug": "give termSlug (or id): the term whose variants to list"})
+    found = get_term(definition, term if term is not None else id)
+    group = found.translation_group or found.id
+    variants = Term.objects.filter(taxonomy=definition, translation_group=group).order_by("locale", "id")
+    return {"translationGroup": group, "translations": [presenters.term(t, definition.name) for t in variants]}
+
+
 def term_tree(*, actor: Actor, taxonomy: Any) -> list[dict[str, Any]]:
     """The whole taxonomy as nested ``{id, slug, label, description, path, children}``, each level by label."""
     require(actor, Perm.TAXONOMY_READ)

@@ -171,9 +171,14 @@ def term_create(
     label: str,
     parent_id: str | None = None,
     description: str | None = None,
+    locale: str | None = None,
+    translation_of: str | None = None,
 ) -> Term:
+    """``translation_of`` (the id or slug of the term in another locale) makes the new term its variant in
+    ``locale`` (default: the default locale): the two share a translation group."""
     require(actor, Perm.TAXONOMY_MANAGE)
     slug = slugs.check_slug(slug)
+    locale = rows.resolve_locale(locale)
     with transaction.atomic():
         definition = get_definition(taxonomy, for_update=parent_id is not None)
         problems: dict[str, str] = {}
@@ -182,13 +187,17 @@ def term_create(
         parent = _resolve_parent(definition, parent_id, problems)
         if parent is not None:
             _check_placement(definition, parent, problems)
+        group = _translation_group(definition, translation_of, locale, problems)
         if problems:
             raise ValidationError.for_fields(problems)
         if Term.objects.filter(taxonomy=definition, slug=slug).exists():
             raise SlugConflict(f"Slug '{slug}' is already used in taxonomy '{definition.name}'")
         now = timezone.now()
+        term_id = new_id()
         term = Term(
-            id=new_id(),
+            id=term_id,
+            locale=locale,
+            translation_group=group or term_id,
             taxonomy=definition,
             slug=slug,
             label=checked_label or "",  # not None: a missing label is a problem above
@@ -199,6 +208,22 @@ def term_create(
         )
         _save(term, definition, insert=True)
     return term
+
+
+def _translation_group(
+    definition: TaxonomyDefinition, source: str | None, locale: str, problems: dict[str, str]
+) -> str | None:
+    """The group a new variant joins (None: a group of its own); CONFLICT when the locale is taken in it."""
+    if source is None:
+        return None
+    found = find_term(definition, source, prefer="id")
+    if found is None:
+        problems["translationOf"] = f"no term '{source}' in taxonomy '{definition.name}'"
+        return None
+    group = found.translation_group or found.id
+    if Term.objects.filter(translation_group=group, locale=locale).exists():
+        raise Conflict(f"Term '{found.slug}' already has a '{locale}' variant (taxonomy_term_translations lists them)")
+    return group
 
 
 def term_update(

@@ -168,6 +168,8 @@ SPEC_MINIMUM_ROLES = {
     Perm.WEBHOOKS_MANAGE: (Scope.ADMIN, Role.ADMIN),
     Perm.REDIRECTS_READ: (Scope.CONTENT_READ, Role.EDITOR),
     Perm.REDIRECTS_MANAGE: (Scope.CONTENT_WRITE, Role.EDITOR),
+    Perm.BYLINES_READ: (Scope.CONTENT_READ, Role.SUBSCRIBER),  # SPEC 10: byline reads are content:read
+    Perm.BYLINES_MANAGE: (Scope.CONTENT_WRITE, Role.EDITOR),  # SPEC 10: byline writes, editor
     Perm.SITE_IMPORT: (Scope.ADMIN, Role.ADMIN),  # SPEC 12: import_wordpress is admin
     Perm.MEDIA_USAGE_REPAIR: (Scope.ADMIN, Role.ADMIN),  # SPEC 10: media_usage_repair (admin)
     # SPEC 9.2: anyone author+ proposes (content:draft or content:write), editors review, publishing needs
@@ -196,6 +198,7 @@ def test_rules_agree_with_the_spec_table():
         Perm.TAXONOMY_READ,
         Perm.MENU_READ,
         Perm.SEARCH,
+        Perm.BYLINES_READ,  # credits shown on published content
     }
 
 

@@ -9,7 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from admin_ui import autosave, list_filters, plain, seo_form, widgets
+from admin_ui import autosave, credits, list_filters, plain, seo_form, widgets
 from admin_ui import terms as entry_terms
 from admin_ui.base import actor_for, admin_page, run, status_for
 from admin_ui.display import display, title_of
@@ -148,10 +148,16 @@ def entry_new(request: HttpRequest, collection: str) -> HttpResponse:
             messages.error(request, FIELDS_NEED_ATTENTION, extra_tags=plain.code_tag("VALIDATION_ERROR"))
         else:
             data = {k: v for k, v in data.items() if v is not None}
-            raw = {"collection": spec.slug, "data": data, **_given(request, slug="slug", locale="locale")}
+            raw: dict[str, Any] = {
+                "collection": spec.slug,
+                "data": data,
+                **_given(request, slug="slug", locale="locale"),
+            }
             terms = entry_terms.posted(spec, request.POST)
             if terms:  # assigned in the create's own transaction (content_create's ``terms``)
                 raw["terms"] = terms
+            if chosen := credits.posted(request.POST):  # content_create's ``bylines``
+                raw["bylines"] = chosen
             if (seo := seo_form.posted(request, {})) is not None:
                 raw["seo"] = seo
             outcome = run(request, "content_create", raw, "Created.", **plain.wording(spec))
@@ -161,6 +167,7 @@ def entry_new(request: HttpRequest, collection: str) -> HttpResponse:
     context = _form_context(request, spec, actor, values, problems)
     context["slug"] = request.POST.get("slug", "")
     context["term_groups"] = entry_terms.groups(actor, spec, None, entry_terms.posted(spec, request.POST))
+    context["byline_picker"] = credits.rows(actor, None, credits.posted(request.POST))
     context["seo"] = seo_form.values(request, {})
     context["seo_images"] = seo_form.image_picker(actor, context["seo"]["image"])
     return render(request, "admin_ui/entries/new.html", context, status=status_for(outcome, problems))
@@ -193,6 +200,9 @@ def _save(request: HttpRequest, spec: CollectionSpec, actor: Actor, entry: Any) 
     terms = entry_terms.posted(spec, request.POST)
     if terms is not None:
         raw["terms"] = terms
+    chosen = credits.posted(request.POST)
+    if chosen is not None and chosen != credits.explicit(entry):  # only a change (an inferred credit stays so)
+        raw["bylines"] = chosen
     if autosave.wanted(request):
         raw["autosave"] = True  # one revision per editing session, not one per pause in typing
     if (seo := seo_form.posted(request, entry.to_dict()["seo"])) is not None:
@@ -232,6 +242,7 @@ def entry_edit(request: HttpRequest, collection: str, id: str) -> HttpResponse:
             "conflict": conflict,
             "perms": _entry_perms(actor, entry),
             "term_groups": entry_terms.groups(actor, spec, entry.id, entry_terms.posted(spec, request.POST)),
+            "byline_picker": credits.rows(actor, entry, credits.posted(request.POST)),
             "translations": translations,
             "source": _source(actor, spec, item, translations["items"], request.GET.get("source")),
             "public_url": reverse("entry", args=[spec.slug, item["slug"]]) if item["status"] == "published" else "",

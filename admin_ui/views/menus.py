@@ -126,11 +126,23 @@ def menu_delete(request: HttpRequest, name: str) -> HttpResponse:
 def content_search(request: HttpRequest) -> JsonResponse:
     """The menu editor's picker: items (drafts included) whose title or slug contains ``q``, in every collection
     the user may read, through the same list selector as the content lists."""
+    return _search(request, sorted(schema.current().collections))
+
+
+@admin_page(Perm.CONTENT_READ_UNPUBLISHED)
+def entry_search(request: HttpRequest) -> JsonResponse:
+    """The references widget's picker: the same search, in the collections the field names (``collections``)."""
+    wanted = [c for c in request.GET.get("collections", "").split(",") if c in schema.current().collections]
+    return _search(request, sorted(set(wanted))[:10])
+
+
+def _search(request: HttpRequest, collections: list[str]) -> JsonResponse:
     actor = actor_for(request)
     query = request.GET.get("q", "").strip()[:200]
     results: list[dict[str, Any]] = []
     if query:
-        for slug, spec in sorted(schema.current().collections.items()):
+        for slug in collections:
+            spec = schema.current().collections[slug]
             try:
                 page = content_selectors.entry_list(
                     actor=actor, collection=slug, search=query, limit=SEARCH_PER_COLLECTION, order_by="updated_at"

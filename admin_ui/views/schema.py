@@ -75,6 +75,10 @@ def _rules(post: Any, type_name: str) -> dict[str, Any]:
         raw["validation"] = {"options": [o.strip() for o in post.get("choices", "").split(",") if o.strip()]}
     if kind.takes_target and "target" in post:
         raw["options"] = {"collection": post.get("target", "")}
+    if "collections" in kind.option_keys and "targets" in post:  # references: several target collections
+        raw["options"] = {"collections": post.getlist("targets")}
+    if "max" in kind.validation_keys and not kind.takes_choices and post.get("max_items", "").strip().isdigit():
+        raw.setdefault("validation", {})["max"] = int(post["max_items"])
     return raw
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from content.entries import presenters, seo
+from content import hooks
+from content.entries import linked, presenters, seo
 from content.entries.outputs import Item
 from content.entries.rows import draft_meta, draft_raw, known_values, rev_token
 from content.models import EntryBase
@@ -44,6 +45,8 @@ class Entry:
 
     def to_dict(self) -> Item:
         body = presenters.entry(self.spec, self.row, draft=self.draft, show_draft=self.show_draft)
+        shown = [body["data"], *([body["liveData"]] if "liveData" in body else [])]
+        linked.show_targets(self.spec, shown, published_only=not self.show_draft)
         return presenters.with_seo(body, self.row, live_seo=self.seo, meta=self.meta if self.show_draft else {})
 
 
@@ -60,19 +63,21 @@ class EntryRows:
     full: bool = False  # every field, not only the summary's small ones
 
     def present(self) -> Page[Item]:
-        return Page(
-            [
-                presenters.summary(
-                    self.spec,
-                    row,
-                    draft=self.drafts.get(row.draft_revision_id or ""),
-                    show_draft=self.show_draft,
-                    full=self.full,
-                )
-                for row in self.rows
-            ],
-            self.next_cursor,
-        )
+        items = [
+            presenters.summary(
+                self.spec,
+                row,
+                draft=self.drafts.get(row.draft_revision_id or ""),
+                show_draft=self.show_draft,
+                full=self.full,
+            )
+            for row in self.rows
+        ]
+        linked.show_targets(self.spec, [item["data"] for item in items], published_only=not self.show_draft)
+        credits = hooks.rows_credits(self.spec.slug, self.rows)
+        for item, credit in zip(items, credits or (), strict=False):
+            item.update(credit)  # type: ignore[typeddict-item]
+        return Page(items, self.next_cursor)
 
     def to_dict(self) -> dict[str, Any]:
         return self.present().to_dict()

@@ -104,6 +104,19 @@ class MediaRef(Input):
     alt: str | None = Field(None, description="Alt text", max_length=500)
 
 
+class CreditInput(Input):
+    # One credit: a byline (byline_list, byline_create) and an optional role. (A comment, not a docstring:
+    # a docstring would be listed in every content write's inputSchema.)
+    byline_id: Annotated[str, reference("Byline id", 26)]
+    role_label: Annotated[str | None, NULLABLE] = Field(None, description="Role, e.g. Photos", max_length=100)
+
+
+Bylines = Annotated[
+    list[CreditInput],
+    Field(description="Credits in order (first = primary); replaces the item's", max_length=20),
+]
+
+
 class SeoInput(Input):
     """Per-item SEO; on update only the keys sent change, and null clears one."""
 
@@ -127,6 +140,7 @@ class CreateInput(Input):
     locale: Locale | None = None
     translation_of: Annotated[str, reference("Id of the item this one translates", 200)] | None = None
     terms: Terms | None = None
+    bylines: Bylines | None = None
     seo: SeoInput | None = SEO
 
 
@@ -139,6 +153,7 @@ class UpdateInput(Target):
         | None
     ) = Field(None, alias="_rev")
     terms: Terms | None = None
+    bylines: Bylines | None = None
     autosave: bool | None = Field(
         None,
         description="true: a background save; consecutive autosaves by one user update one revision instead of "

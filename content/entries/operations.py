@@ -18,7 +18,7 @@ from content.entries.inputs import (
     TrashListInput,
     UpdateInput,
 )
-from content.hooks import row_terms
+from content.hooks import row_terms, rows_credits
 from content.schema import specs as schema
 from emdash.operations import READ, Endpoint, Route, audit_as, family
 from emdash.operations.shapes import page_of
@@ -31,13 +31,20 @@ ITEM_PATH = f"{C}/<str:id>"
 
 
 def _with_terms(entry: Entry) -> dict[str, Any]:
-    """The item plus its taxonomy terms (read with the row by content_get, else one query)."""
-    return {**entry.to_dict(), "terms": row_terms(entry.spec.slug, entry.row)}
+    """The item plus its taxonomy terms and credits (read with the row by content_get, else a query each)."""
+    return {**entry.to_dict(), "terms": row_terms(entry.spec.slug, entry.row), **_credits(entry)}
+
+
+def _credits(entry: Entry) -> dict[str, Any]:
+    """``{bylines, byline}`` when a bylines app is installed, else nothing."""
+    found = rows_credits(entry.spec.slug, [entry.row])
+    return dict(found[0]) if found else {}
 
 
 def item_and_rev(entry: Entry, args: Any) -> dict[str, Any]:
-    """``{item, _rev}``; the item carries its terms when the caller set some."""
-    return {"item": _with_terms(entry) if args.given("terms") else entry.to_dict(), "_rev": entry.rev}
+    """``{item, _rev}``; the item carries its terms when the caller set some, and always its credits."""
+    item = _with_terms(entry) if args.given("terms") else {**entry.to_dict(), **_credits(entry)}
+    return {"item": item, "_rev": entry.rev}
 
 
 def _item_only(entry: Entry, args: Any) -> dict[str, Any]:

@@ -49,6 +49,38 @@ class TermRef(TypedDict):
 Terms = dict[str, list[TermRef]]  # by taxonomy name
 
 
+class BylineSummary(TypedDict):
+    """A byline (a credit's name, bio, avatar and site), as byline_get and content items show it."""
+
+    id: str
+    slug: str
+    displayName: str
+    bio: str | None
+    avatarMediaId: str | None
+    websiteUrl: str | None
+    userId: int | None
+    isGuest: bool
+    locale: str
+    translationGroup: str
+    createdAt: str
+    updatedAt: str
+
+
+class BylineCredit(TypedDict):
+    """One credit on an item: the byline, its order, an optional role ("Photographer") and whether it was
+    assigned or inferred from the item's author."""
+
+    byline: Annotated[BylineSummary, Copied("byline_get", "result", "The credited byline")]
+    sortOrder: int
+    roleLabel: str | None
+    source: Literal["explicit", "inferred"]
+
+
+class Credits(TypedDict):
+    bylines: list[BylineCredit]
+    byline: BylineSummary | None
+
+
 class ItemMeta(TypedDict, total=False):
     """An item's system fields: everything but its values, SEO and terms."""
 
@@ -83,6 +115,8 @@ class Item(ItemMeta, total=False):
     ]
     liveSeo: Annotated[Seo, Copied("content_get", "item.seo", "The live SEO, when the draft changes it")]
     terms: Annotated[Terms, Field(description="Taxonomy terms by taxonomy name (content_get)")]
+    bylines: Annotated[list[BylineCredit], Field(description="Credits in order, the first is primary")]
+    byline: Annotated[BylineSummary | None, Copied("byline_get", "result", "The primary credit's byline, or null")]
 
 
 ITEM_SHAPE = schema_of(Item, "A content item; dates in ISO 8601 UTC")

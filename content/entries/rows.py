@@ -64,6 +64,7 @@ def _by_id(model: type[EntryBase], collection: str, trashed: bool, for_read: boo
         qs = qs.annotate(seo_live=Subquery(seo, output_field=JSONField()))
         if (terms := hooks.terms_column(collection)) is not None:
             qs = qs.annotate(terms_live=terms)
+        qs = qs.annotate(**hooks.credits_columns(collection))
     return Prepared(qs.order_by()[:1])
 
 
@@ -78,7 +79,7 @@ def find(
 ) -> EntryBase:
     """An entry by ULID or slug (slugs prefer ``locale``, else the default locale). Raises NOT_FOUND.
     ``for_read`` fetches what a read shows in the same query: the live SEO (``row.seo_live``) and the terms
-    (``row.terms_live``, for ``hooks.row_terms``)."""
+    (``row.terms_live``, for ``hooks.row_terms``) and the credits (``hooks.row_credits``)."""
     if not isinstance(ident, str) or not ident or len(ident) > 200 or "\x00" in ident:
         raise not_found(spec, ident)
     locked = for_update and connection.features.has_select_for_update

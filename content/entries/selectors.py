@@ -9,6 +9,7 @@ from typing import Any, cast
 from django.core.exceptions import FieldDoesNotExist
 from django.db.models import Count, F, Q, QuerySet
 
+from content import hooks
 from content.entries import filters, rows, seo
 from content.entries.entry import Entry, EntryRows
 from content.entries.outputs import Compare, Revisions, SavedRevision, Seo, Translations
@@ -142,6 +143,7 @@ def _page(
     if prepared is None:
         if not full:
             qs = qs.defer(*rows.long_columns(spec))
+        qs = qs.annotate(**hooks.credits_columns(spec.slug))  # credits in the same statement
         sliced = _keyset(qs, column, descending, cursor, query_key)[: limit + 1]
         if key is None:
             page: list[Any] = list(sliced)

@@ -16,6 +16,7 @@ from content.field_types import choices as choices
 from content.field_types import rich_text as rich_text
 from content.field_types import media as media
 from content.field_types import reference as reference
+from content.field_types import references as references
 from content.field_types import json_value as json_value
 from content.field_types import slug as slug
 from content.field_types.base import (

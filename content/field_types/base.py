@@ -42,6 +42,9 @@ PARTS = (
     "to_db",
     "from_db",
     "entry_links",
+    "resolve",
+    "entry_refs",
+    "with_entries",
     "media_links",
     "in_summary",
     "filters",
@@ -202,6 +205,19 @@ class FieldType(ABC):
     def entry_links(self, value: Any, options: dict[str, Any]) -> list[tuple[str, str, str]]:
         """(path suffix, target collection, item id) for each entry the value names; writes check they exist."""
         return []
+
+    def resolve(self, value: Any, options: dict[str, Any], path: str, problems: Problems, find: Any) -> Any:
+        """The value with the entries it names by slug resolved (``find(collections, ident, collection)`` gives
+        ``(collection, id)`` or None); problems added for the ones that cannot be. Most types name none."""
+        return value
+
+    def entry_refs(self, value: Any) -> list[tuple[str, str]]:
+        """(collection, id) of each entry a stored value shows with its details on reads (none by default)."""
+        return []
+
+    def with_entries(self, value: Any, found: dict[tuple[str, str], dict[str, Any]]) -> Any:
+        """The value as reads show it, given the details of the entries :meth:`entry_refs` named."""
+        return value
 
     def media_links(self, value: Any) -> list[tuple[str, str]]:
         """(path suffix, media id) for each media item the value names; writes check they exist."""

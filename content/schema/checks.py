@@ -128,11 +128,23 @@ def _option_problem(collection: CollectionSpec, kind: FieldType, key: str, value
         if not isinstance(value, str) or (value not in schema.current().collections and value != collection.slug):
             return "must be the slug of an existing collection"
         return None
+    if key == "collections":
+        if "collections" not in kind.option_keys:
+            return "only references fields name target collections"
+        known = schema.current().collections
+        if (
+            not isinstance(value, list)
+            or not 1 <= len(value) <= 10
+            or not all(isinstance(v, str) and (v in known or v == collection.slug) for v in value)
+            or len(set(value)) != len(value)
+        ):
+            return "must list 1 to 10 slugs of existing collections, each once"
+        return None
     if key == "rows":
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100:
             return "must be an integer from 1 to 100"
         return None
-    return "unknown option (known: collection, rows)"
+    return f"unknown option (known for this type: {', '.join(sorted(kind.option_keys))})"
 
 
 def _object(value: Any, name: str, problems: dict[str, str]) -> dict[str, Any]:
@@ -165,6 +177,8 @@ def check_field_definition(
             problems[f"options.{key}"] = problem
     if kind.takes_target and "collection" not in options:
         problems["options.collection"] = f"{type} fields need the target collection's slug"
+    if "collections" in kind.option_keys and "collections" not in options:
+        problems["options.collections"] = f'{type} fields need the target collections\' slugs, e.g. ["posts"]'
     return validation, options, problems
 
 

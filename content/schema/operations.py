@@ -43,6 +43,7 @@ VALIDATION = obj(
 OPTIONS = obj(
     {
         "collection": {"type": "string", "description": "Target collection (reference fields)"},
+        "collections": {**array(STRING), "description": "Target collections (references fields)"},
         "rows": {"type": "integer", "minimum": 1, "maximum": 100, "description": "Editor height in rows"},
     },
     description="Type-specific settings",
@@ -141,7 +142,7 @@ class Validation(Input):
     """Value rules that fit the field's type (others are refused)."""
 
     min: Number | None = Field(None, description="Lowest number")
-    max: Number | None = Field(None, description="Highest number")
+    max: Number | None = Field(None, description="Highest number; most items (references)")
     min_length: Length | None = Field(None, description="Shortest text")
     max_length: Length | None = Field(None, description="Longest text")
     pattern: str | None = Field(None, description="Regular expression text must match", max_length=500)
@@ -152,6 +153,9 @@ class Options(Input):
     """Type-specific settings."""
 
     collection: str | None = Field(None, description="Target collection (reference)")
+    collections: list[Annotated[str, Field(min_length=1, max_length=63)]] | None = Field(
+        None, description="Target collections (references)", max_length=10
+    )
     rows: Rows | None = None
 
 
@@ -349,7 +353,7 @@ collection_write(
 ).describe("Irreversibly delete a collection, its table and items (force: true when it has items).")
 field_write("schema_create_field", "Create field", FieldCreateInput, _field_create, FIELDS.post(status=201)).describe(
     "Add a field (a column) to a collection. select/multiSelect need validation.options, reference needs "
-    "options.collection."
+    "options.collection, references options.collections."
 )
 field_write(
     "schema_update_field", "Update field", FieldUpdateInput, _field_update, ONE_FIELD.patch(), idempotent=True

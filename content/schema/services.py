@@ -111,11 +111,13 @@ def collection_delete(*, actor: Actor, slug: Any, force: bool = False) -> None:
         raise CollectionHasContent(
             f"Collection '{spec.slug}' has {count} item(s); use force: true to delete it with its content"
         )
-    linking = [t.name for t in FIELD_TYPES.values() if t.takes_target]  # types whose fields name a collection
+    # Types whose fields name a collection (reference: options.collection, references: options.collections).
+    linking = [t.name for t in FIELD_TYPES.values() if t.takes_target or "collections" in t.option_keys]
     referers = [
         f"{f.collection.slug}.{f.slug}"
         for f in Field.objects.filter(type__in=linking).select_related("collection")
-        if f.options.get("collection") == spec.slug and f.collection.slug != spec.slug
+        if spec.slug in [f.options.get("collection"), *(f.options.get("collections") or [])]
+        and f.collection.slug != spec.slug
     ]
     if referers:
         raise Conflict(f"Collection '{spec.slug}' is referenced by {', '.join(referers)}; delete those fields first")

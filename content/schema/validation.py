@@ -55,6 +55,8 @@ def validate_data(
         found = len(problems)
         if not field.kind.is_empty(value):
             value = field.kind.prepare(value, f"data.{key}", problems)  # e.g. Markdown -> Portable Text
+            if value is not None:  # entries named by slug -> ids (references)
+                value = field.kind.resolve(value, field.options, f"data.{key}", problems, find_entry)
         if value is None or field.kind.is_empty(value):
             if len(problems) > found:  # the value could not be read
                 continue
@@ -82,6 +84,22 @@ def validate_data(
     if problems:
         raise ValidationError.for_fields(problems)
     return clean
+
+
+def find_entry(collections: list[str], ident: str, only: str | None = None) -> tuple[str, str] | None:
+    """The first live item of ``collections`` (or of ``only``) with id or slug ``ident``: (collection, id)."""
+    current = schema.current().collections
+    for slug in [only] if only is not None else collections:
+        spec = current.get(slug)
+        if spec is None or len(ident) > 200:
+            continue
+        live = spec.model.objects.filter(deleted_at__isnull=True)
+        found = live.filter(id=ident.upper()).values_list("id", flat=True).first()
+        if found is None:
+            found = live.filter(slug=ident).order_by("locale").values_list("id", flat=True).first()
+        if found is not None:
+            return spec.slug, found
+    return None
 
 
 def _check_references(spec: CollectionSpec, clean: dict[str, Any], problems: dict[str, str]) -> None:

@@ -39,8 +39,8 @@ def get_entry(collection: str, slug: str, locale: str | None = None) -> dict[str
 
 
 @register.simple_tag
-def get_menu(name: str) -> dict[str, Any] | None:
-    return query.menu(name)
+def get_menu(name: str, locale: str | None = None) -> dict[str, Any] | None:
+    return query.menu(name, locale=locale)
 
 
 @register.simple_tag

@@ -16,6 +16,7 @@ URLS = {
     "admin_ui:media": "/_emdash/admin/media/",
     "admin_ui:taxonomies": "/_emdash/admin/taxonomies/",
     "admin_ui:menus": "/_emdash/admin/menus/",
+    "admin_ui:bylines": "/_emdash/admin/bylines/",
     "admin_ui:redirects": "/_emdash/admin/redirects/",
     "admin_ui:schema": "/_emdash/admin/schema/",
     "admin_ui:settings": "/_emdash/admin/settings/",

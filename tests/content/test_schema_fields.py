@@ -143,6 +143,7 @@ TYPE_CASES: dict[str, tuple[dict[str, Any], Any, Any]] = {
     ),
     "file": ({}, {"id": "01ARZ3NDEKTSV4RRFFQ69G5FAW"}, {"id": "01ARZ3NDEKTSV4RRFFQ69G5FAW"}),
     "reference": ({"options": {"collection": "posts"}}, "<post>", "<post>"),
+    "references": ({"options": {"collections": ["posts"]}}, "<posts>", "<posts>"),
     "json": ({}, {"nested": [1, "two", None, {"x": True}]}, {"nested": [1, "two", None, {"x": True}]}),
     "slug": ({}, "hello-world_2", "hello-world_2"),
 }
@@ -176,6 +177,10 @@ def test_field_create_adds_a_real_column_for_every_type(posts, field_type):
 
     if value == "<post>":
         value = expected = make_entry(data={"title": "Target"}).id
+    if value == "<posts>":  # references: written as ids, read with each target's details
+        linked = make_entry(data={"title": "Target"})
+        value = [linked.id]
+        expected = [{"id": linked.id, "collection": "posts", "slug": "target", "title": "Target", "status": "draft"}]
     if field_type in ("image", "file"):
         media_rows(value["id"])  # media references must name existing items
     entry = make_entry("things", data={"value": value})
@@ -204,6 +209,7 @@ def test_every_type_rejects_a_value_of_the_wrong_kind(posts, field_type):
         "image": "img1",
         "file": {"name": "x"},
         "reference": 7,
+        "references": 7,
         "slug": "Not A Slug",
     }[field_type]
     err = raises(

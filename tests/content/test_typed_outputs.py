@@ -92,7 +92,7 @@ def test_every_content_output_fits_its_generated_schema(item, mcp):  # noqa: F81
     fits(item, outputs.ITEM_WITH_REV)
     got = mcp.ok("content_get", target)
     assert {"liveData", "liveSeo", "draftSlug", "terms", "seo", "hasDraft"} <= got["item"].keys()
-    assert got["item"]["data"].keys() == {"title", *(slug_for(t) for t in VALID), "t_reference"}
+    assert got["item"]["data"].keys() == {"title", *(slug_for(t) for t in VALID), "t_reference", "t_references"}
     fits(got, outputs.ITEM_WITH_REV)
     fits(mcp.ok("content_get", {**target, "markdown": True}), outputs.ITEM_WITH_REV)
     for markdown in (False, True):

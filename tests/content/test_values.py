@@ -34,6 +34,7 @@ ALL_TYPE_FIELDS: list[dict[str, Any]] = [
     {"slug": "t_image", "label": "Image", "type": "image"},
     {"slug": "t_file", "label": "File", "type": "file"},
     {"slug": "t_reference", "label": "Ref", "type": "reference", "options": {"collection": "targets"}},
+    {"slug": "t_references", "label": "Refs", "type": "references", "options": {"collections": ["targets"]}},
     {"slug": "t_json", "label": "JSON", "type": "json"},
     {"slug": "t_slug", "label": "Slug", "type": "slug"},
 ]
@@ -119,6 +120,7 @@ INVALID: dict[str, list[Any]] = {
         {"id": "x"},
         "x" * 40,
     ],
+    "references": [7, "01ARZ3NDEKTSV4RRFFQ69G5FAV", ["no-such-item"], [5], {"id": "x"}],
     "json": [
         float("nan"),
         {"a": float("inf")},
@@ -180,7 +182,7 @@ def target(kitchen):
 
 def test_every_field_type_has_test_values():
     assert set(FIELD_TYPES) == set(INVALID), "add invalid values for new field types"
-    assert set(FIELD_TYPES) - {"reference"} == set(VALID)
+    assert set(FIELD_TYPES) - {"reference", "references"} == set(VALID)  # need a target item
     assert {f["type"] for f in ALL_TYPE_FIELDS} == set(FIELD_TYPES)
 
 

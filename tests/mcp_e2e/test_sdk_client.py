@@ -124,7 +124,7 @@ def ids(page: dict[str, Any]) -> list[str]:
 # --- the whole tool set in one realistic session --------------------------------------------------
 
 
-async def domain_tools(s: Session, storage_key: str, post_id: str) -> None:
+async def domain_tools(s: Session, storage_key: str, post_id: str, admin_id: int) -> None:
     """Media, settings, taxonomies, menus and search around the published article ``post_id``."""
     # The WordPress import's own tests are in tests/transfer; here: a private address is refused (SPEC 6.4b).
     code, _ = await s.tool_error("import_wordpress", {"url": "http://127.0.0.1:9/export.xml"})
@@ -183,6 +183,30 @@ async def domain_tools(s: Session, storage_key: str, post_id: str) -> None:
     code, _ = await s.tool_error("menu_set_items", {"name": "primary", "items": [{**entries[1], "parentIndex": 1}]})
     assert code == "VALIDATION_ERROR"
     assert (await s.ok("menu_get", {"name": "primary"}))["itemCount"] == 3, "a refused replace changes nothing"
+
+    # SPEC 10: term and menu variants in another locale, bylines credited on an item.
+    french = {"taxonomy": "category", "slug": "actualites", "label": "Actualites", "locale": "fr"}
+    variant = (await s.ok("taxonomy_create_term", {**french, "translationOf": "news"}))["term"]
+    group = await s.ok("taxonomy_term_translations", {"taxonomy": "category", "termSlug": "actualites"})
+    assert group["translationGroup"] == variant["translationGroup"] == news["id"]
+    assert [t["locale"] for t in group["translations"]] == ["en", "fr"]
+    principal = {"name": "primary", "label": "Principal", "locale": "fr", "translationOf": "primary"}
+    assert (await s.ok("menu_create", principal))["translationGroup"] == str(created["id"])
+    menus = await s.ok("menu_translations", {"name": "primary", "locale": "fr"})
+    assert [m["locale"] for m in menus["translations"]] == ["en", "fr"]
+    assert await s.ok("menu_delete", {"name": "primary", "locale": "fr"}) == {"deleted": True}
+    jane = await s.ok("byline_create", {"slug": "jane", "displayName": "Jane", "userId": admin_id})
+    assert jane["isGuest"] is False and (await s.ok("byline_get", {"id": "jane"}))["id"] == jane["id"]
+    assert (await s.ok("byline_update", {"id": jane["id"], "bio": "Writes"}))["bio"] == "Writes"
+    assert [b["id"] for b in (await s.ok("byline_list", {"search": "jan"}))["items"]] == [jane["id"]]
+    assert (await s.ok("byline_translations", {"id": jane["id"]}))["translationGroup"] == jane["id"]
+    guest = await s.ok("byline_create", {"slug": "guest", "displayName": "Guest"})
+    credits = [{"bylineId": guest["id"], "roleLabel": "Photos"}]
+    credited = await s.ok("content_update", {"collection": "articles", "id": post_id, "bylines": credits})
+    assert credited["item"]["byline"]["id"] == guest["id"]
+    assert await s.ok("byline_delete", {"id": guest["id"]}) == {"deleted": True}
+    again = (await s.ok("content_get", {"collection": "articles", "id": post_id}))["item"]
+    assert again["bylines"][0]["source"] == "inferred" and again["byline"]["id"] == jane["id"]
 
     found = (await s.ok("search", {"query": "hello", "collections": ["articles"]}))["items"]
     assert [(f["collection"], f["id"]) for f in found] == [("articles", post_id)]
@@ -370,7 +394,7 @@ async def every_tool(url: str, token: str, admin_id: int, mode: str, version: st
         assert sorted(ids(await s.ok("content_list", {"collection": "articles"}))) == sorted([item_id, fr_id])
         assert ids(await s.ok("content_list", {"collection": "articles", "locale": "fr"})) == [fr_id]
 
-        await domain_tools(s, storage_key, item_id)
+        await domain_tools(s, storage_key, item_id, admin_id)
         await changeset_tools(s, item_id)
         since = (datetime.now(UTC) - timedelta(hours=1)).isoformat().replace("+00:00", "Z")
         plan = await s.ok("changes_revert", {"by": {"user": str(admin_id)}, "since": since})  # a dry run (SPEC 9.3)
@@ -399,8 +423,9 @@ def test_every_tool_through_the_sdk(cms, mcp_url, settings, tmp_path, mode, vers
     assert called == set(REGISTRY), f"not called: {sorted(set(REGISTRY) - called)}"
     # SPEC 7: the 43 tools plus media_upload, schema_update_collection/_field and redirect_list/_create/_delete;
     # SPEC 12: import_wordpress; SPEC 9.2: the nine changeset_* tools; SPEC 9.3: changes_revert; SPEC 10:
-    # media_usage_repair, taxonomy_create/_update/_delete, media_upload_url, media_confirm
-    assert len(REGISTRY) == 66
+    # media_usage_repair, taxonomy_create/_update/_delete, media_upload_url, media_confirm, 6 byline tools,
+    # taxonomy_term_translations, menu_translations
+    assert len(REGISTRY) == 74
     assert not (tmp_path / storage_key).exists(), "media_delete removed the file"
     # The calls really went through the server: the registry is clean and each was audited.
     schema.invalidate()

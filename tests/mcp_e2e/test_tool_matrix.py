@@ -40,6 +40,8 @@ from jsonschema import Draft202012Validator
 from accounts.models import User
 from content.changesets import publishing as changeset_publishing
 from content.changesets.models import ChangeSet, ChangeSetEntry
+from bylines import services as byline_services
+from bylines.models import Byline
 from content.entries import services
 from content.models import Collection, Field, Redirect, Revision
 from content.redirects import services as redirects
@@ -235,6 +237,11 @@ class World:
         slug = f"tag-{next(self.seq)}"
         taxonomy_services.term_create(actor=SYSTEM, taxonomy="tag", slug=slug, label=slug.title())
         return slug
+
+    def byline(self) -> str:
+        """A fresh guest byline; its id."""
+        n = next(self.seq)
+        return byline_services.byline_create(actor=SYSTEM, slug=f"byline-{n}", display_name=f"Byline {n}").id
 
     def menu(self) -> str:
         """A fresh menu; its name."""
@@ -441,11 +448,13 @@ PLANS: dict[str, Plan] = {
     "taxonomy_create": Plan(None, lambda w, i: {"name": f"made_{next(w.seq)}", "label": "Made"}),
     "taxonomy_update": Plan(None, lambda w, i: {**_new_taxonomy(w, i), "collections": ["posts"]}),
     "taxonomy_delete": Plan(None, _new_taxonomy),
+    "taxonomy_term_translations": Plan(None, lambda w, i: {"taxonomy": "tag", "termSlug": w.term()}),
     "menu_list": Plan(None, lambda w, i: {}),
     "menu_get": Plan(None, lambda w, i: {"name": "main"}),
     "menu_create": Plan(None, lambda w, i: {"name": f"made_{next(w.seq)}", "label": "Made"}),
     "menu_update": Plan(None, lambda w, i: {"name": w.menu(), "label": "Changed"}),
     "menu_delete": Plan(None, lambda w, i: {"name": w.menu()}),
+    "menu_translations": Plan(None, lambda w, i: {"name": "main"}),
     "menu_set_items": Plan(
         None,
         lambda w, i: {"name": "main", "items": [{"label": f"Home {next(w.seq)}", "type": "custom", "customUrl": "/"}]},
@@ -469,6 +478,12 @@ PLANS: dict[str, Plan] = {
     ),
     "changeset_publish": Plan("draft", lambda w, i: {"id": _changeset(w, i, state="approved", creator=w.other)}),
     "changeset_revert": Plan("draft", lambda w, i: {"id": _changeset(w, i, state="published", creator=w.other)}),
+    "byline_list": Plan(None, lambda w, i: {}),
+    "byline_get": Plan(None, lambda w, i: {"id": w.byline()}),
+    "byline_create": Plan(None, lambda w, i: {"slug": f"made-{next(w.seq)}", "displayName": "Made"}),
+    "byline_update": Plan(None, lambda w, i: {"id": w.byline(), "bio": f"Bio {next(w.seq)}"}),
+    "byline_delete": Plan(None, lambda w, i: {"id": w.byline()}),
+    "byline_translations": Plan(None, lambda w, i: {"id": w.byline()}),
 }
 
 
@@ -502,6 +517,7 @@ def snapshot() -> dict[str, Any]:
             TaxonomyDefinition.objects.order_by("name").values_list("name", "label", "hierarchical", "collections")
         ),
         "upload_reservations": list(UploadReservation.objects.order_by("storage_key").values_list("storage_key")),
+        "bylines": list(Byline.objects.order_by("id").values_list("id", "slug", "display_name", "bio")),
         "menu_items": list(MenuItem.objects.order_by("id").values_list("id", "label", "menu__name")),
         "settings": list(SiteSettings.objects.values_list("data", flat=True)),
         "entries": entries,
@@ -701,6 +717,9 @@ def _cell(role: Role, scopes: set[Scope], owner: str | None = None, state: str |
         ("settings_update", _cell(Role.EDITOR, {Scope.SETTINGS_MANAGE}), PERMS),
         ("settings_update", _cell(Role.ADMIN, {Scope.SETTINGS_READ}), SCOPE),
         ("search", _cell(Role.SUBSCRIBER, {Scope.CONTENT_READ}), OK),
+        ("byline_create", _cell(Role.AUTHOR, {Scope.CONTENT_WRITE}), PERMS),
+        ("byline_update", _cell(Role.EDITOR, {Scope.CONTENT_READ}, "own"), SCOPE),
+        ("byline_list", _cell(Role.SUBSCRIBER, {Scope.CONTENT_READ}), OK),
     ],
 )
 def test_expectations_match_spec_section_3(name, cell, outcome):

@@ -125,6 +125,11 @@ class Fixtures:
         await self.call("menu_create", {"name": name, "label": f"Menu {name}"})
         return name
 
+    async def byline(self) -> str:
+        """A fresh guest byline; its id (byline slugs: a-z first, then a-z, 0-9 and -)."""
+        slug = "b" + self.uniq("b").lower().replace("_", "-")
+        return str((await self.call("byline_create", {"slug": slug, "displayName": f"Byline {slug}"}))["id"])
+
     async def redirect(self) -> str:
         made = await self.call("redirect_create", {"source": f"/old/{self.uniq('r')}/", "target": "/"})
         return str(made["id"])
@@ -298,6 +303,7 @@ BUILDERS: dict[str, Callable[[Fixtures], Awaitable[Args]]] = {
     "taxonomy_create": lambda fx: _ret({"name": fx.uniq("tax"), "label": "Made", "collections": [fx.collection]}),
     "taxonomy_update": lambda fx: _with(fx.new_taxonomy(), lambda n: {"name": n, "collections": [fx.collection]}),
     "taxonomy_delete": lambda fx: _with(fx.new_taxonomy(), lambda n: {"name": n}),
+    "taxonomy_term_translations": lambda fx: _with(fx.term(), lambda s: {"taxonomy": "tag", "termSlug": s}),
     # menus
     "menu_list": _const({}),
     "menu_get": lambda fx: _ret({"name": fx.menu}),
@@ -305,6 +311,14 @@ BUILDERS: dict[str, Callable[[Fixtures], Awaitable[Args]]] = {
     "menu_update": lambda fx: _ret({"name": fx.menu, "label": f"Menu {fx.uniq('l')}"}),
     "menu_delete": lambda fx: _with(fx.new_menu(), lambda name: {"name": name}),
     "menu_set_items": _set_items,
+    "menu_translations": lambda fx: _ret({"name": fx.menu}),
+    # bylines (SPEC 10)
+    "byline_list": _const({"limit": 5}),
+    "byline_get": lambda fx: _with(fx.byline(), lambda bid: {"id": bid}),
+    "byline_create": lambda fx: _ret({"slug": "b" + fx.uniq("b").lower().replace("_", "-"), "displayName": "New"}),
+    "byline_update": lambda fx: _with(fx.byline(), lambda bid: {"id": bid, "bio": "Updated by SDK"}),
+    "byline_delete": lambda fx: _with(fx.byline(), lambda bid: {"id": bid}),
+    "byline_translations": lambda fx: _with(fx.byline(), lambda bid: {"id": bid}),
     # moving in (SPEC 12)
     "import_wordpress": lambda fx: _ret({"url": wxr_url()}),
     # redirects

@@ -89,7 +89,16 @@ def test_menu_list_by_name_with_item_counts() -> None:
     set_items([custom("A"), custom("B")], name="footer")
     listed = selectors.menu_list(actor=Actor.anonymous())
     assert [(m["name"], m["itemCount"]) for m in listed] == [("footer", 2), ("social", 0)]
-    assert set(listed[0]) == {"name", "label", "itemCount", "createdAt", "updatedAt"}
+    assert set(listed[0]) == {
+        "id",
+        "name",
+        "locale",
+        "translationGroup",
+        "label",
+        "itemCount",
+        "createdAt",
+        "updatedAt",
+    }
 
 
 # --------------------------------------------------------------------------------------------- items

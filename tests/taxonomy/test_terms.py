@@ -100,6 +100,8 @@ def test_create_returns_the_term_with_a_string_id() -> None:
         "label": "News",
         "parentId": None,
         "description": "Fresh",
+        "locale": "en",
+        "translationGroup": term.id,
     }
     assert isinstance(term.id, str) and len(term.id) == 26
 

@@ -55,6 +55,8 @@ def test_term_lifecycle(mcp: MCP) -> None:
         "label": "Python",
         "parentId": parent["id"],
         "description": "",
+        "locale": "en",
+        "translationGroup": child["id"],
     }
     moved = mcp.ok("taxonomy_update_term", {"taxonomy": "category", "termSlug": "python", "parentId": None})
     assert moved["term"]["parentId"] is None
@@ -112,7 +114,16 @@ def test_list_terms_pages_through_every_term_once(mcp: MCP) -> None:
     while True:
         page = mcp.ok("taxonomy_list_terms", args)
         seen += [t["slug"] for t in page["items"]]
-        assert set(page["items"][0]) == {"id", "taxonomy", "slug", "label", "parentId", "description"}
+        assert set(page["items"][0]) == {
+            "id",
+            "taxonomy",
+            "slug",
+            "label",
+            "parentId",
+            "description",
+            "locale",
+            "translationGroup",
+        }
         if "nextCursor" not in page:
             break
         args["cursor"] = page["nextCursor"]

@@ -15,7 +15,7 @@ from content.entries.seo import store as seo_store
 from content.entries.services.drafts import requested_seo, requested_slug, write_values
 from content.entries.services.ownership import editing
 from content.entries.services.publishing import publish_row, unpublish_row
-from content.hooks import replace_entry_terms
+from content.hooks import replace_entry_bylines, replace_entry_terms
 from content.models import EntryBase, Revision
 from content.redirects.services import forget_moves
 from content.schema import specs as schema
@@ -108,6 +108,7 @@ def entry_create(
     translation_of: str | None = None,
     slug_hint: str | None = None,
     terms: dict[str, list[str]] | None = None,
+    bylines: Any = None,
     seo: Any = None,
 ) -> Entry:
     """Create an entry. ``slug_hint`` seeds the generated slug when the values have no title; ``terms``
@@ -147,6 +148,8 @@ def entry_create(
             seo_store(spec.slug, row.id, live_seo)
         if terms is not None:
             _set_terms(spec, row.id, terms)
+        if bylines is not None:
+            _set_bylines(spec, row.id, bylines)
         if spec.supports_feature("revisions"):
             revisions.record(spec, row.id, rows.row_values(spec, row), Revision.KIND_DRAFT, actor)
         send_entry_changed(spec.slug, row.id, "created", actor)
@@ -206,6 +209,7 @@ def entry_update(
     status: str | None = None,
     rev: str | None = None,
     terms: dict[str, list[str]] | None = None,
+    bylines: Any = None,
     seo: Any = None,
     autosave: bool = False,
 ) -> Entry:
@@ -239,6 +243,8 @@ def entry_update(
             revisions.end_autosave_session(spec, row.id)
         if terms is not None:
             _set_terms(spec, row.id, terms)
+        if bylines is not None:
+            _set_bylines(spec, row.id, bylines)
         if status == "published":
             publish_row(spec, row, actor)
         elif status == "draft" and row.status != "draft":
@@ -270,6 +276,13 @@ def writes_live(spec: CollectionSpec, row: EntryBase) -> bool:
 def _set_terms(spec: CollectionSpec, entry_id: str, terms: Any) -> None:
     """Term assignments live in the taxonomy app, reached through the hook it registers (content sits below it)."""
     replace_entry_terms(collection=spec.slug, entry_id=entry_id, terms=terms)
+
+
+def _set_bylines(spec: CollectionSpec, entry_id: str, bylines: Any) -> None:
+    """Credits live in the bylines app, reached through the hook it registers (content sits below it).
+    ``bylines``: ``[{bylineId, roleLabel?}]`` as dicts or as the operation's input models."""
+    wire = [c.model_dump(by_alias=True, exclude_none=True) if hasattr(c, "model_dump") else c for c in bylines]
+    replace_entry_bylines(collection=spec.slug, entry_id=entry_id, bylines=wire)
 
 
 @schema_retry

@@ -1,0 +1,59 @@
+"""Bylines on the entry form: rows of (byline, role) in order, the first row the primary credit.
+
+The form shows the item's credits plus two empty rows; a row left on "—" is dropped. The list of bylines comes
+from the bylines app's selector (the admin sits above it); when it shows no rows, the item's credits stay."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import QueryDict
+
+from bylines import selectors
+from content.hooks import rows_credits
+from emdash.actor import Actor
+
+SHOWN_KEY = "credits_shown"
+SPARE_ROWS = 2
+MAX_CHOICES = 100
+
+
+def posted(post: QueryDict) -> list[dict[str, Any]] | None:
+    """``[{bylineId, roleLabel?}]`` in row order, or None when the form showed no byline rows."""
+    if post.get(SHOWN_KEY) != "1":
+        return None
+    credits = []
+    for byline_id, role in zip(post.getlist("credit_byline"), post.getlist("credit_role"), strict=False):
+        if byline_id:
+            credits.append({"bylineId": byline_id, **({"roleLabel": role.strip()} if role.strip() else {})})
+    return credits
+
+
+def of_entry(entry: Any) -> list[dict[str, Any]]:
+    """The entry's credits (``bylines`` as items show them; the inferred one included)."""
+    found = rows_credits(entry.spec.slug, [entry.row]) if entry is not None else None
+    return [dict(credit) for credit in found[0]["bylines"]] if found else []
+
+
+def explicit(entry: Any) -> list[dict[str, Any]]:
+    """The entry's assigned credits as content_update's ``bylines`` takes them."""
+    return [
+        {"bylineId": c["byline"]["id"], **({"roleLabel": c["roleLabel"]} if c.get("roleLabel") else {})}
+        for c in of_entry(entry)
+        if c.get("source") == "explicit"
+    ]
+
+
+def rows(actor: Actor, entry: Any, chosen: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The picker's context: the bylines to choose from and one row per credit (``chosen`` after an error, else
+    the entry's assigned credits) plus spare empty rows."""
+    choices = selectors.byline_list(actor=actor, limit=MAX_CHOICES).items
+    if chosen is None:
+        chosen = explicit(entry)
+    filled = [{"bylineId": c.get("bylineId", ""), "roleLabel": c.get("roleLabel") or ""} for c in chosen]
+    inferred = [c for c in of_entry(entry) if c.get("source") == "inferred"]
+    return {
+        "choices": choices,
+        "rows": filled + [{"bylineId": "", "roleLabel": ""}] * SPARE_ROWS,
+        "inferred": inferred[0]["byline"]["displayName"] if inferred else "",
+    }

@@ -1,0 +1,68 @@
+"""Terms in several locales (SPEC 10): locale and translationGroup, translationOf on create and
+taxonomy_term_translations, answered as content_translations answers an item's variants."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from taxonomy.models import Term
+from tests.mcp.conftest import MCP
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def two_locales(settings: Any) -> None:
+    settings.EMDASH = {**settings.EMDASH, "LOCALES": ["en", "fr"]}
+
+
+def create(mcp: MCP, slug: str, **extra: Any) -> dict[str, Any]:
+    args = {"taxonomy": "category", "slug": slug, "label": slug.title(), **extra}
+    return mcp.ok("taxonomy_create_term", args)["term"]
+
+
+def test_a_new_term_is_in_the_default_locale_and_its_own_group(mcp: MCP) -> None:
+    news = create(mcp, "news")
+    assert news["locale"] == "en" and news["translationGroup"] == news["id"]
+
+
+def test_translation_of_joins_the_group_by_slug_or_id(mcp: MCP) -> None:
+    news = create(mcp, "news")
+    french = create(mcp, "actualites", locale="fr", translationOf="news")
+    assert french["locale"] == "fr" and french["translationGroup"] == news["id"]
+    for ident in ({"termSlug": "actualites"}, {"termSlug": news["id"]}, {"id": french["id"]}):
+        found = mcp.ok("taxonomy_term_translations", {"taxonomy": "category", **ident})
+        assert found["translationGroup"] == news["id"]
+        assert [(t["slug"], t["locale"]) for t in found["translations"]] == [("news", "en"), ("actualites", "fr")]
+
+
+def test_a_second_variant_in_one_locale_or_an_unknown_source_is_refused(mcp: MCP) -> None:
+    create(mcp, "news")
+    create(mcp, "actualites", locale="fr", translationOf="news")
+    taken = mcp.fails(
+        "taxonomy_create_term",
+        {"taxonomy": "category", "slug": "infos", "label": "Infos", "locale": "fr", "translationOf": "news"},
+    )
+    assert taken["_meta"]["code"] == "CONFLICT" and "taxonomy_term_translations" in taken["content"][0]["text"]
+    unknown = mcp.fails(
+        "taxonomy_create_term",
+        {"taxonomy": "category", "slug": "x", "label": "X", "locale": "fr", "translationOf": "nope"},
+    )
+    assert unknown["_meta"]["code"] == "VALIDATION_ERROR" and "translationOf" in unknown["content"][0]["text"]
+    bad_locale = mcp.fails("taxonomy_create_term", {"taxonomy": "category", "slug": "y", "label": "Y", "locale": "de"})
+    assert bad_locale["_meta"]["code"] == "VALIDATION_ERROR"
+    assert Term.objects.filter(taxonomy__name="category").count() == 2
+
+
+def test_the_translations_tool_needs_a_term(mcp: MCP) -> None:
+    assert mcp.fails("taxonomy_term_translations", {"taxonomy": "category"})["_meta"]["code"] == "VALIDATION_ERROR"
+    missing = mcp.fails("taxonomy_term_translations", {"taxonomy": "category", "termSlug": "nope"})
+    assert missing["_meta"]["code"] == "NOT_FOUND"
+
+
+def test_the_rest_route(client: Any, mcp: MCP) -> None:
+    create(mcp, "news")
+    answer = client.get("/_emdash/api/taxonomies/category/terms/news/translations")
+    assert answer.status_code == 200 and answer.json()["translations"][0]["slug"] == "news"
