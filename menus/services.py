@@ -17,7 +17,7 @@ from content.entries import rows
 from content.schema import specs as schema
 from content.schema.specs import CollectionSpec
 from emdash.actor import Actor
-from emdash.errors import Conflict, NotFound, ValidationError, known, shown
+from emdash.errors import Conflict, NotFound, ValidationError, shown
 from emdash.ids import new_id
 from emdash.locking import locked
 from emdash.permissions import Perm, require

@@ -38,10 +38,10 @@ from django.utils import timezone
 from jsonschema import Draft202012Validator
 
 from accounts.models import User
-from content.changesets import publishing as changeset_publishing
-from content.changesets.models import ChangeSet, ChangeSetEntry
 from bylines import services as byline_services
 from bylines.models import Byline
+from content.changesets import publishing as changeset_publishing
+from content.changesets.models import ChangeSet, ChangeSetEntry
 from content.entries import services
 from content.models import Collection, Field, Redirect, Revision
 from content.redirects import services as redirects
