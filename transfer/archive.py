@@ -7,6 +7,7 @@ corrupt or truncated file is refused whole.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import io
 import json
@@ -114,7 +115,9 @@ class Writer:
 
 def _members(path: str) -> Iterator[tuple[tarfile.TarInfo, IO[bytes] | None]]:
     try:
-        with tarfile.open(path, mode="r|gz") as tar:
+        # gzip.open, not tarfile's own "r|gz": it raises EOFError when the compressed stream stops short, where
+        # tarfile's reader takes a cut that falls on a block boundary for a clean end of the archive.
+        with gzip.open(path, "rb") as raw, tarfile.open(fileobj=raw, mode="r|") as tar:
             for member in tar:
                 yield member, tar.extractfile(member) if member.isfile() else None
     except (tarfile.TarError, EOFError, OSError, ValueError) as exc:

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from django.db import models
 
 from accounts.models import User
+from bylines.models import Byline, ContentByline
+from content.changesets.models import ChangeSet, ChangeSetEntry
 from content.models import EntrySeo, Redirect, Revision
 from media.models import MediaItem
 from menus.models import Menu, MenuItem
@@ -44,9 +46,11 @@ KINDS: tuple[Kind, ...] = (
     Kind("media", MediaItem, ("created_at", "id"), user_columns=("author_id",)),
     Kind("redirects", Redirect, ("source",), user_columns=("created_by_id",)),
     Kind("webhooks", Webhook, ("created_at", "id"), secrets=("secret",)),
+    Kind("bylines", Byline, ("created_at", "id"), user_columns=("user_id",)),
+    Kind("content_bylines", ContentByline, ("collection", "entry_id", "position")),
+    Kind("changesets", ChangeSet, ("created_at", "id"), user_columns=("creator_id", "reviewer_id")),
+    Kind("changeset_entries", ChangeSetEntry, ("changeset_id", "id"), user_columns=("added_by_id",)),
 )
-# Kinds SPEC 12 names that this site does not have yet (bylines, change sets): an export says so with a count
-# of 0 once they exist; until then the archive simply has no such member.
 
 
 def columns(kind: Kind) -> list[str]:

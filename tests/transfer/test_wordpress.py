@@ -205,3 +205,30 @@ def test_imported_revisions_say_they_came_through_the_import(cms: None, uploads:
     run(DATA / "site.wxr", "--media-dir", str(uploads))
     doors = set(Revision.objects.values_list("source", flat=True))
     assert doors == {"import"}, doors
+
+
+def test_authors_become_bylines_credited_on_their_items(cms: None, uploads: Path, client: Any) -> None:
+    """SPEC 10/12: a WordPress author is a byline (linked to the user with the same email, else a guest), credited
+    as the primary byline of every item they wrote; importing again makes no second byline."""
+    from accounts.models import User
+    from bylines.models import Byline, ContentByline
+
+    run(DATA / "site.wxr", "--media-dir", str(uploads))
+    ann = Byline.objects.get()
+    assert (ann.slug, ann.display_name, ann.user_id, ann.is_guest) == ("ann", "Ann Writer", None, True)
+    formatting = rows("posts")["formatting"]
+    credits = ContentByline.objects.filter(collection="posts", entry_id=formatting.id)
+    assert [(c.byline_id, c.position) for c in credits] == [(ann.id, 0)]
+    read = client.get(f"/_emdash/api/content/posts/{formatting.id}").json()
+    item = read.get("item", read)
+    assert item["byline"]["displayName"] == "Ann Writer", item
+    run(DATA / "site.wxr", "--media-dir", str(uploads))
+    assert Byline.objects.count() == 1
+
+    # With --create-users the author's byline is the new user's own.
+    Byline.objects.all().delete()
+    WordPressLink.objects.filter(kind="author").delete()
+    run(DATA / "site.wxr", "--media-dir", str(uploads), "--create-users")
+    user = User.objects.get(email="ann@small.example.com")
+    made = Byline.objects.get()
+    assert (made.user_id, made.is_guest) == (user.pk, False)

@@ -22,6 +22,7 @@ from transfer.wordpress.blocks import content_to_portable_text
 from transfer.wordpress.collections import TAXONOMIES, collection_for
 from transfer.wordpress.html_text import Images
 from transfer.wordpress.media_files import base_path
+from transfer.wordpress.people import Credit
 from transfer.wordpress.report import Links, Report
 
 # publish → published, future → scheduled, everything else a draft (private and password-protected included:
@@ -49,7 +50,7 @@ class ItemImporter:
         links: Links,
         report: Report,
         media: dict[str, str],
-        authors: dict[str, int | None],
+        authors: dict[str, Credit],
     ) -> None:
         self.site, self.actor, self.links, self.report = site, actor, links, report
         self.media, self.authors = media, authors
@@ -120,6 +121,7 @@ class ItemImporter:
         # A slug that is not plain ASCII (WordPress keeps them %-encoded) is left to the site to make unique.
         plain = unquote(item.slug)
         slug = slugify(plain) if keep_slug and plain and plain.isascii() else None
+        credit = self.authors.get(item.creator)
         entry = services.entry_create(
             actor=self.actor,
             collection=collection,
@@ -128,6 +130,7 @@ class ItemImporter:
             slug_hint=item.title or f"{item.post_type}-{item.post_id}",
             terms=self.terms(item) or None,
             seo=seo_of(item, self.site.title) or None,
+            bylines=[{"bylineId": credit.byline_id}] if credit and credit.byline_id else None,
         )
         when = item.date_gmt or timezone.now()
         status = "draft" if item.password else STATUS.get(item.status, "draft")
@@ -136,7 +139,7 @@ class ItemImporter:
         elif status in ("published", "scheduled"):
             services.entry_publish(actor=self.actor, collection=collection, id=entry.id, published_at=when.isoformat())
         model = schema.current().get(collection).model
-        model.objects.filter(pk=entry.id).update(created_at=when, author_id=self.authors.get(item.creator))
+        model.objects.filter(pk=entry.id).update(created_at=when, author_id=credit.user_id if credit else None)
         return entry.id
 
 

@@ -52,7 +52,7 @@ def _import(
     attach_taxonomies(list(dict.fromkeys(["posts", *collections])), actor)
     for skipped in sorted({i.post_type for i in site.items} & NOT_CONTENT - {"attachment", "nav_menu_item"}):
         report.skip(f"post type {skipped}", "a WordPress site-builder record, not content")
-    authors = map_authors(site, report, create_users=create_users)
+    authors = map_authors(site, actor, links, report, create_users=create_users)
     import_terms(site, actor, links, report)
     media = import_attachments(site, actor, links, report, media_dir=media_dir, fetch=fetch)
     items = ItemImporter(site, actor, links, report, media, authors)
