@@ -10,6 +10,8 @@ import tarfile
 from pathlib import Path
 from typing import Any
 
+from bylines.services import byline_create
+from content.changesets import services as changesets
 from content.entries import services
 from content.redirects.services import redirect_create
 from media.ingest import media_upload
@@ -25,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def build_site(settings: Any) -> dict[str, Any]:
     """Users, two collections, entries in every state, terms with a parent, a nested menu, settings, SEO,
-    a redirect, an image and a webhook."""
+    a redirect, an image, a webhook, a byline credited on an item, and a change set proposing the draft."""
     settings.EMDASH = {**settings.EMDASH, "WEBHOOKS_ALLOW_PRIVATE": True}  # the test's receiver is local
     author = make_user("author", email="ann@example.com")
     make_user("admin", email="root@example.com")
@@ -45,7 +47,17 @@ def build_site(settings: Any) -> dict[str, Any]:
         terms={"category": ["local"]},
         seo={"title": "Live SEO", "description": "About it"},
     )
-    services.entry_update(actor=by, collection="posts", id=live.id, data={"title": "Live, edited"})
+    credit = byline_create(actor=SYSTEM, slug="ann", display_name="Ann Writer", user_id=author.pk)
+    guest = byline_create(actor=SYSTEM, slug="guest", display_name="A Guest")
+    services.entry_update(
+        actor=by,
+        collection="posts",
+        id=live.id,
+        data={"title": "Live, edited"},
+        bylines=[{"bylineId": credit.id}, {"bylineId": guest.id, "roleLabel": "Photos"}],
+    )
+    proposal = changesets.changeset_create(actor=by, title="Spring", description="The draft, for review")
+    changesets.changeset_add(actor=by, id=proposal.id, collection="posts", item=draft.id)
     page = services.entry_create(actor=SYSTEM, collection="pages", data={"title": "About"}, status="published")
     menu_create(actor=SYSTEM, name="primary", label="Primary")
     menu_set_items(

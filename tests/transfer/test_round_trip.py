@@ -58,3 +58,6 @@ def test_round_trip_between_databases_gives_identical_archives(
         manage("emdash_export", str(archive), database_url=url, media_root=media)
         assert members(archive) == members(first), f"hop {number} ({url.split(':')[0]}) changed the site"
     assert any(name.startswith("media/") for name in members(first))
+    exported = members(first)
+    assert b"Ann Writer" in exported["bylines.jsonl"] and b"Photos" in exported["content_bylines.jsonl"]
+    assert b"Spring" in exported["changesets.jsonl"] and exported["changeset_entries.jsonl"].count(b"\n") == 1
