@@ -40,7 +40,7 @@ class RowComparison(Expression):
         reuse: Any = None,
         summarize: bool = False,
         for_save: bool = False,
-    ) -> RowComparison:  # noqa: E501
+    ) -> RowComparison:
         copy = self.copy()
         copy.is_summary = summarize
         copy.columns = [c.resolve_expression(query, allow_joins, reuse, summarize, for_save) for c in self.columns]
