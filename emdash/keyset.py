@@ -50,7 +50,7 @@ class RowComparison(Expression):
         ]
         return copy
 
-    def as_sql(self, compiler: Any, connection: Any) -> tuple[str, list[Any]]:
+    def as_sql(self, compiler: Any, connection: Any) -> tuple[str, Any]:
         params: list[Any] = []
         sides = []
         for side in (self.columns, self.values):
