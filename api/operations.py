@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+from django.http import HttpResponseBase
 from django.urls import URLPattern, path
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -22,9 +23,12 @@ from api.base import ApiView
 from api.parsers import StreamedJSONParser
 from api.rules import rule
 from api.schema_doc import ERRORS
+from content import caching
+from emdash import http_cache
 from emdash.call import Call
 from emdash.edge import limits
 from emdash.errors import ValidationError
+from emdash.http_cache import Validators
 from emdash.operations import TABLE, Operation, Route, Shape, operations, run_operation
 from emdash.operations.record import path_params
 
@@ -42,9 +46,15 @@ class OperationView(ApiView):
         op = TABLE[declared.name]  # looked up per call, so a test may swap a record in the table
         fixed = {_wire(op, name): value for name, value in params.items()}
         raw = {**self._arguments(request, op, route, fixed), **fixed}
+        found = conditional(self, request, op.name, raw) if method == "GET" else None
+        if isinstance(found, HttpResponseBase):
+            return found  # type: ignore[return-value]  # a 304: DRF passes any HttpResponse through
         shape = Shape(lax=route.args == "query", fixed=frozenset(fixed), noun="field")
         payload = run_operation(op, rest_call(self, request), raw, shape=shape)
-        return Response(payload, status=route.status)
+        response = Response(payload, status=route.status)
+        if found is not None:
+            http_cache.apply(response, found)
+        return response
 
     def _arguments(self, request: Request, op: Operation, route: Route, fixed: dict[str, str]) -> dict[str, Any]:
         if route.args == "query":
@@ -106,6 +116,28 @@ def nested_query(request: Request, op: Operation) -> dict[str, Any]:
             raise ValidationError.for_fields({key: "conflicts with another parameter"})
         node[path[-1]] = values[0] if len(values) == 1 else values
     return found
+
+
+def conditional(
+    view: ApiView, request: Request, name: str, raw: dict[str, Any]
+) -> Validators | HttpResponseBase | None:
+    """The read's validators (content/caching.py), or its 304 when the client's copy is current: decided before
+    the operation builds the body. None for operations without validators."""
+    found = caching.validators(name, view.actor(request), raw, request.META.get("QUERY_STRING", ""))
+    if found is None:
+        return None
+    return http_cache.not_modified(request._request, found) or found
+
+
+def cached_response(view: ApiView, request: Request, name: str, raw: dict[str, Any], build: Callable[[], Any]) -> Any:
+    """A hand-written read view's answer with the operation's validators and cache headers (search)."""
+    found = conditional(view, request, name, raw)
+    if isinstance(found, HttpResponseBase):
+        return found
+    response = Response(build())
+    if found is not None:
+        http_cache.apply(response, found)
+    return response
 
 
 def run_named(view: ApiView, request: Request, name: str, raw: dict[str, Any], *, lax: bool = False) -> Any:

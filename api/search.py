@@ -10,6 +10,7 @@ from rest_framework.response import Response
 
 from api import filters
 from api.base import ApiView
+from api.operations import cached_response
 from api.operations import run_named as run
 from api.rules import rule
 from api.schema_doc import doc
@@ -32,4 +33,4 @@ class SearchView(ApiView):
         if "collections" in q:
             raw["collections"] = list(dict.fromkeys(c.strip() for c in q["collections"].split(",") if c.strip()))
         raw.update({key: q[key] for key in ("locale", "limit") if key in q})
-        return Response(run(self, request, "search", raw, lax=True))
+        return cached_response(self, request, "search", raw, lambda: run(self, request, "search", raw, lax=True))

@@ -13,11 +13,14 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from content import stamps
 from content.entries import rows
 from content.schema import specs as schema
 from content.schema.specs import CollectionSpec
+from emdash import purge
 from emdash.actor import Actor
 from emdash.errors import Conflict, NotFound, ValidationError
+from emdash.http_cache import menu_key
 from emdash.ids import new_id
 from emdash.locking import locked
 from emdash.permissions import Perm, require
@@ -61,6 +64,12 @@ def _check_label(value: Any, key: str, problems: dict[str, str]) -> str:
     return value
 
 
+def _changed(name: str) -> None:
+    """In the writing transaction: menu caches of every process rebuild, shared caches drop the menu's pages."""
+    stamps.bump("menus")
+    purge.schedule([menu_key(name)])
+
+
 def menu_create(*, actor: Actor, name: str, label: str) -> Menu:
     require(actor, Perm.MENU_MANAGE)
     problems: dict[str, str] = {}
@@ -76,7 +85,9 @@ def menu_create(*, actor: Actor, name: str, label: str) -> Menu:
     now = timezone.now()
     try:
         with transaction.atomic():
-            return Menu.objects.create(name=name, label=label, created_at=now, updated_at=now)
+            created = Menu.objects.create(name=name, label=label, created_at=now, updated_at=now)
+            _changed(name)
+            return created
     except IntegrityError:
         raise Conflict(f"A menu named '{name}' already exists") from None
 
@@ -93,6 +104,7 @@ def menu_update(*, actor: Actor, name: str, label: str) -> Menu:
         menu.label = label
         menu.updated_at = timezone.now()
         menu.save(update_fields=["label", "updated_at"])
+        _changed(menu.name)
     return menu
 
 
@@ -102,6 +114,7 @@ def menu_delete(*, actor: Actor, name: str) -> None:
         menu = get_menu(name, for_update=True)
         MenuItem.objects.filter(menu=menu).delete()
         menu.delete()
+        _changed(name)
 
 
 # --------------------------------------------------------------------------------------------- items
@@ -275,4 +288,5 @@ def menu_set_items(*, actor: Actor, name: str, items: list[dict[str, Any]]) -> i
         MenuItem.objects.bulk_create(new_items)
         menu.updated_at = now
         menu.save(update_fields=["updated_at"])
+        _changed(menu.name)
     return len(new_items)

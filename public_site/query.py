@@ -10,8 +10,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from content import stamps
 from content.entries import selectors, seo
 from content.entries.outputs import Item
+from content.hooks import row_terms
 from content.links import entry_path
 from content.schema import specs as schema
 from content.search import selectors as search_selectors
@@ -95,7 +97,7 @@ def entry(collection: str, slug: str, *, locale: str | None = None) -> dict[str,
         found = selectors.entry_get(actor=PUBLIC, collection=collection, id=slug, locale=locale)
     except (NotFound, CollectionNotFound):
         return None
-    terms = taxonomy_selectors.assigned_terms(collection=collection, entry_id=found.id)
+    terms = row_terms(collection, found.row)  # read with the row (rows.find for_read), else one query
     return {**_with_url(found.to_dict()), "terms": terms}
 
 
@@ -135,10 +137,18 @@ def term_archive(taxonomy: str, term: str, collections: list[str], *, page: int 
 
 
 def taxonomy(name: str) -> Definition | None:
+    # Definitions come from migrations (taxonomy/defaults.py); their collections follow the schema.
+    return _taxonomies.get((name, schema.current().version), lambda: _taxonomy(name))
+
+
+def _taxonomy(name: str) -> Definition | None:
     try:
         return taxonomy_selectors.taxonomy_get(actor=PUBLIC, name=name)
     except EmDashError:
         return None
+
+
+_taxonomies = stamps.PerProcess("taxonomies")
 
 
 def taxonomies() -> list[Definition]:
@@ -162,6 +172,10 @@ def terms(taxonomy: str) -> list[dict[str, Any]]:
 
 def menu(name: str) -> dict[str, Any] | None:
     """A menu as a tree (``items`` with ``children``), or None when there is no such menu."""
+    return _menus.get(name, lambda: _menu_tree(name))
+
+
+def _menu_tree(name: str) -> dict[str, Any] | None:
     try:
         return menu_selectors.menu_tree(actor=PUBLIC, name=name)
     except EmDashError:
@@ -169,7 +183,13 @@ def menu(name: str) -> dict[str, Any] | None:
 
 
 def site_settings() -> dict[str, Any]:
-    return settings_selectors.site_settings()
+    return _settings.get("site", settings_selectors.site_settings)
+
+
+# Built once per process and rebuilt when a change stamp moved (content/stamps.py): a menu's links follow
+# the items' slugs, so content changes rebuild menus too. Templates only read these values.
+_menus = stamps.PerProcess("menus", "content")
+_settings = stamps.PerProcess("settings")
 
 
 def search(query: str, *, collections: list[str] | None = None, limit: int = 20) -> list[dict[str, Any]]:

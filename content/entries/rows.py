@@ -60,11 +60,17 @@ def _by_id(model: type[EntryBase], collection: str, trashed: bool, for_read: boo
     """The entry-by-id query; the id is its last parameter (the subqueries' collection comes first)."""
     qs = model.objects.filter(deleted_at__isnull=not trashed, id="")
     if for_read:
-        seo = EntrySeo.objects.filter(collection=collection, entry_id=OuterRef("id")).values("data")[:1]
-        qs = qs.annotate(seo_live=Subquery(seo, output_field=JSONField()))
-        if (terms := hooks.terms_column(collection)) is not None:
-            qs = qs.annotate(terms_live=terms)
+        qs = _read_along(qs, collection)
     return Prepared(qs.order_by()[:1])
+
+
+def _read_along(qs: QuerySet[EntryBase], collection: str) -> QuerySet[EntryBase]:
+    """The live SEO (``seo_live``) and the terms (``terms_live``) as columns of the row's query."""
+    seo = EntrySeo.objects.filter(collection=collection, entry_id=OuterRef("id")).values("data")[:1]
+    qs = qs.annotate(seo_live=Subquery(seo, output_field=JSONField()))
+    if (terms := hooks.terms_column(collection)) is not None:
+        qs = qs.annotate(terms_live=terms)
+    return qs
 
 
 def find(
@@ -93,6 +99,8 @@ def find(
         if ULID_RE.match(ident) and (row := qs.filter(id=ident.upper()).first()) is not None:
             return row
     by_slug = qs.filter(slug=ident)
+    if for_read:  # a public page finds its entry by slug: the SEO and terms come with the row, as by id
+        by_slug = _read_along(by_slug, spec.slug)
     if locale is not None:
         by_slug = by_slug.filter(locale=resolve_locale(locale))
     else:

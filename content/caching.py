@@ -1,0 +1,101 @@
+"""Validators of the content reads (content_get, content_list, search), computed before the body is built.
+
+The REST door (api/operations.py) asks :func:`validators` first; a matching conditional GET is answered 304
+after one small query (the item's revision columns, or the change stamps) and the operation never runs. When
+this returns None (unknown collection, no right to read, an item the reader may not see) the operation runs as
+usual and gives its own error, so nothing here decides access or leaks more than the 404 would.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from content import stamps
+from content.entries import rows
+from content.schema import specs as schema
+from emdash.actor import Actor
+from emdash.errors import EmDashError
+from emdash.http_cache import CONTENT_KEY, Validators, collection_key, etag, item_key
+from emdash.permissions import Perm, can
+
+
+def _public(actor: Actor) -> bool:
+    return actor.user is None and not getattr(actor, "is_system", False)
+
+
+def _item(actor: Actor, raw: Mapping[str, Any], query: str) -> Validators | None:
+    ident, slug = raw.get("id"), raw.get("collection")
+    if not isinstance(ident, str) or not isinstance(slug, str) or not can(actor, Perm.CONTENT_READ):
+        return None
+    spec = schema.current().collections.get(slug)
+    if spec is None:
+        return None
+    qs = rows.live_rows(spec)
+    if rows.ULID_RE.match(ident):
+        qs = qs.filter(id=ident.upper())
+    else:
+        try:
+            locale = rows.resolve_locale(raw.get("locale"))
+        except EmDashError:
+            return None
+        qs = qs.filter(slug=ident, locale=locale)
+    found = list(qs.values_list("id", "version", "updated_at", "status")[:2])
+    if len(found) != 1:
+        return None
+    entry_id, version, updated_at, status = found[0]
+    show_draft = can(actor, Perm.CONTENT_READ_UNPUBLISHED)
+    if status != "published" and not show_draft:
+        return None  # the operation answers 404, as for an item that does not exist
+    public = _public(actor) and status == "published"
+    return Validators(
+        etag=etag("item", entry_id, version, updated_at.timestamp(), show_draft, schema.current().version, query),
+        last_modified=updated_at,
+        public=public,
+        tags=[item_key(entry_id), collection_key(slug)] if public else [],
+    )
+
+
+def _list(actor: Actor, raw: Mapping[str, Any], query: str) -> Validators | None:
+    slug = raw.get("collection")
+    if not isinstance(slug, str) or not can(actor, Perm.CONTENT_READ):
+        return None
+    current = schema.current()
+    if slug not in current.collections:
+        return None
+    show_draft = can(actor, Perm.CONTENT_READ_UNPUBLISHED)
+    scope = f"content:{slug}"
+    now = stamps.read()
+    public = _public(actor)
+    return Validators(
+        etag=etag("list", slug, now.token(scope), show_draft, current.version, query),
+        last_modified=now.newest(scope),
+        public=public,
+        tags=[collection_key(slug)] if public else [],
+    )
+
+
+def _search(actor: Actor, raw: Mapping[str, Any], query: str) -> Validators | None:
+    if not can(actor, Perm.SEARCH):
+        return None
+    now = stamps.read()
+    public = _public(actor)
+    return Validators(
+        etag=etag("search", now.token("content"), schema.current().version, query),
+        last_modified=now.newest("content"),
+        public=public,
+        tags=[CONTENT_KEY] if public else [],
+    )
+
+
+# operation name -> validators(actor, the raw input, the canonical query string)
+VALIDATORS: dict[str, Callable[[Actor, Mapping[str, Any], str], Validators | None]] = {
+    "content_get": _item,
+    "content_list": _list,
+    "search": _search,
+}
+
+
+def validators(op: str, actor: Actor, raw: Mapping[str, Any], query: str) -> Validators | None:
+    found = VALIDATORS.get(op)
+    return found(actor, raw, query) if found is not None else None

@@ -1,0 +1,136 @@
+"""Change stamps: one version per cache scope, raised in the writing transaction (content.models.ChangeStamp).
+
+Scopes: ``content`` (any item), ``content:<collection>``, ``menus``, ``settings``. Readers use them twice:
+HTTP validators for lists, search and public pages (an ETag that changes when anything they show may have), and
+per-process caches of menus and settings that are rebuilt when another process changed them. ``read`` is one
+query for every scope; a public page reads them once per request (``snapshot``) and everything it renders
+compares against that snapshot.
+"""
+
+from __future__ import annotations
+
+import contextvars
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, TypeVar
+
+from django.db import IntegrityError, transaction
+from django.db.models import CharField, DateTimeField, F, Value
+from django.utils import timezone
+
+from content.models import ChangeStamp, SchemaState
+
+T = TypeVar("T")
+SCHEMA = "schema"  # the schema version stamp, read along (not a ChangeStamp row)
+
+
+@dataclass(frozen=True)
+class Stamps:
+    """Every scope's version and when it last changed (scopes never written are version 0)."""
+
+    versions: dict[str, int]
+    changed: dict[str, datetime]
+
+    def version(self, key: str) -> int:
+        return self.versions.get(key, 0)
+
+    def newest(self, *keys: str) -> datetime | None:
+        """When the newest of ``keys`` changed (all scopes when none are named)."""
+        found = [self.changed[k] for k in (keys or self.changed) if k in self.changed]
+        return max(found) if found else None
+
+    def token(self, *keys: str) -> str:
+        """What names the state of ``keys``: versions and change times (a version alone repeats when a test's
+        transaction, or a restored backup, rolls the table back)."""
+        return ";".join(f"{self.version(k)}@{self._micros(k)}" for k in keys)
+
+    def _micros(self, key: str) -> int:
+        changed = self.changed.get(key)
+        return int(changed.timestamp() * 1_000_000) if changed is not None else 0
+
+
+_current: contextvars.ContextVar[Stamps | None] = contextvars.ContextVar("emdash_stamps", default=None)
+
+
+def read() -> Stamps:
+    """The stamps as of now: the request's snapshot when one is open, else one query."""
+    current = _current.get()
+    if current is not None:
+        return current
+    # The schema's version stamp comes along (one query), so a page's schema check needs none of its own.
+    schema = SchemaState.objects.filter(pk=1).annotate(
+        k=Value(SCHEMA, output_field=CharField()), c=Value(None, output_field=DateTimeField())
+    )
+    rows = list(
+        ChangeStamp.objects.values_list("key", "version", "changed_at").union(
+            schema.values_list("k", "version", "c"), all=True
+        )
+    )
+    return Stamps({k: v for k, v, _ in rows}, {k: c for k, _, c in rows if c is not None})
+
+
+def schema_version() -> int | None:
+    """The schema version read with the open snapshot's stamps (None outside a snapshot)."""
+    current = _current.get()
+    if current is None:
+        return None
+    return current.versions.get(SCHEMA, 0)
+
+
+@contextmanager
+def snapshot() -> Iterator[Stamps]:
+    """Read the stamps once for everything inside (a public page: its ETag, its menus, its settings)."""
+    token = _current.set(None)
+    stamps = read()
+    _current.set(stamps)
+    try:
+        yield stamps
+    finally:
+        _current.reset(token)
+
+
+def bump(*keys: str) -> None:
+    """Raise ``keys`` in the current transaction (created at version 1 the first time)."""
+    now = timezone.now()
+    with transaction.atomic():
+        for key in keys:
+            if ChangeStamp.objects.filter(key=key).update(version=F("version") + 1, changed_at=now):
+                continue
+            try:
+                with transaction.atomic():
+                    ChangeStamp.objects.create(key=key, version=1, changed_at=now)
+            except IntegrityError:  # another writer created it first
+                ChangeStamp.objects.filter(key=key).update(version=F("version") + 1, changed_at=now)
+
+
+class PerProcess:
+    """A value built once per process and rebuilt when its scope's stamp moved (another process's write)."""
+
+    instances: list[PerProcess] = []
+
+    def __init__(self, *scopes: str) -> None:
+        self.scopes = scopes
+        self._values: dict[Any, tuple[str, Any]] = {}
+        PerProcess.instances.append(self)
+
+    def get(self, key: Any, build: Callable[[], T]) -> T:
+        version = read().token(*self.scopes)
+        found = self._values.get(key)
+        if found is not None and found[0] == version:
+            return found[1]  # type: ignore[no-any-return]
+        value = build()
+        if len(self._values) >= 256:
+            self._values.clear()
+        self._values[key] = (version, value)
+        return value
+
+    def clear(self) -> None:
+        self._values.clear()
+
+
+def forget_all() -> None:
+    """Drop every per-process cache (tests, and a process that restored a backup)."""
+    for cache in PerProcess.instances:
+        cache.clear()
