@@ -89,6 +89,7 @@ MIDDLEWARE = [
     "mcp_endpoint.middleware.McpPathMiddleware",  # the MCP endpoint continues down its door's chain (emdash.doors)
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",  # static files under daphne, gunicorn and tests alike
+    "emdash.http_cache.PublicVaryMiddleware",  # public reads (docs/caching.md) lose the session's Vary: Cookie
     "django.contrib.sessions.middleware.SessionMiddleware",
     "emdash.edge.cors.CorsMiddleware",  # before CommonMiddleware, so preflights answer before redirects
     "django.middleware.common.CommonMiddleware",

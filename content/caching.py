@@ -28,7 +28,8 @@ def _item(actor: Actor, raw: Mapping[str, Any], query: str) -> Validators | None
     ident, slug = raw.get("id"), raw.get("collection")
     if not isinstance(ident, str) or not isinstance(slug, str) or not can(actor, Perm.CONTENT_READ):
         return None
-    spec = schema.current().collections.get(slug)
+    current = schema.current()
+    spec = current.collections.get(slug)
     if spec is None:
         return None
     qs = rows.live_rows(spec)
@@ -49,7 +50,7 @@ def _item(actor: Actor, raw: Mapping[str, Any], query: str) -> Validators | None
         return None  # the operation answers 404, as for an item that does not exist
     public = _public(actor) and status == "published"
     return Validators(
-        etag=etag("item", entry_id, version, updated_at.timestamp(), show_draft, schema.current().version, query),
+        etag=etag("item", entry_id, version, updated_at.timestamp(), show_draft, current.version, query),
         last_modified=updated_at,
         public=public,
         tags=[item_key(entry_id), collection_key(slug)] if public else [],

@@ -19,6 +19,7 @@ from django.utils.cache import get_conditional_response
 from django.utils.http import http_date
 
 from emdash.conf import emdash_settings
+from emdash.hybrid import HybridMiddleware
 
 
 @dataclass
@@ -61,6 +62,7 @@ def apply(response: HttpResponseBase, found: Validators) -> HttpResponseBase:
             keys = " ".join(dict.fromkeys(found.tags))
             response["Surrogate-Key"] = keys
             response["Cache-Tag"] = keys.replace(" ", ",")
+        response._emdash_public = True  # type: ignore[attr-defined]  # PublicVaryMiddleware drops Vary: Cookie
         _drop_vary_cookie(response)
     else:
         response["Cache-Control"] = "private, no-cache"
@@ -100,3 +102,21 @@ def menu_key(name: str) -> str:
 
 SETTINGS_KEY = "settings"
 CONTENT_KEY = "content"  # every page that may show any item (search, archives)
+
+
+class PublicVaryMiddleware(HybridMiddleware):
+    """Drops ``Vary: Cookie`` from public reads. The session middleware adds it whenever authentication looked at
+    the session; a read answered as ``public`` was served as to an anonymous visitor, so the cookie did not change
+    it. Sits just before SessionMiddleware in MIDDLEWARE, so it sees the response after the header was added."""
+
+    def sync(self, request: HttpRequest) -> HttpResponseBase:
+        response: HttpResponseBase = self.get_response(request)
+        if getattr(response, "_emdash_public", False):
+            _drop_vary_cookie(response)
+        return response
+
+    async def async_(self, request: HttpRequest) -> HttpResponseBase:
+        response: HttpResponseBase = await self.get_response(request)
+        if getattr(response, "_emdash_public", False):
+            _drop_vary_cookie(response)
+        return response
