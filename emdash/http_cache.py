@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.http import HttpRequest, HttpResponseBase
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.utils.cache import get_conditional_response
 from django.utils.http import http_date
 
@@ -109,14 +109,14 @@ class PublicVaryMiddleware(HybridMiddleware):
     the session; a read answered as ``public`` was served as to an anonymous visitor, so the cookie did not change
     it. Sits just before SessionMiddleware in MIDDLEWARE, so it sees the response after the header was added."""
 
-    def sync(self, request: HttpRequest) -> HttpResponseBase:
-        response: HttpResponseBase = self.get_response(request)
+    def sync(self, request: HttpRequest) -> HttpResponse:
+        response: HttpResponse = self.get_response(request)
         if getattr(response, "_emdash_public", False):
             _drop_vary_cookie(response)
         return response
 
-    async def async_(self, request: HttpRequest) -> HttpResponseBase:
-        response: HttpResponseBase = await self.get_response(request)
+    async def async_(self, request: HttpRequest) -> HttpResponse:
+        response: HttpResponse = await self.get_response(request)
         if getattr(response, "_emdash_public", False):
             _drop_vary_cookie(response)
         return response

@@ -46,7 +46,7 @@ class FakeCdn:
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
-    def keys(self) -> set[str]:
+    def purged_keys(self) -> set[str]:
         found: set[str] = set()
         for request in self.seen:
             found.update((request["headers"].get("Surrogate-Key") or "").split())
@@ -74,11 +74,11 @@ def test_publish_purges_the_item_its_collection_and_lists_with_http_purge(posts,
     services.entry_publish(actor=SYSTEM, collection="posts", id=entry.id)
     assert purge.flush()
     assert cdn.seen and all(r["method"] == "PURGE" for r in cdn.seen)
-    assert {f"item:{entry.id}", "collection:posts", "content"} <= cdn.keys()
+    assert {f"item:{entry.id}", "collection:posts", "content"} <= cdn.purged_keys()
     assert cdn.seen[-1]["headers"]["Cache-Tag"]
     cdn.seen.clear()
     services.entry_unpublish(actor=SYSTEM, collection="posts", id=entry.id)
-    assert purge.flush() and f"item:{entry.id}" in cdn.keys()
+    assert purge.flush() and f"item:{entry.id}" in cdn.purged_keys()
 
 
 def test_a_rolled_back_write_purges_nothing(posts, cdn, settings) -> None:
@@ -97,7 +97,7 @@ def test_menu_and_settings_changes_purge_their_keys(posts, cdn, settings) -> Non
     )
     settings_services.settings_update(actor=SYSTEM, changes={"title": "Jam"})
     assert purge.flush()
-    assert {"menu:primary", "settings"} <= cdn.keys() and cdn.seen[0]["method"] == "BAN"
+    assert {"menu:primary", "settings"} <= cdn.purged_keys() and cdn.seen[0]["method"] == "BAN"
 
 
 def test_cloudflare_gets_tags_through_its_api(posts, cdn, settings) -> None:
