@@ -43,6 +43,7 @@ GOALS: dict[str, str] = {
     "servers": "bench.goal_servers",  # goal 7: daphne, gunicorn, granian on the same calls
     "renditions": "bench.goal_renditions",  # issue 25: first render and cached hit of a 1280-px WebP
     "transfer": "bench.goal_transfer",  # SPEC 12: export/import items per second and peak memory at 100k items
+    "delivery": "bench.goal_delivery",  # issue 27 goals 3-6: 304s, public pages and REST vs Wagtail, deep pages
 }
 
 
