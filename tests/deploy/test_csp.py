@@ -1,5 +1,6 @@
 """One Content-Security-Policy (django-csp) on every HTML page: no inline script, inline <style> only with the
-request's nonce or, on public pages, by its hash, no style attributes or inline event handlers in any template (issue 10 item 10)."""
+request's nonce or, on public pages, by its hash, no style attributes or inline event handlers in any template
+(issue 10 item 10)."""
 
 from __future__ import annotations
 
