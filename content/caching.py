@@ -49,9 +49,12 @@ def _item(actor: Actor, raw: Mapping[str, Any], query: str) -> Validators | None
     if status != "published" and not show_draft:
         return None  # the operation answers 404, as for an item that does not exist
     public = _public(actor) and status == "published"
+    now = stamps.read()  # the item's terms are part of its read; their assignments do not touch its row
     return Validators(
-        etag=etag("item", entry_id, version, updated_at.timestamp(), show_draft, current.version, query),
-        last_modified=updated_at,
+        etag=etag(
+            "item", entry_id, version, updated_at.timestamp(), now.token("terms"), show_draft, current.version, query
+        ),
+        last_modified=max(filter(None, (updated_at, now.newest("terms")))),
         public=public,
         tags=[item_key(entry_id), collection_key(slug)] if public else [],
     )
@@ -69,8 +72,8 @@ def _list(actor: Actor, raw: Mapping[str, Any], query: str) -> Validators | None
     now = stamps.read()
     public = _public(actor)
     return Validators(
-        etag=etag("list", slug, now.token(scope), show_draft, current.version, query),
-        last_modified=now.newest(scope),
+        etag=etag("list", slug, now.token(scope, "terms"), show_draft, current.version, query),
+        last_modified=now.newest(scope, "terms"),
         public=public,
         tags=[collection_key(slug)] if public else [],
     )
@@ -82,8 +85,8 @@ def _search(actor: Actor, raw: Mapping[str, Any], query: str) -> Validators | No
     now = stamps.read()
     public = _public(actor)
     return Validators(
-        etag=etag("search", now.token("content"), schema.current().version, query),
-        last_modified=now.newest("content"),
+        etag=etag("search", now.token("content", "terms"), schema.current().version, query),
+        last_modified=now.newest("content", "terms"),
         public=public,
         tags=[CONTENT_KEY] if public else [],
     )

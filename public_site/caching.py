@@ -21,7 +21,7 @@ from content import stamps
 from emdash import http_cache
 from emdash.http_cache import SETTINGS_KEY, Validators, menu_key
 
-SCOPES = ("content", "menus", "settings")
+SCOPES = ("content", "menus", "settings", "terms")
 # Every page shows the site settings and the header and footer menus.
 PAGE_KEYS = (SETTINGS_KEY, menu_key("primary"), menu_key("footer"))
 
@@ -42,7 +42,7 @@ def cached_page(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResp
         with stamps.snapshot() as now:
             public = settings.SESSION_COOKIE_NAME not in request.COOKIES
             found = Validators(
-                etag=http_cache.etag("page", request.get_full_path(), now.token(*SCOPES), public),
+                etag=http_cache.etag("page", request.get_full_path(), now.token(*SCOPES, stamps.SCHEMA), public),
                 last_modified=now.newest(*SCOPES, *(k for k in now.versions if k.startswith("content:"))),
                 public=public,
             )

@@ -188,7 +188,7 @@ def site_settings() -> dict[str, Any]:
 
 # Built once per process and rebuilt when a change stamp moved (content/stamps.py): a menu's links follow
 # the items' slugs, so content changes rebuild menus too. Templates only read these values.
-_menus = stamps.PerProcess("menus", "content")
+_menus = stamps.PerProcess("menus", "content", "terms")
 _settings = stamps.PerProcess("settings")
 
 

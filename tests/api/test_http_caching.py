@@ -89,3 +89,16 @@ def test_editor_and_public_views_of_one_item_differ(published) -> None:
 def test_the_max_ages_come_from_settings(published, settings) -> None:
     settings.EMDASH = {**settings.EMDASH, "HTTP_CACHE_MAX_AGE": 5, "HTTP_CACHE_S_MAXAGE": 600}
     assert Client().get(API)["Cache-Control"] == "public, max-age=5, s-maxage=600"
+
+
+def test_assigning_terms_moves_the_item_validator(published) -> None:
+    from taxonomy import services as taxonomy_services
+
+    client = Client()
+    first = client.get(f"{API}/hello")
+    taxonomy_services.term_create(actor=SYSTEM, taxonomy="category", slug="news", label="News")
+    taxonomy_services.entry_terms_set(
+        actor=SYSTEM, collection="posts", id=published["entry"].id, taxonomy="category", terms=["news"]
+    )
+    again = client.get(f"{API}/hello", HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 200 and again["ETag"] != first["ETag"]
