@@ -12,8 +12,8 @@ import re
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from django.http import HttpResponseBase
-from django.urls import URLPattern, path
+from django.http import HttpRequest, HttpResponseBase
+from django.urls import ResolverMatch, URLPattern, path
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.request import Request
@@ -25,6 +25,7 @@ from api.rules import rule
 from api.schema_doc import ERRORS
 from content import caching
 from emdash import http_cache
+from emdash.actor import Actor
 from emdash.call import Call
 from emdash.edge import limits
 from emdash.errors import ValidationError
@@ -275,4 +276,19 @@ def urlpatterns(category: str | None = None) -> list[URLPattern]:
             methods[route.method] = (op, route)
             names.setdefault(route.path, route.name or f"api-{op.name.replace('_', '-')}")
     ordered = sorted(by_path, key=_specificity)
+    for p, bound in by_path.items():
+        if "GET" in bound and bound["GET"][0].name in caching.VALIDATORS:
+            http_cache.EARLY[names[p]] = _early(bound["GET"][0])
     return [path(p, _view_class(names[p], by_path[p]).as_view(), name=names[p]) for p in ordered]
+
+
+def _early(op: Operation) -> Callable[[HttpRequest, ResolverMatch], Validators | None]:
+    """The validators of an anonymous conditional GET of ``op`` (EarlyNotModifiedMiddleware): the same as the
+    view computes for an anonymous caller, so the 304 it gives is the one the view would give."""
+
+    def validators(request: HttpRequest, match: ResolverMatch) -> Validators | None:
+        raw: dict[str, Any] = {_wire(op, name): value for name, value in match.kwargs.items()}
+        raw.update({k: v for k, v in request.GET.items() if k in ("locale",) and v != ""})
+        return caching.validators(op.name, Actor.anonymous(), raw, request.META.get("QUERY_STRING", ""))
+
+    return validators

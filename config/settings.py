@@ -92,6 +92,7 @@ MIDDLEWARE = [
     "emdash.http_cache.PublicVaryMiddleware",  # public reads (docs/caching.md) lose the session's Vary: Cookie
     "django.contrib.sessions.middleware.SessionMiddleware",
     "emdash.edge.cors.CorsMiddleware",  # before CommonMiddleware, so preflights answer before redirects
+    "emdash.http_cache.EarlyNotModifiedMiddleware",  # anonymous conditional GETs still current: 304 here
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

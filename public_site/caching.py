@@ -16,6 +16,7 @@ from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponseBase
+from django.urls import ResolverMatch
 
 from content import stamps
 from emdash import http_cache
@@ -34,18 +35,32 @@ def add_keys(request: HttpRequest, *keys: str) -> None:
     found.extend(keys)
 
 
+def page_validators(request: HttpRequest, now: stamps.Stamps) -> Validators:
+    public = settings.SESSION_COOKIE_NAME not in request.COOKIES
+    return Validators(
+        etag=http_cache.etag("page", request.get_full_path(), now.token(*SCOPES, stamps.SCHEMA), public),
+        last_modified=now.newest(*SCOPES, *(k for k in now.versions if k.startswith("content:"))),
+        public=public,
+    )
+
+
+def _early(request: HttpRequest, match: ResolverMatch) -> Validators:
+    return page_validators(request, stamps.read())
+
+
+def register_early(*url_names: str) -> None:
+    """Conditional GETs of these pages may be answered by EarlyNotModifiedMiddleware (public_site/urls.py)."""
+    for name in url_names:
+        http_cache.EARLY[name] = _early
+
+
 def cached_page(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
     @wraps(view)
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if request.method not in ("GET", "HEAD"):
             return view(request, *args, **kwargs)
         with stamps.snapshot() as now:
-            public = settings.SESSION_COOKIE_NAME not in request.COOKIES
-            found = Validators(
-                etag=http_cache.etag("page", request.get_full_path(), now.token(*SCOPES, stamps.SCHEMA), public),
-                last_modified=now.newest(*SCOPES, *(k for k in now.versions if k.startswith("content:"))),
-                public=public,
-            )
+            found = page_validators(request, now)
             answer = http_cache.not_modified(request, found)
             if answer is not None:
                 return answer

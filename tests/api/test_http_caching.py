@@ -104,3 +104,19 @@ def test_assigning_terms_moves_the_item_validator(published) -> None:
     )
     again = client.get(f"{API}/hello", HTTP_IF_NONE_MATCH=first["ETag"])
     assert again.status_code == 200 and again["ETag"] != first["ETag"]
+
+
+@pytest.mark.parametrize("path", [f"{API}/hello", f"{API}?limit=5", "/_emdash/api/search?q=hello", "/posts/hello/"])
+def test_anonymous_304s_are_answered_before_sessions_auth_and_views(published, path, monkeypatch) -> None:
+    """EarlyNotModifiedMiddleware: the 304 costs the URL match and the validators, nothing further down."""
+    from django.contrib.auth.middleware import AuthenticationMiddleware
+
+    etag = Client().get(path)["ETag"]
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the conditional GET went down the chain")
+
+    monkeypatch.setattr(AuthenticationMiddleware, "process_request", refuse)
+    response = Client().get(path, HTTP_IF_NONE_MATCH=etag)
+    assert response.status_code == 304 and response["ETag"] == etag
+    assert response["Cache-Control"].startswith("public")
