@@ -47,12 +47,17 @@ class OperationView(ApiView):
         op = TABLE[declared.name]  # looked up per call, so a test may swap a record in the table
         fixed = {_wire(op, name): value for name, value in params.items()}
         raw = {**self._arguments(request, op, route, fixed), **fixed}
-        found = conditional(self, request, op.name, raw) if method == "GET" else None
+        cacheable = method == "GET" and op.name in caching.VALIDATORS
+        asks = cacheable and _is_conditional(request)
+        found = conditional(self, request, op.name, raw) if asks else None
         if isinstance(found, HttpResponseBase):
             return found  # type: ignore[return-value]  # a 304: DRF passes any HttpResponse through
         shape = Shape(lax=route.args == "query", fixed=frozenset(fixed), noun="field")
         payload = run_operation(op, rest_call(self, request), raw, shape=shape)
         response = Response(payload, status=route.status)
+        if cacheable and not asks:  # validators from the answer where it carries them (the item's _rev)
+            query = request.META.get("QUERY_STRING", "")
+            found = caching.validators_after(op.name, self.actor(request), raw, query, payload)
         if found is not None:
             http_cache.apply(response, found)
         return response
@@ -117,6 +122,10 @@ def nested_query(request: Request, op: Operation) -> dict[str, Any]:
             raise ValidationError.for_fields({key: "conflicts with another parameter"})
         node[path[-1]] = values[0] if len(values) == 1 else values
     return found
+
+
+def _is_conditional(request: Request) -> bool:
+    return "HTTP_IF_NONE_MATCH" in request.META or "HTTP_IF_MODIFIED_SINCE" in request.META
 
 
 def conditional(

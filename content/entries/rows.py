@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import functools
 import re
+from datetime import datetime
 from typing import Any
 
 from django.db import connection
@@ -184,5 +185,9 @@ def has_live_version(spec: CollectionSpec, row: EntryBase) -> bool:
 
 
 def rev_token(row: EntryBase) -> str:
-    raw = f"{row.version}.{int(row.updated_at.timestamp() * 1_000_000)}"
+    return rev_of(row.version, row.updated_at)
+
+
+def rev_of(version: int, updated_at: datetime) -> str:
+    raw = f"{version}.{int(updated_at.timestamp() * 1_000_000)}"
     return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
