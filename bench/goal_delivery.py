@@ -35,6 +35,7 @@ G3 = "Issue 27 goal 3: a 304 costs at most 0.3x the 200 (server CPU ms per reque
 G4 = "Issue 27 goal 4: public entry page at least 1.5x Wagtail's page render (req/s, c=1)"
 G5 = "Issue 27 goal 5: a list page 50,000 deep at 100k items within 1.5x of the first page (ms per request, c=1)"
 G6 = "Issue 27 goal 6: REST reads at least 8x Wagtail API v2 (req/s, c=1)"
+WT, API = "Wagtail", "Wagtail API v2"
 PEER_VENV = HERE / ".venv-wagtail"
 PEER_REQUIREMENTS = ("wagtail>=6.3,<9", "gunicorn>=22")
 DEEP_ITEMS = 100_000
@@ -73,6 +74,14 @@ def _peer(bench: Bench) -> tuple[Server, dict[str, Any]]:
     cmd += ["--bind", f"127.0.0.1:{port}", "--workers", "1", "--worker-class", "gthread", "--threads", "1"]
     cmd += ["--keep-alive", "30", "--log-level", "warning", "--chdir", str(HERE)]
     return Server("wagtail", cmd, port, env, bench.work / "wagtail.log"), seeded
+
+
+def _cheaper(goal: str, measure: str, ours: float, peer: float, target: float, peer_name: str) -> Row:
+    """CPU ms per request (lower is better) as a speed-up: peer / ours >= target. CPU time is the steadier
+    figure on a shared machine; the req/s rows beside it are what a client sees."""
+    ratio = peer / ours if ours else None
+    met = None if ratio is None else ratio >= target
+    return Row(goal, measure, ours, peer=peer, peer_name=peer_name, ratio=ratio, target=f">= {target:g}x", met=met)
 
 
 def _base(server: Server) -> str:
@@ -175,9 +184,8 @@ def _delivery_rows(bench: Bench) -> list[Row]:
             say("goal 4: public entry page vs Wagtail's page render")
             page_200 = _measure(bench, ours, page)
             peer_page = _measure(bench, peer, seeded["url"])
-            rows.append(
-                Row.at_least(G4, "entry page, req/s", page_200["rps"], peer_page["rps"], 1.5, peer_name="Wagtail")
-            )
+            rows.append(Row.at_least(G4, "entry page, req/s", page_200["rps"], peer_page["rps"], 1.5, peer_name=WT))
+            rows.append(_cheaper(G4, "entry page, CPU ms (peer/ours)", page_200["cpu"], peer_page["cpu"], 1.5, WT))
             say("goal 3: 304 vs 200")
             etag = httpx.get(_base(ours) + page).headers["ETag"]
             page_304 = _measure(bench, ours, page, head={"If-None-Match": etag}, status=304)
@@ -195,14 +203,16 @@ def _delivery_rows(bench: Bench) -> list[Row]:
                 )
             )
             say("goal 6: REST item and list vs Wagtail API v2")
-            peer_item_rps = _measure(bench, peer, peer_item)["rps"]
+            peer_item_m = _measure(bench, peer, peer_item)
+            rows.append(Row.at_least(G6, "REST item, req/s", item_200["rps"], peer_item_m["rps"], 8, peer_name=API))
+            rows.append(_cheaper(G6, "REST item, CPU ms (peer/ours)", item_200["cpu"], peer_item_m["cpu"], 8, API))
+            ours_list = _measure(bench, ours, rest_list)
+            peer_list_m = _measure(bench, peer, peer_list)
             rows.append(
-                Row.at_least(G6, "REST item, req/s", item_200["rps"], peer_item_rps, 8, peer_name="Wagtail API v2")
+                Row.at_least(G6, "REST list of 50, req/s", ours_list["rps"], peer_list_m["rps"], 8, peer_name=API)
             )
-            list_rps = _measure(bench, ours, rest_list)["rps"]
-            peer_list_rps = _measure(bench, peer, peer_list)["rps"]
             rows.append(
-                Row.at_least(G6, "REST list of 50, req/s", list_rps, peer_list_rps, 8, peer_name="Wagtail API v2")
+                _cheaper(G6, "REST list of 50, CPU ms (peer/ours)", ours_list["cpu"], peer_list_m["cpu"], 8, API)
             )
         finally:
             peer.stop()
