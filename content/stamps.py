@@ -10,14 +10,15 @@ compares against that snapshot.
 from __future__ import annotations
 
 import contextvars
+import functools
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from django.db import IntegrityError, transaction
-from django.db.models import CharField, DateTimeField, F, Value
+from django.db import IntegrityError, connection, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from content.models import ChangeStamp, SchemaState
@@ -59,16 +60,30 @@ def read() -> Stamps:
     current = _current.get()
     if current is not None:
         return current
-    # The schema's version stamp comes along (one query), so a page's schema check needs none of its own.
-    schema = SchemaState.objects.filter(pk=1).annotate(
-        k=Value(SCHEMA, output_field=CharField()), c=Value(None, output_field=DateTimeField())
+    # The schema's version stamp comes along (one query), so a page's schema check needs none of its own. Plain
+    # SQL: building this union through the ORM cost more than running it (about 1 ms a read).
+    with connection.cursor() as cursor:
+        cursor.execute(_read_sql())
+        rows = cursor.fetchall()
+    versions = {str(k): int(v) for k, v, _ in rows}
+    changed = {str(k): _aware(c) for k, _, c in rows if c is not None}
+    return Stamps(versions, changed)
+
+
+@functools.cache
+def _read_sql() -> str:
+    q = connection.ops.quote_name
+    stamps_table, state_table = q(ChangeStamp._meta.db_table), q(SchemaState._meta.db_table)
+    return (
+        f"SELECT {q('key')}, {q('version')}, {q('changed_at')} FROM {stamps_table} "
+        f"UNION ALL SELECT '{SCHEMA}', {q('version')}, NULL FROM {state_table} WHERE {q('id')} = 1"
     )
-    rows = list(
-        ChangeStamp.objects.values_list("key", "version", "changed_at").union(
-            schema.values_list("k", "version", "c"), all=True
-        )
-    )
-    return Stamps({k: v for k, v, _ in rows}, {k: c for k, _, c in rows if c is not None})
+
+
+def _aware(value: Any) -> datetime:
+    """A timestamp as the driver hands it over: a datetime (PostgreSQL) or ISO text in UTC (SQLite)."""
+    found = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+    return found if found.tzinfo is not None else found.replace(tzinfo=UTC)
 
 
 def schema_version() -> int | None:
