@@ -446,3 +446,24 @@ def test_row_comparison_adapts_values_like_a_lookup(catalogue):
         expanded = qs.filter(Q(created_at__lt=created) | Q(created_at=created, id__lt=row_id))
         compared = keyset.after(qs, ("created_at", "id"), (created, row_id), descending=True)
         assert list(compared.values_list("id", flat=True)) == list(expanded.values_list("id", flat=True))
+
+
+@pytest.mark.parametrize("status", [None, "published"])
+def test_deep_pages_walk_the_index_as_a_range(catalogue, status):
+    """The row comparison is an index range on (created_at, id) (after status=? when filtered), so a page 50,000
+    deep costs what the first one does; the OR form made SQLite scan everything before it."""
+    from django.db import connection
+
+    if connection.vendor != "sqlite":
+        pytest.skip("EXPLAIN QUERY PLAN is SQLite's; PostgreSQL's planner picks by table statistics")
+    from emdash import cursors
+
+    row = model().objects.order_by("-created_at", "-id")[2]
+    cursor = cursors.encode("deep", selectors._position(row, "created_at"))
+    live = model().objects.filter(deleted_at__isnull=True, **({"status": status} if status else {}))
+    qs = selectors._keyset(live, "created_at", True, cursor, "deep")
+    sql, params = qs[:3].query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(f"EXPLAIN QUERY PLAN {sql}", params)
+        plan = " ".join(str(row) for row in cursor.fetchall())
+    assert "(created_at,id)<" in plan.replace(" ", "") and "TEMP B-TREE" not in plan, plan
