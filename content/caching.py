@@ -8,18 +8,29 @@ usual and gives its own error, so nothing here decides access or leaks more than
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
 
 from content import stamps
 from content.entries import rows
+from content.models import EntryBase
 from content.schema import specs as schema
 from emdash.actor import Actor
 from emdash.dates import parse_iso
 from emdash.errors import EmDashError
 from emdash.http_cache import CONTENT_KEY, Validators, collection_key, etag, item_key
 from emdash.permissions import Perm, can
+from emdash.prepared import Prepared
+
+REVISION_COLUMNS = ("id", "version", "updated_at", "status")
+
+
+@functools.lru_cache(maxsize=512)  # per model class, i.e. per collection and schema snapshot
+def _revision_by_id(model: type[EntryBase]) -> Prepared:
+    """The columns an item's validators need, by id (the id is the last parameter)."""
+    return Prepared(model.objects.filter(deleted_at__isnull=True, id="").values_list(*REVISION_COLUMNS)[:2])
 
 
 def _public(actor: Actor) -> bool:
@@ -35,15 +46,15 @@ def _item(actor: Actor, raw: Mapping[str, Any], query: str) -> Validators | None
     if spec is None:
         return None
     qs = rows.live_rows(spec)
-    if rows.ULID_RE.match(ident):
-        qs = qs.filter(id=ident.upper())
+    if rows.ULID_RE.match(ident):  # the usual case: compiled once per collection model, like rows.find's read
+        by_id = _revision_by_id(spec.model)
+        found = list(by_id.rows([*by_id.params[:-1], ident.upper()]))
     else:
         try:
             locale = rows.resolve_locale(raw.get("locale"))
         except EmDashError:
             return None
-        qs = qs.filter(slug=ident, locale=locale)
-    found = list(qs.values_list("id", "version", "updated_at", "status")[:2])
+        found = list(qs.filter(slug=ident, locale=locale).values_list(*REVISION_COLUMNS)[:2])
     if len(found) != 1:
         return None
     entry_id, version, updated_at, status = found[0]
