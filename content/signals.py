@@ -56,7 +56,7 @@ def send_entry_changed(collection: str, entry_id: str, action: str, actor: Any) 
     # In the writing transaction: the validators of lists, search and pages move with the data, and the shared
     # caches drop what showed the item once it commits.
     if batch.claim(("stamps", collection)):
-        stamps.bump("content", f"content:{collection}")
+        stamps.bump(f"content:{collection}")  # "content" is derived from these (content/stamps.py)
     purge.schedule([item_key(entry_id), collection_key(collection), CONTENT_KEY])
     transaction.on_commit(
         lambda: entry_changed.send(

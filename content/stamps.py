@@ -24,6 +24,7 @@ from django.utils import timezone
 from content.models import ChangeStamp, SchemaState
 
 T = TypeVar("T")
+CONTENT = "content"  # derived in read(): every content:<collection> together
 SCHEMA = "schema"  # the schema version stamp, read along (not a ChangeStamp row)
 
 
@@ -67,6 +68,13 @@ def read() -> Stamps:
         rows = cursor.fetchall()
     versions = {str(k): int(v) for k, v, _ in rows}
     changed = {str(k): _aware(c) for k, _, c in rows if c is not None}
+    # ``content`` (any item anywhere) is derived from the collections' rows rather than kept as a row of its own:
+    # every content write would otherwise lock that one row until its transaction commits, and concurrent writers
+    # to different collections would queue on it (PostgreSQL).
+    per_collection = [k for k in versions if k.startswith("content:")]
+    versions[CONTENT] = sum(versions[k] for k in per_collection)
+    if found := [changed[k] for k in per_collection if k in changed]:
+        changed[CONTENT] = max(found)
     return Stamps(versions, changed)
 
 

@@ -215,7 +215,7 @@ def _after(job: Restore) -> None:
         indexing.rebuild_collection(spec)
     # The rows went in around the services: move every change stamp so validators and per-process caches of
     # menus and settings (content/stamps.py, docs/caching.md) see the restored site.
-    stamps.bump("content", "menus", "settings", "terms", *(f"content:{slug}" for slug in collections))
+    stamps.bump("menus", "settings", "terms", *(f"content:{slug}" for slug in collections))
 
 
 def site_import(path: str, *, progress: Progress | None = None, on_verified: Callable[[], None] | None = None) -> dict:
