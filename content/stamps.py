@@ -94,6 +94,11 @@ def _aware(value: Any) -> datetime:
     return found if found.tzinfo is not None else found.replace(tzinfo=UTC)
 
 
+def in_snapshot() -> bool:
+    """True inside :func:`snapshot` (a public page), where a stamp-checked cache costs no query."""
+    return _current.get() is not None
+
+
 def schema_version() -> int | None:
     """The schema version read with the open snapshot's stamps (None outside a snapshot)."""
     current = _current.get()
@@ -129,7 +134,8 @@ def bump(*keys: str) -> None:
 
 
 class PerProcess:
-    """A value built once per process and rebuilt when its scope's stamp moved (another process's write)."""
+    """A value built once per process and rebuilt when its scope's stamp moved (another process's write); used
+    inside a :func:`snapshot`, built afresh outside one."""
 
     instances: list[PerProcess] = []
 
@@ -139,6 +145,9 @@ class PerProcess:
         PerProcess.instances.append(self)
 
     def get(self, key: Any, build: Callable[[], T]) -> T:
+        if not in_snapshot():
+            # Outside a page's snapshot, checking the stamp costs the query the value's own read would.
+            return build()
         version = read().token(*self.scopes)
         found = self._values.get(key)
         if found is not None and found[0] == version:

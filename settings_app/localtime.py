@@ -60,7 +60,7 @@ def current() -> SiteTime:
     memo = _memo.get()
     if memo is not None and "t" in memo:
         return memo["t"]
-    value = _cached.get("t", lambda: site_time_from(stored()))
+    value = _cached.get("t", lambda: site_time_from(stored()))  # per process on public pages (content/stamps.py)
     if memo is not None:
         memo["t"] = value
     return value
