@@ -12,7 +12,8 @@ import re
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from django.urls import URLPattern, path
+from django.http import HttpRequest, HttpResponseBase
+from django.urls import ResolverMatch, URLPattern, path
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.request import Request
@@ -22,9 +23,13 @@ from api.base import ApiView
 from api.parsers import StreamedJSONParser
 from api.rules import rule
 from api.schema_doc import ERRORS
+from content import caching
+from emdash import http_cache
+from emdash.actor import Actor
 from emdash.call import Call
 from emdash.edge import limits
 from emdash.errors import ValidationError
+from emdash.http_cache import Validators
 from emdash.operations import TABLE, Operation, Route, Shape, operations, run_operation
 from emdash.operations.record import path_params
 
@@ -42,9 +47,20 @@ class OperationView(ApiView):
         op = TABLE[declared.name]  # looked up per call, so a test may swap a record in the table
         fixed = {_wire(op, name): value for name, value in params.items()}
         raw = {**self._arguments(request, op, route, fixed), **fixed}
+        cacheable = method == "GET" and op.name in caching.VALIDATORS
+        asks = cacheable and _is_conditional(request)
+        found = conditional(self, request, op.name, raw) if asks else None
+        if isinstance(found, HttpResponseBase):
+            return found  # type: ignore[return-value]  # a 304: DRF passes any HttpResponse through
         shape = Shape(lax=route.args == "query", fixed=frozenset(fixed), noun="field")
         payload = run_operation(op, rest_call(self, request), raw, shape=shape)
-        return Response(payload, status=route.status)
+        response = Response(payload, status=route.status)
+        if cacheable and not asks:  # validators from the answer where it carries them (the item's _rev)
+            query = request.META.get("QUERY_STRING", "")
+            found = caching.validators_after(op.name, self.actor(request), raw, query, payload)
+        if found is not None:
+            http_cache.apply(response, found)
+        return response
 
     def _arguments(self, request: Request, op: Operation, route: Route, fixed: dict[str, str]) -> dict[str, Any]:
         if route.args == "query":
@@ -123,6 +139,32 @@ def nested_query(request: Request, op: Operation) -> dict[str, Any]:
             raise ValidationError.for_fields({key: "conflicts with another parameter"})
         node[path[-1]] = values[0] if len(values) == 1 else values
     return found
+
+
+def _is_conditional(request: Request) -> bool:
+    return "HTTP_IF_NONE_MATCH" in request.META or "HTTP_IF_MODIFIED_SINCE" in request.META
+
+
+def conditional(
+    view: ApiView, request: Request, name: str, raw: dict[str, Any]
+) -> Validators | HttpResponseBase | None:
+    """The read's validators (content/caching.py), or its 304 when the client's copy is current: decided before
+    the operation builds the body. None for operations without validators."""
+    found = caching.validators(name, view.actor(request), raw, request.META.get("QUERY_STRING", ""))
+    if found is None:
+        return None
+    return http_cache.not_modified(request._request, found) or found
+
+
+def cached_response(view: ApiView, request: Request, name: str, raw: dict[str, Any], build: Callable[[], Any]) -> Any:
+    """A hand-written read view's answer with the operation's validators and cache headers (search)."""
+    found = conditional(view, request, name, raw)
+    if isinstance(found, HttpResponseBase):
+        return found
+    response = Response(build())
+    if found is not None:
+        http_cache.apply(response, found)
+    return response
 
 
 def run_named(view: ApiView, request: Request, name: str, raw: dict[str, Any], *, lax: bool = False) -> Any:
@@ -260,4 +302,19 @@ def urlpatterns(category: str | None = None) -> list[URLPattern]:
             methods[route.method] = (op, route)
             names.setdefault(route.path, route.name or f"api-{op.name.replace('_', '-')}")
     ordered = sorted(by_path, key=_specificity)
+    for p, bound in by_path.items():
+        if "GET" in bound and bound["GET"][0].name in caching.VALIDATORS:
+            http_cache.EARLY[names[p]] = _early(bound["GET"][0])
     return [path(p, _view_class(names[p], by_path[p]).as_view(), name=names[p]) for p in ordered]
+
+
+def _early(op: Operation) -> Callable[[HttpRequest, ResolverMatch], Validators | None]:
+    """The validators of an anonymous conditional GET of ``op`` (EarlyNotModifiedMiddleware): the same as the
+    view computes for an anonymous caller, so the 304 it gives is the one the view would give."""
+
+    def validators(request: HttpRequest, match: ResolverMatch) -> Validators | None:
+        raw: dict[str, Any] = {_wire(op, name): value for name, value in match.kwargs.items()}
+        raw.update({k: v for k, v in request.GET.items() if k in ("locale",) and v != ""})
+        return caching.validators(op.name, Actor.anonymous(), raw, request.META.get("QUERY_STRING", ""))
+
+    return validators

@@ -44,6 +44,7 @@ GOALS: dict[str, str] = {
     "asgi": "bench.goal_asgi",  # issue 27 goals 1, 2: granian's CPU per call vs gunicorn's, both vs the floor
     "renditions": "bench.goal_renditions",  # issue 25: first render and cached hit of a 1280-px WebP
     "transfer": "bench.goal_transfer",  # SPEC 12: export/import items per second and peak memory at 100k items
+    "delivery": "bench.goal_delivery",  # issue 27 goals 3-6: 304s, public pages and REST vs Wagtail, deep pages
 }
 
 

@@ -15,10 +15,13 @@ from django.utils import timezone
 
 from accounts.models import User
 from bylines.models import Byline, ContentByline
-from content import hooks
+from content import hooks, stamps
 from content.entries import rows
+from content.schema import specs as schema
+from emdash import purge
 from emdash.actor import Actor
 from emdash.errors import Conflict, NotFound, SlugConflict, ValidationError
+from emdash.http_cache import CONTENT_KEY, collection_key
 from emdash.ids import new_id
 from emdash.permissions import Perm, require
 from emdash.safe_urls import url_problem
@@ -146,6 +149,7 @@ def byline_update(*, actor: Actor, id: str, **changes: Any) -> Byline:
             setattr(byline, name, value)
         byline.updated_at = timezone.now()
         _save(byline, insert=False)
+        _shown_elsewhere()
     return byline
 
 
@@ -158,6 +162,15 @@ def byline_delete(*, actor: Actor, id: str) -> None:
         byline.delete()
         for collection, entry_id in entries:
             _renumber(collection, entry_id)
+        _shown_elsewhere()
+
+
+def _shown_elsewhere() -> None:
+    """In the writing transaction: a byline shows on every item crediting it, and (as the inferred credit) on
+    its user's items without credits, so every collection's validators and cached pages move
+    (docs/caching.md). Bylines change rarely; tracking the exact items is not worth its queries."""
+    stamps.bump(*(f"content:{slug}" for slug in schema.current().collections))
+    purge.schedule([CONTENT_KEY, *(collection_key(slug) for slug in schema.current().collections)])
 
 
 def _renumber(collection: str, entry_id: str) -> None:

@@ -90,8 +90,10 @@ MIDDLEWARE = [
     "mcp_endpoint.middleware.McpPathMiddleware",  # the MCP endpoint continues down its door's chain (emdash.doors)
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",  # static files under daphne, gunicorn and tests alike
+    "emdash.http_cache.PublicVaryMiddleware",  # public reads (docs/caching.md) lose the session's Vary: Cookie
     "django.contrib.sessions.middleware.SessionMiddleware",
     "emdash.edge.cors.CorsMiddleware",  # before CommonMiddleware, so preflights answer before redirects
+    "emdash.http_cache.EarlyNotModifiedMiddleware",  # anonymous conditional GETs still current: 304 here
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -276,14 +278,30 @@ CORS_ALLOW_HEADERS = [
 CORS_EXPOSE_HEADERS = ["WWW-Authenticate", "Retry-After", "X-Trace-Id"]
 CORS_PREFLIGHT_MAX_AGE = 600
 
+
 # Content-Security-Policy (django-csp) for every HTML page: no inline script, inline <style> blocks carry the
 # request's nonce. form-action is left open on purpose: the OAuth consent form redirects to the client's
 # redirect URI, which Chrome checks against form-action. The API docs page adds its own allowances (api/urls.py).
+def _style_hash(path: Path) -> str:
+    """The CSP source allowing one inline stylesheet by its content (the public theme's), so public pages need no
+    per-response nonce and a shared cache may keep them (docs/caching.md). A changed file changes the hash at the
+    next start; a theme overriding the template adds its own hash here."""
+    import base64
+    import hashlib
+
+    try:
+        return "'sha256-" + base64.b64encode(hashlib.sha256(path.read_bytes()).digest()).decode() + "'"
+    except OSError:
+        return ""
+
+
+SITE_STYLE_HASH = _style_hash(BASE_DIR / "templates" / "site" / "site.css")
+
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": ["'self'"],
         "script-src": ["'self'"],
-        "style-src": ["'self'", NONCE],
+        "style-src": ["'self'", NONCE, *([SITE_STYLE_HASH] if SITE_STYLE_HASH else [])],
         "img-src": ["'self'", "data:", "blob:", "https:"],  # media may live on an S3 or CDN domain
         "font-src": ["'self'", "data:"],
         "connect-src": ["'self'"],  # covers the admin's same-origin websocket (CSP level 3)

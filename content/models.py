@@ -176,3 +176,20 @@ class Redirect(models.Model):
 
 from content.changesets.models import ChangeSet, ChangeSetEntry  # noqa: E402, F401  (the change set tables)
 from content.search.models import SearchDocument, SearchIndexState  # noqa: E402, F401  (the search index tables)
+
+
+class ChangeStamp(models.Model):
+    """One row per cache scope (``content``, ``content:<collection>``, ``menus``, ``settings``) whose ``version``
+    goes up, in the writing transaction, with every change in that scope.
+
+    HTTP validators (ETag, Last-Modified) of lists, search and public pages come from these rows, and each process
+    compares them with the versions its cached menus and settings were built from (content/stamps.py): one small
+    query per request instead of rebuilding the menu tree and re-reading the settings.
+    """
+
+    key = models.CharField(max_length=120, primary_key=True)
+    version = models.PositiveBigIntegerField(default=0)
+    changed_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.key} v{self.version}"

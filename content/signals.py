@@ -18,6 +18,10 @@ from typing import Any
 from django.db import transaction
 from django.dispatch import Signal
 
+from content import stamps
+from emdash import purge
+from emdash.http_cache import CONTENT_KEY, collection_key, item_key
+
 entry_changed = Signal()
 entry_deleting = Signal()
 entry_publishing = Signal()
@@ -52,6 +56,11 @@ class Batch:
 
 def send_entry_changed(collection: str, entry_id: str, action: str, actor: Any) -> None:
     batch = current_batch()
+    # In the writing transaction: the validators of lists, search and pages move with the data, and the shared
+    # caches drop what showed the item once it commits.
+    if batch.claim(("stamps", collection)):
+        stamps.bump(f"content:{collection}")  # "content" is derived from these (content/stamps.py)
+    purge.schedule([item_key(entry_id), collection_key(collection), CONTENT_KEY])
     transaction.on_commit(
         lambda: entry_changed.send(
             sender=None, collection=collection, entry_id=entry_id, action=action, actor=actor, batch=batch

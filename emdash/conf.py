@@ -89,6 +89,16 @@ DEFAULTS: dict[str, Any] = {
     # Search ranks at most this many candidates per OR-alternative of a query, the most recently indexed matches
     # (two-stage ranking, docs/benchmarks.md): a query matching fewer is ranked exactly; 0 ranks every match.
     "SEARCH_CANDIDATES": 1000,
+    # HTTP caching of anonymous published reads (REST item, list and search; public pages; docs/caching.md):
+    # Cache-Control max-age for browsers and s-maxage for shared caches (CDN, Varnish), in seconds. 0 = must
+    # revalidate every time (the ETag still answers 304). Authenticated and draft reads are always private.
+    "HTTP_CACHE_MAX_AGE": 60,
+    "HTTP_CACHE_S_MAXAGE": 300,
+    # Where publishes, unpublishes, live edits, menu and settings changes are purged (after commit, in the
+    # background): None, or {"backend": "http", "url": "http://varnish:6081/", "method": "PURGE"} (Varnish,
+    # any cache purging by Surrogate-Key/Cache-Tag header), {"backend": "cloudflare", "zone": "...", "token": "..."}
+    # or {"backend": "fastly", "service": "...", "token": "..."}; optional "timeout" (seconds) and "api" (base URL).
+    "CACHE_PURGE": None,
 }
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 
-from emdash import cursors
+from emdash import cursors, keyset
 from emdash.actor import Actor
 from emdash.cursors import Page
 from emdash.dates import iso, parse_iso
@@ -78,7 +78,7 @@ def _after(qs: QuerySet[MediaItem], cursor: Any, query_key: str) -> QuerySet[Med
         created = parse_iso(position[0])
     except ValueError:
         raise InvalidCursor("Invalid cursor") from None
-    return qs.filter(Q(created_at__lt=created) | Q(created_at=created, id__lt=position[1]))
+    return keyset.after(qs, ("created_at", "id"), (created, position[1]), descending=True)
 
 
 def urls_by_id(ids: set[str]) -> dict[str, str]:

@@ -13,11 +13,14 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from content import stamps
 from content.entries import rows
 from content.schema import specs as schema
 from content.schema.specs import CollectionSpec
+from emdash import purge
 from emdash.actor import Actor
 from emdash.errors import Conflict, NotFound, ValidationError, shown
+from emdash.http_cache import menu_key
 from emdash.ids import new_id
 from emdash.locking import locked
 from emdash.permissions import Perm, require
@@ -91,6 +94,12 @@ def _check_label(value: Any, key: str, problems: dict[str, str]) -> str:
     return value
 
 
+def _changed(name: str) -> None:
+    """In the writing transaction: menu caches of every process rebuild, shared caches drop the menu's pages."""
+    stamps.bump("menus")
+    purge.schedule([menu_key(name)])
+
+
 def menu_create(
     *, actor: Actor, name: str, label: str, locale: str | None = None, translation_of: str | None = None
 ) -> Menu:
@@ -118,6 +127,7 @@ def menu_create(
             if not group:
                 menu.translation_group = str(menu.pk)
                 menu.save(update_fields=["translation_group"])
+            _changed(name)
             return menu
     except IntegrityError:
         raise Conflict(taken) from None
@@ -135,6 +145,7 @@ def menu_update(*, actor: Actor, name: str, label: str, locale: str | None = Non
         menu.label = label
         menu.updated_at = timezone.now()
         menu.save(update_fields=["label", "updated_at"])
+        _changed(menu.name)
     return menu
 
 
@@ -144,6 +155,7 @@ def menu_delete(*, actor: Actor, name: str, locale: str | None = None) -> None:
         menu = get_menu(name, locale=locale, for_update=True)
         MenuItem.objects.filter(menu=menu).delete()
         menu.delete()
+        _changed(name)
 
 
 # --------------------------------------------------------------------------------------------- items
@@ -341,4 +353,5 @@ def menu_set_items(*, actor: Actor, name: str, items: list[dict[str, Any]], loca
         MenuItem.objects.bulk_create(new_items)
         menu.updated_at = now
         menu.save(update_fields=["updated_at"])
+        _changed(menu.name)
     return len(new_items)

@@ -10,9 +10,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from content import stamps
 from content.entries import selectors, seo
 from content.entries.outputs import Item
-from content.hooks import rows_credits
+from content.hooks import row_terms, rows_credits
 from content.links import entry_path
 from content.schema import specs as schema
 from content.search import selectors as search_selectors
@@ -97,8 +98,8 @@ def entry(collection: str, slug: str, *, locale: str | None = None) -> dict[str,
         found = selectors.entry_get(actor=PUBLIC, collection=collection, id=slug, locale=locale)
     except (NotFound, CollectionNotFound):
         return None
-    terms = taxonomy_selectors.assigned_terms(collection=collection, entry_id=found.id)
-    credits = rows_credits(collection, [found.row])  # {bylines, byline} (SPEC 10)
+    terms = row_terms(collection, found.row)  # read with the row (rows.find for_read), else one query
+    credits = rows_credits(collection, [found.row])  # {bylines, byline} (SPEC 10), read with the row too
     return {**_with_url(found.to_dict()), "terms": terms, **(credits[0] if credits else {})}
 
 
@@ -138,10 +139,18 @@ def term_archive(taxonomy: str, term: str, collections: list[str], *, page: int 
 
 
 def taxonomy(name: str) -> Definition | None:
+    # Definitions come from migrations (taxonomy/defaults.py); their collections follow the schema.
+    return _taxonomies.get((name, schema.current().version), lambda: _taxonomy(name))
+
+
+def _taxonomy(name: str) -> Definition | None:
     try:
         return taxonomy_selectors.taxonomy_get(actor=PUBLIC, name=name)
     except EmDashError:
         return None
+
+
+_taxonomies = stamps.PerProcess("taxonomies")
 
 
 def taxonomies() -> list[Definition]:
@@ -166,6 +175,10 @@ def terms(taxonomy: str) -> list[dict[str, Any]]:
 def menu(name: str, *, locale: str | None = None) -> dict[str, Any] | None:
     """A menu as a tree (``items`` with ``children``) in ``locale``, else the default locale's; None when there
     is no such menu."""
+    return _menus.get((name, locale), lambda: _menu_tree(name, locale))
+
+
+def _menu_tree(name: str, locale: str | None) -> dict[str, Any] | None:
     try:
         return menu_selectors.menu_tree(actor=PUBLIC, name=name, locale=locale)
     except EmDashError:
@@ -180,7 +193,13 @@ def page_locale(item: Any, asked: Any = None) -> str | None:
 
 
 def site_settings() -> dict[str, Any]:
-    return settings_selectors.site_settings()
+    return _settings.get("site", settings_selectors.site_settings)
+
+
+# Built once per process and rebuilt when a change stamp moved (content/stamps.py): a menu's links follow
+# the items' slugs, so content changes rebuild menus too. Templates only read these values.
+_menus = stamps.PerProcess("menus", "content", "terms")
+_settings = stamps.PerProcess("settings")
 
 
 def search(query: str, *, collections: list[str] | None = None, limit: int = 20) -> list[dict[str, Any]]:

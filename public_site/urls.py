@@ -4,6 +4,7 @@ segments (``[a-z][a-z0-9_]*``), so nothing under ``/_emdash/`` can ever land her
 from django.urls import path, re_path
 
 from public_site import feeds, views
+from public_site.caching import register_early
 
 NAME = r"[a-z][a-z0-9_]*"
 
@@ -18,3 +19,5 @@ urlpatterns = [
     re_path(rf"^(?P<collection>{NAME})/$", views.collection_index, name="site-collection"),
     re_path(rf"^(?P<first>{NAME})/(?P<second>[^/]+)/$", views.entry_or_archive, name="entry"),
 ]
+
+register_early("home", "site-search", "site-collection", "entry")  # the views under @cached_page

@@ -14,7 +14,9 @@ from django.shortcuts import render
 from content.entries import preview, shares
 from emdash.actor import Actor
 from emdash.errors import EmDashError
+from emdash.http_cache import CONTENT_KEY, collection_key, item_key
 from public_site import query
+from public_site.caching import add_keys, cached_page
 from public_site.seo import page_meta
 from taxonomy.outputs import Definition
 
@@ -48,17 +50,20 @@ def _render(request: HttpRequest, template: str, context: dict[str, Any], status
     return render(request, template, {**base, **context}, status=status)
 
 
+@cached_page
 def home(request: HttpRequest) -> HttpResponse:
     site = query.site_settings()
     number = _page_number(request)
     page = None
     if query.collection(HOME_COLLECTION) is not None:
         page = query.entries(HOME_COLLECTION, page=number, per_page=_per_page(site))
+    add_keys(request, collection_key(HOME_COLLECTION))
     if number > 1 and (page is None or not page.items):
         raise Http404("No such page")
     return _render(request, "site/home.html", {"site": site, "page": page})
 
 
+@cached_page
 def collection_index(request: HttpRequest, collection: str) -> HttpResponse:
     spec = query.collection(collection)
     if spec is None:
@@ -66,12 +71,14 @@ def collection_index(request: HttpRequest, collection: str) -> HttpResponse:
     site = query.site_settings()
     number = _page_number(request)
     page = query.entries(collection, page=number, per_page=_per_page(site))
+    add_keys(request, collection_key(collection))
     if number > 1 and not page.items:
         raise Http404("No such page")
     context = {"site": site, "page": page, "heading": spec.label, "meta_for": {"title": spec.label}}
     return _render(request, "site/list.html", context)
 
 
+@cached_page
 def entry_or_archive(request: HttpRequest, first: str, second: str) -> HttpResponse:
     """``/<collection>/<slug>/`` is an entry; ``/<taxonomy>/<term>/`` (category, tag, ...) an archive."""
     definition = query.taxonomy(first)
@@ -82,6 +89,7 @@ def entry_or_archive(request: HttpRequest, first: str, second: str) -> HttpRespo
     item = query.entry(first, second)
     if item is None:
         raise Http404("Not found")
+    add_keys(request, item_key(item["id"]), collection_key(first))
     return _render(request, "site/entry.html", {"item": item, "collection": query.collection(first), "meta_for": item})
 
 
@@ -95,15 +103,18 @@ def _archive(request: HttpRequest, definition: Definition, slug: str) -> HttpRes
         raise Http404("No such page")
     # Every attached collection that exists (taxonomy_get lists only those): /<taxonomy>/<term>/ spans them.
     collections = list(definition.get("collections") or [])
+    add_keys(request, CONTENT_KEY)  # an archive spans collections: any item may join it
     page = query.term_archive(definition["name"], term["slug"], collections, page=number, per_page=_per_page(site))
     heading = f"{definition['labelSingular']}: {term['label']}"
     context = {"site": site, "page": page, "heading": heading, "term": term, "meta_for": {"title": heading}}
     return _render(request, "site/list.html", context)
 
 
+@cached_page
 def search(request: HttpRequest) -> HttpResponse:
     q = request.GET.get("q", "")[:200].strip()
     results = query.search(q) if q else []
+    add_keys(request, CONTENT_KEY)
     return _render(request, "site/search.html", {"q": q, "results": results, "meta_for": {"title": "Search"}})
 
 

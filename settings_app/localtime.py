@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from babel.dates import format_datetime
 
+from content import stamps
 from emdash.dates import parse_iso
 from emdash.errors import ValidationError
 
@@ -46,6 +47,9 @@ def site_time_from(settings: dict[str, Any]) -> SiteTime:
     return SiteTime(zone, pattern if isinstance(pattern, str) and pattern.strip() else DEFAULT_DATE_FORMAT)
 
 
+# Built once per process and again when the settings' change stamp moves (a public page reads the stamps anyway).
+_cached = stamps.PerProcess("settings")
+
 # One settings read per request at most (SiteTimeMiddleware opens the memo); outside a request, every call reads.
 _memo: contextvars.ContextVar[dict[str, SiteTime] | None] = contextvars.ContextVar("emdash_site_time", default=None)
 
@@ -56,7 +60,7 @@ def current() -> SiteTime:
     memo = _memo.get()
     if memo is not None and "t" in memo:
         return memo["t"]
-    value = site_time_from(stored())
+    value = _cached.get("t", lambda: site_time_from(stored()))  # per process on public pages (content/stamps.py)
     if memo is not None:
         memo["t"] = value
     return value

@@ -7,8 +7,11 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from content import stamps
+from emdash import purge
 from emdash.actor import Actor
 from emdash.errors import ValidationError
+from emdash.http_cache import SETTINGS_KEY
 from emdash.permissions import Perm, require
 from media import usage
 from media.models import MediaItem
@@ -110,6 +113,8 @@ def settings_update(*, actor: Actor, changes: Any) -> dict[str, Any]:
                 data[key] = value
         SiteSettings.objects.filter(id=1).update(data=data, updated_at=timezone.now())
         usage.index_settings(data)  # the logo, favicon and Open Graph image count as uses of their media
+        stamps.bump("settings")  # every process's cached settings and every page's ETag move with the row
+        purge.schedule([SETTINGS_KEY])
     return resolve(data)
 
 

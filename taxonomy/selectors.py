@@ -9,14 +9,14 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from django.db.models import Aggregate, JSONField, OuterRef, Q, Subquery
+from django.db.models import Aggregate, JSONField, OuterRef, Subquery
 from django.db.models.functions import JSONArray
 
 from content.entries import rows
 from content.entries.outputs import Terms
 from content.entries.selectors import sees_unpublished
 from content.schema import specs as schema
-from emdash import cursors
+from emdash import cursors, keyset
 from emdash.actor import Actor
 from emdash.cursors import Page
 from emdash.errors import ValidationError
@@ -60,7 +60,7 @@ def term_list(*, actor: Actor, taxonomy: str, limit: int = 50, cursor: str | Non
         if len(position) != 2 or not all(isinstance(p, str) for p in position):
             raise cursors.InvalidCursor("Invalid cursor: pass the nextCursor value from the previous page unchanged")
         label, last_id = position
-        qs = qs.filter(Q(label__gt=label) | Q(label=label, id__gt=last_id))
+        qs = keyset.after(qs, ("label", "id"), (label, last_id), descending=False)
     page = list(qs[: limit + 1])
     more = len(page) > limit
     page = page[:limit]

@@ -13,10 +13,13 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from content import stamps
 from content.entries import rows, slugs
 from content.schema import specs as schema
+from emdash import purge
 from emdash.actor import Actor
 from emdash.errors import Conflict, NotFound, SlugConflict, ValidationError, known, shown
+from emdash.http_cache import CONTENT_KEY, collection_key, item_key
 from emdash.ids import new_id
 from emdash.locking import locked
 from emdash.permissions import Perm, require, require_go_live, require_owner_or
@@ -264,7 +267,14 @@ def term_update(
             row.parent = parent
         row.updated_at = timezone.now()
         _save(row, definition, insert=False)
+        _terms_changed([CONTENT_KEY])  # its label or slug shows on every item and page carrying it
     return row
+
+
+def _terms_changed(keys: list[str]) -> None:
+    """In the writing transaction: items' terms are part of their reads, whose validators include this stamp."""
+    stamps.bump("terms")
+    purge.schedule(keys)
 
 
 def term_delete(*, actor: Actor, taxonomy: str, term: str) -> None:
@@ -281,6 +291,7 @@ def term_delete(*, actor: Actor, taxonomy: str, term: str) -> None:
             )
         TermAssignment.objects.filter(term=row).delete()
         row.delete()
+        _terms_changed([CONTENT_KEY])
 
 
 # --------------------------------------------------------------------------------------------- assignments
@@ -356,6 +367,8 @@ def replace_entry_terms(*, collection: str, entry_id: str, terms: Any) -> None:
             TermAssignment.objects.bulk_create(
                 [TermAssignment(term=t, collection=collection, entry_id=entry_id, created_at=now) for t in chosen]
             )
+        if resolved:
+            _terms_changed([item_key(entry_id), collection_key(collection), CONTENT_KEY])
 
 
 def entry_terms_set(*, actor: Actor, collection: str, id: str, taxonomy: str, terms: list[str]) -> None:

@@ -143,3 +143,13 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
             yellow=True,
             bold=True,
         )
+
+
+@pytest.fixture(autouse=True)
+def _fresh_stamp_caches() -> Iterator[None]:
+    """Menus, settings and taxonomies cached per process (content/stamps.py) never outlive a test's database."""
+    from content import stamps
+
+    stamps.forget_all()
+    yield
+    stamps.forget_all()

@@ -20,6 +20,7 @@ from django.core.management.color import no_style
 from django.db import connection, models, transaction
 
 from accounts.models import User
+from content import stamps
 from content.models import Collection, Field
 from content.schema import specs as schema
 from content.schema.ddl import model_from_registry, run_ddl
@@ -210,9 +211,13 @@ def _after(job: Restore) -> None:
         ):
             cursor.execute(statement)
     schema.invalidate()
-    for spec in schema.current(fresh=True).collections.values():
+    collections = schema.current(fresh=True).collections
+    for spec in collections.values():
         indexing.rebuild_collection(spec)
     usage.repair()
+    # The rows went in around the services: move every change stamp so validators and per-process caches of
+    # menus and settings (content/stamps.py, docs/caching.md) see the restored site.
+    stamps.bump("menus", "settings", "terms", *(f"content:{slug}" for slug in collections))
 
 
 def site_import(path: str, *, progress: Progress | None = None, on_verified: Callable[[], None] | None = None) -> dict:

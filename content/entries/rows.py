@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import functools
 import re
+from datetime import datetime
 from typing import Any
 
 from django.db import connection
@@ -60,12 +61,18 @@ def _by_id(model: type[EntryBase], collection: str, trashed: bool, for_read: boo
     """The entry-by-id query; the id is its last parameter (the subqueries' collection comes first)."""
     qs = model.objects.filter(deleted_at__isnull=not trashed, id="")
     if for_read:
-        seo = EntrySeo.objects.filter(collection=collection, entry_id=OuterRef("id")).values("data")[:1]
-        qs = qs.annotate(seo_live=Subquery(seo, output_field=JSONField()))
-        if (terms := hooks.terms_column(collection)) is not None:
-            qs = qs.annotate(terms_live=terms)
-        qs = qs.annotate(**hooks.credits_columns(collection))
+        qs = _read_along(qs, collection)
     return Prepared(qs.order_by()[:1])
+
+
+def _read_along(qs: QuerySet[EntryBase], collection: str) -> QuerySet[EntryBase]:
+    """The live SEO (``seo_live``), the terms (``terms_live``) and the credits (SPEC 10) as columns of the
+    row's query."""
+    seo = EntrySeo.objects.filter(collection=collection, entry_id=OuterRef("id")).values("data")[:1]
+    qs = qs.annotate(seo_live=Subquery(seo, output_field=JSONField()))
+    if (terms := hooks.terms_column(collection)) is not None:
+        qs = qs.annotate(terms_live=terms)
+    return qs.annotate(**hooks.credits_columns(collection))
 
 
 def find(
@@ -94,6 +101,8 @@ def find(
         if ULID_RE.match(ident) and (row := qs.filter(id=ident.upper()).first()) is not None:
             return row
     by_slug = qs.filter(slug=ident)
+    if for_read:  # a public page finds its entry by slug: the SEO and terms come with the row, as by id
+        by_slug = _read_along(by_slug, spec.slug)
     if locale is not None:
         by_slug = by_slug.filter(locale=resolve_locale(locale))
     else:
@@ -177,5 +186,9 @@ def has_live_version(spec: CollectionSpec, row: EntryBase) -> bool:
 
 
 def rev_token(row: EntryBase) -> str:
-    raw = f"{row.version}.{int(row.updated_at.timestamp() * 1_000_000)}"
+    return rev_of(row.version, row.updated_at)
+
+
+def rev_of(version: int, updated_at: datetime) -> str:
+    raw = f"{version}.{int(updated_at.timestamp() * 1_000_000)}"
     return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")

@@ -18,7 +18,7 @@ from content.schema import specs as schema
 from content.schema.dynamic import field_attname
 from content.schema.retry import schema_retry
 from content.schema.specs import CollectionSpec
-from emdash import cursors
+from emdash import cursors, keyset
 from emdash.actor import Actor
 from emdash.dates import iso, parse_iso
 from emdash.errors import ValidationError
@@ -99,14 +99,11 @@ def _keyset(qs: QuerySet[EntryBase], column: str, descending: bool, cursor: Any,
     if len(position) != 2 or not isinstance(position[1], str):
         raise cursors.InvalidCursor("Invalid cursor")
     value, last_id = position
-    after_id = Q(id__lt=last_id) if descending else Q(id__gt=last_id)
-    if value is None:
-        return qs.filter(Q(**{f"{column}__isnull": True}) & after_id)
-    if column in DATETIME_ORDERS:
+    if value is not None and column in DATETIME_ORDERS:
         value = parse_iso(value)
-    beyond = Q(**{f"{column}__lt" if descending else f"{column}__gt": value})
-    same = Q(**{column: value}) & after_id
-    return qs.filter(beyond | same | Q(**{f"{column}__isnull": True}))
+    if value is None and not nulls_last:
+        raise cursors.InvalidCursor("Invalid cursor")
+    return keyset.after(qs, (column, "id"), (value, last_id), descending=descending, nullable_first=bool(nulls_last))
 
 
 def _position(row: EntryBase, column: str) -> list[Any]:

@@ -214,7 +214,10 @@ def current(*, fresh: bool = False) -> Schema:
     trusted = window > 0 and now - _checked_at < window and not (fresh or connection.in_atomic_block)
     if snapshot is not None and trusted:
         return snapshot
-    version = stored_version()
+    from content import stamps  # late: stamps imports the models, which this module's callers load first
+
+    pinned = None if fresh or connection.in_atomic_block else stamps.schema_version()
+    version = stored_version() if pinned is None else pinned  # a public page read it with its change stamps
     if snapshot is not None and snapshot.version == version:
         _checked_at = now
         return snapshot

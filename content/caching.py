@@ -1,0 +1,155 @@
+"""Validators of the content reads (content_get, content_list, search), computed before the body is built.
+
+The REST door (api/operations.py) asks :func:`validators` first; a matching conditional GET is answered 304
+after one small query (the item's revision columns, or the change stamps) and the operation never runs. When
+this returns None (unknown collection, no right to read, an item the reader may not see) the operation runs as
+usual and gives its own error, so nothing here decides access or leaks more than the 404 would.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping
+from datetime import datetime
+from typing import Any
+
+from content import stamps
+from content.entries import rows
+from content.models import EntryBase
+from content.schema import specs as schema
+from emdash.actor import Actor
+from emdash.dates import parse_iso
+from emdash.errors import EmDashError
+from emdash.http_cache import CONTENT_KEY, Validators, collection_key, etag, item_key
+from emdash.permissions import Perm, can
+from emdash.prepared import Prepared
+
+REVISION_COLUMNS = ("id", "version", "updated_at", "status")
+
+
+@functools.lru_cache(maxsize=512)  # per model class, i.e. per collection and schema snapshot
+def _revision_by_id(model: type[EntryBase]) -> Prepared:
+    """The columns an item's validators need, by id (the id is the last parameter)."""
+    return Prepared(model.objects.filter(deleted_at__isnull=True, id="").values_list(*REVISION_COLUMNS)[:2])
+
+
+def _public(actor: Actor) -> bool:
+    return actor.user is None and not getattr(actor, "is_system", False)
+
+
+def _item(actor: Actor, raw: Mapping[str, Any], query: str) -> Validators | None:
+    ident, slug = raw.get("id"), raw.get("collection")
+    if not isinstance(ident, str) or not isinstance(slug, str) or not can(actor, Perm.CONTENT_READ):
+        return None
+    current = schema.current()
+    spec = current.collections.get(slug)
+    if spec is None:
+        return None
+    qs = rows.live_rows(spec)
+    if rows.ULID_RE.match(ident):  # the usual case: compiled once per collection model, like rows.find's read
+        by_id = _revision_by_id(spec.model)
+        found = list(by_id.rows([*by_id.params[:-1], ident.upper()]))
+    else:
+        try:
+            locale = rows.resolve_locale(raw.get("locale"))
+        except EmDashError:
+            return None
+        found = list(qs.filter(slug=ident, locale=locale).values_list(*REVISION_COLUMNS)[:2])
+    if len(found) != 1:
+        return None
+    entry_id, version, updated_at, status = found[0]
+    rev = rows.rev_of(version, updated_at)
+    return _item_validators(actor, slug, entry_id, rev, updated_at, status, query, current.version)
+
+
+def _item_validators(
+    actor: Actor,
+    slug: str,
+    entry_id: str,
+    rev: str,
+    updated_at: datetime,
+    status: str,
+    query: str,
+    schema_version: int | None = None,
+) -> Validators | None:
+    show_draft = can(actor, Perm.CONTENT_READ_UNPUBLISHED)
+    if status != "published" and not show_draft:
+        return None  # the operation answers 404, as for an item that does not exist
+    public = _public(actor) and status == "published"
+    now = stamps.read()  # the item's terms are part of its read; their assignments do not touch its row
+    return Validators(
+        etag=etag(
+            "item", entry_id, rev, now.token("terms"), show_draft, schema_version or schema.current().version, query
+        ),
+        last_modified=max(filter(None, (updated_at, now.newest("terms")))),
+        public=public,
+        tags=[item_key(entry_id), collection_key(slug)] if public else [],
+    )
+
+
+def after_get(actor: Actor, payload: Mapping[str, Any], query: str) -> Validators | None:
+    """content_get's validators from its answer (a read without If-None-Match: no query for the row)."""
+    item = payload.get("item")
+    if not isinstance(item, Mapping) or not isinstance(payload.get("_rev"), str):
+        return None
+    return _item_validators(
+        actor,
+        str(item.get("collection")),
+        str(item.get("id")),
+        payload["_rev"],
+        parse_iso(item.get("updatedAt")),
+        str(item.get("status")),
+        query,
+    )
+
+
+def _list(actor: Actor, raw: Mapping[str, Any], query: str) -> Validators | None:
+    slug = raw.get("collection")
+    if not isinstance(slug, str) or not can(actor, Perm.CONTENT_READ):
+        return None
+    current = schema.current()
+    if slug not in current.collections:
+        return None
+    show_draft = can(actor, Perm.CONTENT_READ_UNPUBLISHED)
+    scope = f"content:{slug}"
+    now = stamps.read()
+    public = _public(actor)
+    return Validators(
+        etag=etag("list", slug, now.token(scope, "terms"), show_draft, current.version, query),
+        last_modified=now.newest(scope, "terms"),
+        public=public,
+        tags=[collection_key(slug)] if public else [],
+    )
+
+
+def _search(actor: Actor, raw: Mapping[str, Any], query: str) -> Validators | None:
+    if not can(actor, Perm.SEARCH):
+        return None
+    now = stamps.read()
+    public = _public(actor)
+    return Validators(
+        etag=etag("search", now.token("content", "terms"), schema.current().version, query),
+        last_modified=now.newest("content", "terms"),
+        public=public,
+        tags=[CONTENT_KEY] if public else [],
+    )
+
+
+# operation name -> validators(actor, the raw input, the canonical query string)
+VALIDATORS: dict[str, Callable[[Actor, Mapping[str, Any], str], Validators | None]] = {
+    "content_get": _item,
+    "content_list": _list,
+    "search": _search,
+}
+
+
+def validators(op: str, actor: Actor, raw: Mapping[str, Any], query: str) -> Validators | None:
+    found = VALIDATORS.get(op)
+    return found(actor, raw, query) if found is not None else None
+
+
+def validators_after(op: str, actor: Actor, raw: Mapping[str, Any], query: str, payload: Any) -> Validators | None:
+    """The validators of a read that had no conditional header, from its answer where that saves a query."""
+    if op == "content_get":
+        return after_get(actor, payload, query) if isinstance(payload, Mapping) else None
+    return validators(op, actor, raw, query)

@@ -1,0 +1,168 @@
+"""Change stamps: one version per cache scope, raised in the writing transaction (content.models.ChangeStamp).
+
+Scopes: ``content`` (any item), ``content:<collection>``, ``menus``, ``settings``. Readers use them twice:
+HTTP validators for lists, search and public pages (an ETag that changes when anything they show may have), and
+per-process caches of menus and settings that are rebuilt when another process changed them. ``read`` is one
+query for every scope; a public page reads them once per request (``snapshot``) and everything it renders
+compares against that snapshot.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import functools
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+from django.db import IntegrityError, connection, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from content.models import ChangeStamp, SchemaState
+
+T = TypeVar("T")
+CONTENT = "content"  # derived in read(): every content:<collection> together
+SCHEMA = "schema"  # the schema version stamp, read along (not a ChangeStamp row)
+
+
+@dataclass(frozen=True)
+class Stamps:
+    """Every scope's version and when it last changed (scopes never written are version 0)."""
+
+    versions: dict[str, int]
+    changed: dict[str, datetime]
+
+    def version(self, key: str) -> int:
+        return self.versions.get(key, 0)
+
+    def newest(self, *keys: str) -> datetime | None:
+        """When the newest of ``keys`` changed (all scopes when none are named)."""
+        found = [self.changed[k] for k in (keys or self.changed) if k in self.changed]
+        return max(found) if found else None
+
+    def token(self, *keys: str) -> str:
+        """What names the state of ``keys``: versions and change times (a version alone repeats when a test's
+        transaction, or a restored backup, rolls the table back)."""
+        return ";".join(f"{self.version(k)}@{self._micros(k)}" for k in keys)
+
+    def _micros(self, key: str) -> int:
+        changed = self.changed.get(key)
+        return int(changed.timestamp() * 1_000_000) if changed is not None else 0
+
+
+_current: contextvars.ContextVar[Stamps | None] = contextvars.ContextVar("emdash_stamps", default=None)
+
+
+def read() -> Stamps:
+    """The stamps as of now: the request's snapshot when one is open, else one query."""
+    current = _current.get()
+    if current is not None:
+        return current
+    # The schema's version stamp comes along (one query), so a page's schema check needs none of its own. Plain
+    # SQL: building this union through the ORM cost more than running it (about 1 ms a read).
+    with connection.cursor() as cursor:
+        cursor.execute(_read_sql())
+        rows = cursor.fetchall()
+    versions = {str(k): int(v) for k, v, _ in rows}
+    changed = {str(k): _aware(c) for k, _, c in rows if c is not None}
+    # ``content`` (any item anywhere) is derived from the collections' rows rather than kept as a row of its own:
+    # every content write would otherwise lock that one row until its transaction commits, and concurrent writers
+    # to different collections would queue on it (PostgreSQL).
+    per_collection = [k for k in versions if k.startswith("content:")]
+    versions[CONTENT] = sum(versions[k] for k in per_collection)
+    if found := [changed[k] for k in per_collection if k in changed]:
+        changed[CONTENT] = max(found)
+    return Stamps(versions, changed)
+
+
+@functools.cache
+def _read_sql() -> str:
+    q = connection.ops.quote_name
+    stamps_table, state_table = q(ChangeStamp._meta.db_table), q(SchemaState._meta.db_table)
+    return (
+        f"SELECT {q('key')}, {q('version')}, {q('changed_at')} FROM {stamps_table} "
+        f"UNION ALL SELECT '{SCHEMA}', {q('version')}, NULL FROM {state_table} WHERE {q('id')} = 1"
+    )
+
+
+def _aware(value: Any) -> datetime:
+    """A timestamp as the driver hands it over: a datetime (PostgreSQL) or ISO text in UTC (SQLite)."""
+    found = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+    return found if found.tzinfo is not None else found.replace(tzinfo=UTC)
+
+
+def in_snapshot() -> bool:
+    """True inside :func:`snapshot` (a public page), where a stamp-checked cache costs no query."""
+    return _current.get() is not None
+
+
+def schema_version() -> int | None:
+    """The schema version read with the open snapshot's stamps (None outside a snapshot)."""
+    current = _current.get()
+    if current is None:
+        return None
+    return current.versions.get(SCHEMA, 0)
+
+
+@contextmanager
+def snapshot() -> Iterator[Stamps]:
+    """Read the stamps once for everything inside (a public page: its ETag, its menus, its settings)."""
+    token = _current.set(None)
+    stamps = read()
+    _current.set(stamps)
+    try:
+        yield stamps
+    finally:
+        _current.reset(token)
+
+
+def bump(*keys: str) -> None:
+    """Raise ``keys`` in the current transaction (created at version 1 the first time)."""
+    now = timezone.now()
+    with transaction.atomic():
+        for key in keys:
+            if ChangeStamp.objects.filter(key=key).update(version=F("version") + 1, changed_at=now):
+                continue
+            try:
+                with transaction.atomic():
+                    ChangeStamp.objects.create(key=key, version=1, changed_at=now)
+            except IntegrityError:  # another writer created it first
+                ChangeStamp.objects.filter(key=key).update(version=F("version") + 1, changed_at=now)
+
+
+class PerProcess:
+    """A value built once per process and rebuilt when its scope's stamp moved (another process's write); used
+    inside a :func:`snapshot`, built afresh outside one."""
+
+    instances: list[PerProcess] = []
+
+    def __init__(self, *scopes: str) -> None:
+        self.scopes = scopes
+        self._values: dict[Any, tuple[str, Any]] = {}
+        PerProcess.instances.append(self)
+
+    def get(self, key: Any, build: Callable[[], T]) -> T:
+        if not in_snapshot():
+            # Outside a page's snapshot, checking the stamp costs the query the value's own read would.
+            return build()
+        version = read().token(*self.scopes)
+        found = self._values.get(key)
+        if found is not None and found[0] == version:
+            return found[1]  # type: ignore[no-any-return]
+        value = build()
+        if len(self._values) >= 256:
+            self._values.clear()
+        self._values[key] = (version, value)
+        return value
+
+    def clear(self) -> None:
+        self._values.clear()
+
+
+def forget_all() -> None:
+    """Drop every per-process cache (tests, and a process that restored a backup)."""
+    for cache in PerProcess.instances:
+        cache.clear()

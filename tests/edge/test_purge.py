@@ -1,0 +1,135 @@
+"""Purging shared caches after changes, against a fake purge endpoint on 127.0.0.1 (Varnish, Cloudflare, Fastly)."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+from django.db import transaction
+
+from content.entries import services
+from emdash import purge
+from menus import services as menu_services
+from settings_app import services as settings_services
+from tests.factories import SYSTEM
+
+
+class FakeCdn:
+    def __init__(self) -> None:
+        self.seen: list[dict[str, Any]] = []
+        self.fail = 0
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def _answer(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                raw = self.rfile.read(length) if length else b""
+                outer.seen.append(
+                    {"method": self.command, "path": self.path, "headers": dict(self.headers), "body": raw}
+                )
+                status = 500 if outer.fail > 0 else 200
+                outer.fail -= 1
+                self.send_response(status)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            do_PURGE = do_POST = do_BAN = _answer
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def purged_keys(self) -> set[str]:
+        found: set[str] = set()
+        for request in self.seen:
+            found.update((request["headers"].get("Surrogate-Key") or "").split())
+            if request["body"]:
+                found.update(json.loads(request["body"]).get("tags", []))
+        return found
+
+
+@pytest.fixture
+def cdn() -> Iterator[FakeCdn]:
+    fake = FakeCdn()
+    yield fake
+    fake.server.shutdown()
+
+
+def _configure(settings: Any, **conf: Any) -> None:
+    settings.EMDASH = {**settings.EMDASH, "CACHE_PURGE": conf}
+
+
+def test_publish_purges_the_item_its_collection_and_lists_with_http_purge(posts, cdn, settings) -> None:
+    _configure(settings, backend="http", url=f"{cdn.url}/")
+    entry = services.entry_create(actor=SYSTEM, collection="posts", data={"title": "Hello"})
+    assert purge.flush()
+    cdn.seen.clear()
+    services.entry_publish(actor=SYSTEM, collection="posts", id=entry.id)
+    assert purge.flush()
+    assert cdn.seen and all(r["method"] == "PURGE" for r in cdn.seen)
+    assert {f"item:{entry.id}", "collection:posts", "content"} <= cdn.purged_keys()
+    assert cdn.seen[-1]["headers"]["Cache-Tag"]
+    cdn.seen.clear()
+    services.entry_unpublish(actor=SYSTEM, collection="posts", id=entry.id)
+    assert purge.flush() and f"item:{entry.id}" in cdn.purged_keys()
+
+
+def test_a_rolled_back_write_purges_nothing(posts, cdn, settings) -> None:
+    _configure(settings, backend="http", url=f"{cdn.url}/", method="BAN")
+    with pytest.raises(RuntimeError), transaction.atomic():
+        services.entry_create(actor=SYSTEM, collection="posts", data={"title": "Gone"})
+        raise RuntimeError("roll back")
+    assert purge.flush() and cdn.seen == []
+
+
+def test_menu_and_settings_changes_purge_their_keys(posts, cdn, settings) -> None:
+    _configure(settings, backend="http", url=f"{cdn.url}/", method="BAN")
+    menu_services.menu_create(actor=SYSTEM, name="primary", label="Primary")
+    menu_services.menu_set_items(
+        actor=SYSTEM, name="primary", items=[{"label": "Home", "type": "custom", "customUrl": "/"}]
+    )
+    settings_services.settings_update(actor=SYSTEM, changes={"title": "Jam"})
+    assert purge.flush()
+    assert {"menu:primary", "settings"} <= cdn.purged_keys() and cdn.seen[0]["method"] == "BAN"
+
+
+def test_cloudflare_gets_tags_through_its_api(posts, cdn, settings) -> None:
+    _configure(settings, backend="cloudflare", zone="z1", token="cf-secret", api=cdn.url)
+    settings_services.settings_update(actor=SYSTEM, changes={"title": "Jam"})
+    assert purge.flush()
+    request = cdn.seen[-1]
+    assert request["method"] == "POST" and request["path"] == "/zones/z1/purge_cache"
+    assert request["headers"]["Authorization"] == "Bearer cf-secret"
+    assert json.loads(request["body"]) == {"tags": ["settings"]}
+
+
+def test_fastly_gets_surrogate_keys_through_its_api(posts, cdn, settings) -> None:
+    _configure(settings, backend="fastly", service="svc", token="fk", api=cdn.url)
+    settings_services.settings_update(actor=SYSTEM, changes={"title": "Jam"})
+    assert purge.flush()
+    request = cdn.seen[-1]
+    assert request["method"] == "POST" and request["path"] == "/service/svc/purge"
+    assert request["headers"]["Fastly-Key"] == "fk" and request["headers"]["Surrogate-Key"] == "settings"
+
+
+def test_a_failed_purge_is_retried_once(posts, cdn, settings) -> None:
+    _configure(settings, backend="http", url=f"{cdn.url}/")
+    cdn.fail = 1
+    assert purge.send(["settings"]) is True
+    assert len(cdn.seen) == 2
+
+
+def test_a_broken_configuration_is_named(settings) -> None:
+    _configure(settings, backend="fastly", token="x")
+    with pytest.raises(purge.PurgeConfigError, match="service"):
+        purge.config()
+    settings.EMDASH = {**settings.EMDASH, "CACHE_PURGE": {"backend": "akamai"}}
+    with pytest.raises(purge.PurgeConfigError, match="http, cloudflare, fastly"):
+        purge.config()
