@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("content", "0006_revision_autosave_kind"),
+        ("content", "0008_changesets"),
     ]
 
     operations = [
