@@ -33,7 +33,10 @@ class Byline(Timestamped):
         ]
         indexes = [
             models.Index(fields=["display_name", "id"], name="bylines_list_idx"),
-            models.Index(fields=["user", "locale"], name="bylines_user_idx"),
+            # The author's own byline, read with every entry (bylines/columns.py): in the entry's locale, else
+            # any, oldest first; both walk an index with no sort step.
+            models.Index(fields=["user", "locale", "created_at", "id"], name="bylines_user_idx"),
+            models.Index(fields=["user", "created_at", "id"], name="bylines_user_any_idx"),
         ]
 
     def __str__(self) -> str:

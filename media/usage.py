@@ -94,7 +94,11 @@ def _entry_links(
 
 
 def _replace(collection: str, entry_id: str, links: set[tuple[str, str]], title: str) -> None:
-    """Make the index hold exactly ``links`` for this user (titles refreshed), touching only what changed."""
+    """Make the index hold exactly ``links`` for this user (titles refreshed), touching only what changed.
+    Most writes change no media use: one read decides, so they open no second write transaction (SQLite
+    serialises those)."""
+    if _held(collection, entry_id) == {key: title for key in links}:
+        return
     with transaction.atomic():
         held = {
             (m, f): (pk, t)
@@ -115,6 +119,11 @@ def _replace(collection: str, entry_id: str, links: set[tuple[str, str]], title:
             ],
             ignore_conflicts=True,  # a concurrent pass for the same item wrote it first
         )
+
+
+def _held(collection: str, entry_id: str) -> dict[tuple[str, str], str]:
+    rows = MediaUsage.objects.filter(collection=collection, entry_id=entry_id).values_list("media_id", "field", "title")
+    return {(m, f): t for m, f, t in rows}
 
 
 def reindex_entry(collection: str, entry_id: str) -> None:

@@ -19,7 +19,7 @@ from content.schema import specs as schema
 from content.schema.specs import CollectionSpec
 from emdash import purge
 from emdash.actor import Actor
-from emdash.errors import Conflict, NotFound, ValidationError, shown
+from emdash.errors import Conflict, NotFound, ValidationError, known, shown
 from emdash.http_cache import menu_key
 from emdash.ids import new_id
 from emdash.locking import locked
@@ -64,9 +64,12 @@ def get_menu(name: Any, *, locale: Any = None, for_update: bool = False, fallbac
 
 
 def _not_found(name: Any, locale: str) -> Any:
-    names = sorted({f"{n} ({loc})" for n, loc in Menu.objects.values_list("name", "locale")})[:50]
-    known = f"; menus: {', '.join(names)}" if names else "; there are no menus yet (menu_create makes one)"
-    raise NotFound(f"Menu '{shown(name)}' not found in locale '{locale}'{known}")
+    """NOT_FOUND saying what would work: the menus of this locale, and where else the name exists."""
+    pairs = list(Menu.objects.order_by("name", "locale").values_list("name", "locale"))
+    here = known((n for n, loc in pairs if loc == locale), none="no menus yet")
+    elsewhere = sorted({loc for n, loc in pairs if n == name and loc != locale})
+    hint = f"; it exists in locale {', '.join(elsewhere)} (pass locale)" if elsewhere else ""
+    raise NotFound(f"Menu '{shown(name)}' not found in locale '{locale}' ({here}{hint}; menu_create adds one)")
 
 
 def _variant_group(source: Any, locale: str, problems: dict[str, str]) -> str | None:

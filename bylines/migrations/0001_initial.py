@@ -69,7 +69,11 @@ class Migration(migrations.Migration):
         ),
         migrations.AddIndex(
             model_name="byline",
-            index=models.Index(fields=["user", "locale"], name="bylines_user_idx"),
+            index=models.Index(fields=["user", "locale", "created_at", "id"], name="bylines_user_idx"),
+        ),
+        migrations.AddIndex(
+            model_name="byline",
+            index=models.Index(fields=["user", "created_at", "id"], name="bylines_user_any_idx"),
         ),
         migrations.AddConstraint(
             model_name="byline",

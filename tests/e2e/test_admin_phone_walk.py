@@ -16,14 +16,18 @@ from accounts import tokens
 from accounts.models import User
 from accounts.oauth.models import OAuthClient
 from admin_ui import urls as admin_urls
+from bylines.services import byline_create
+from content.changesets.services import changeset_create
 from content.entries import shares
 from content.models import PreviewShare, Revision
 from content.redirects import services as redirects
+from emdash.actor import Actor
 from media import services as media_services
 from tests.browser import screenshot
 from tests.e2e.admin_helpers import log_in
 from tests.factories import make_user
 from tests.site.conftest import SYSTEM
+from transfer.models import ImportJob
 from webhooks import services as webhook_services
 
 pytestmark = pytest.mark.slow
@@ -58,10 +62,24 @@ def _objects(site: dict[str, Any], admin: User) -> dict[str, str]:
         "user_id": str(make_user("editor", email="walked@example.com").pk),
         "token_id": str(token.token.pk),
         "client_id": OAuthClient.objects.values_list("client_id", flat=True).first(),
+        "job_id": str(
+            ImportJob.objects.create(kind=ImportJob.WORDPRESS, status=ImportJob.DONE, filename="site.xml", path="").pk
+        ),
+        "byline": byline_create(actor=SYSTEM, slug="walker", display_name="A Walker").id,
+        "changeset": changeset_create(actor=Actor.for_user(admin), title="Walked").id,
     }
 
 
-ID_KIND = {"media_edit": "media", "media_delete": "media", "webhook": "webhook", "webhook_delete": "webhook"}
+ID_KIND = {
+    "media_edit": "media",
+    "media_delete": "media",
+    "webhook": "webhook",
+    "webhook_delete": "webhook",
+    "byline_edit": "byline",
+    "byline_delete": "byline",
+    "review_detail": "changeset",
+    "review_action": "changeset",
+}
 
 
 def _value(name: str, param: str, made: dict[str, str]) -> str:

@@ -64,7 +64,7 @@ DESTRUCTIVE = {
     "schema_delete_field",
 }
 HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
-CATEGORIES = {"content", "schema", "media", "search", "taxonomy", "menu", "revision", "settings"}
+CATEGORIES = {"content", "schema", "media", "search", "taxonomy", "menu", "byline", "revision", "settings"}  # + SPEC 10
 
 
 # --- 5.5 tools/list ---------------------------------------------------------------------------------------

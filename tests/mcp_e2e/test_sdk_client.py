@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+import urllib.request
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
@@ -164,6 +165,24 @@ async def domain_tools(s: Session, storage_key: str, post_id: str, admin_id: int
     code, message = await s.tool_error("taxonomy_delete_term", {"taxonomy": "category", "termSlug": "news"})
     assert code == "CONFLICT" and "world" in message, "a term with children is not deleted"
     assert await s.ok("taxonomy_delete_term", {"taxonomy": "category", "termSlug": "world"}) == {"deleted": True}
+
+    # SPEC 10: taxonomy definitions and the signed upload are tools too.
+    made_tax = await s.ok("taxonomy_create", {"name": "cuisine", "label": "Cuisines", "collections": ["articles"]})
+    assert made_tax["taxonomy"]["name"] == "cuisine", made_tax
+    changed = (await s.ok("taxonomy_update", {"name": "cuisine", "label": "Kitchens", "hierarchical": True}))[
+        "taxonomy"
+    ]
+    assert changed["label"] == "Kitchens" and changed["hierarchical"] is True, changed
+    assert await s.ok("taxonomy_delete", {"name": "cuisine"}) == {"deleted": True}
+    png = image_bytes()
+    ticket = await s.ok("media_upload_url", {"filename": "big.png", "mimeType": "image/png", "size": len(png)})
+    assert ticket["uploadUrl"].startswith("http"), ticket
+    put = urllib.request.Request(ticket["uploadUrl"], data=png, method="PUT", headers={"Content-Type": "image/png"})
+    await asyncio.to_thread(lambda: urllib.request.urlopen(put, timeout=30).close())
+    confirmed = await s.ok(
+        "media_confirm", {"storageKey": ticket["storageKey"], "filename": "big.png", "mimeType": "image/png"}
+    )
+    assert confirmed["item"]["mimeType"] == "image/png" and confirmed["item"]["url"], confirmed
 
     created = await s.ok("menu_create", {"name": "primary", "label": "Primary"})
     assert (created["name"], created["itemCount"]) == ("primary", 0)

@@ -61,7 +61,7 @@ def test_every_menu_tool_picks_the_locale_and_defaults_to_the_default_one(mcp: M
 def test_an_unknown_menu_lists_the_menus(mcp: MCP) -> None:
     make_pair(mcp)
     text = mcp.fails("menu_get", {"name": "nope"})["content"][0]["text"]
-    assert "main (en)" in text and "main (fr)" in text
+    assert "not found in locale 'en' (known: main;" in text and "menu_create adds one" in text
 
 
 def test_set_items_keeps_the_menus_links_and_an_items_id_and_group(mcp: MCP) -> None:

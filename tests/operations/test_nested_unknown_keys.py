@@ -41,7 +41,7 @@ def test_an_unknown_key_in_a_nested_object_lists_that_objects_keys() -> None:
 
 def test_a_top_level_unknown_key_still_lists_the_arguments() -> None:
     fields = _fields("menu_set_items", {"name": "main", "items": [], "bogus": 1})
-    assert fields == {"bogus": "unknown argument (accepted: name, items)"}
+    assert fields == {"bogus": "unknown argument (accepted: name, locale, items)"}
 
 
 @pytest.mark.django_db
