@@ -39,5 +39,5 @@ def test_only_unlisted_failures_are_reported(tmp_path: Path) -> None:
 
 def test_the_alpha_list_parses_and_names_scenarios_or_checks() -> None:
     entries = checks.listed(ROOT / "conformance" / "alpha-not-applicable.yaml")
-    assert "tasks-lifecycle:sep-2663-result-type-task-on-create" in entries and "prompts-list" in entries
+    assert "tasks-lifecycle:sep-2663-result-type-task-on-create" in entries and "prompts-get-simple" in entries
     assert checks.listed(None) == set()
