@@ -20,7 +20,7 @@ from content.changesets import review
 from content.changesets.models import ChangeSet, ChangeSetEntry
 from content.changesets.services import announce, blocked, locked, move, not_found
 from content.entries import rows, writes
-from content.entries.services.publishing import publish_row, unpublish_row
+from content.entries.services.publishing import future_time, publish_row, unpublish_row
 from content.models import EntryBase
 from content.schema import specs as schema
 from content.schema.specs import CollectionSpec
@@ -122,7 +122,7 @@ def _approved(changeset: ChangeSet) -> None:
 def changeset_publish(*, actor: Actor, id: str, scheduled_at: str | None = None) -> Outcome:
     """Publish an approved set now (all entries or none), or schedule it (``scheduled_at``, in the future)."""
     require(actor, Perm.CHANGESET_PUBLISH)
-    when = _future(scheduled_at) if scheduled_at is not None else None
+    when = future_time(scheduled_at, hint=" (omit it to publish now)") if scheduled_at is not None else None
     with transaction.atomic():
         changeset = locked(id)
         _approved(changeset)
@@ -132,16 +132,6 @@ def changeset_publish(*, actor: Actor, id: str, scheduled_at: str | None = None)
         _conflicts(found)
         move(changeset, scheduled_at=when, failure=None)
         return Outcome(changeset, scheduled=True)
-
-
-def _future(value: str) -> datetime:
-    try:
-        when = parse_iso(value)
-    except ValueError as exc:
-        raise ValidationError.for_fields({"scheduledAt": str(exc)}) from None
-    if when <= timezone.now():
-        raise ValidationError.for_fields({"scheduledAt": "must be in the future (omit it to publish now)"})
-    return when
 
 
 def publish_due_changesets(*, now: datetime | None = None) -> int:

@@ -121,14 +121,20 @@ def entry_schedule(*, actor: Actor, collection: str, id: str, scheduled_at: str)
     """Publish later. Drafts become ``scheduled``; published items keep serving the live version and
     their pending draft goes live at that time."""
     spec = schema.get_collection(collection)
+    when = future_time(scheduled_at)
+    # Any collection can schedule (SPEC 7); the 'scheduling' capability only shows the admin's controls.
+    return _set_schedule(actor, spec, id, when)
+
+
+def future_time(value: str, *, hint: str = "") -> datetime:
+    """``scheduledAt`` as a time after now (items and change sets schedule alike); ``hint`` ends the refusal."""
     try:
-        when = parse_iso(scheduled_at)
+        when = parse_iso(value)
     except ValueError as exc:
         raise ValidationError.for_fields({"scheduledAt": str(exc)}) from None
     if when <= timezone.now():
-        raise ValidationError.for_fields({"scheduledAt": "must be in the future"})
-    # Any collection can schedule (SPEC 7); the 'scheduling' capability only shows the admin's controls.
-    return _set_schedule(actor, spec, id, when)
+        raise ValidationError.for_fields({"scheduledAt": f"must be in the future{hint}"})
+    return when
 
 
 @schema_retry
