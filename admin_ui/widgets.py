@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from content.entries import linked, selectors
 from content.portable_text import image_ids
-from content.schema.specs import CollectionSpec, FieldSpec
+from content.schema.specs import CollectionSpec, FieldSpec, current
 from content.schema.validation import find_entry
 from emdash import json_input
 from emdash.actor import Actor
@@ -129,7 +129,8 @@ def _linked(actor: Actor, w: Widget) -> None:
     for collection, entry_id in pairs:
         wanted.setdefault(collection, set()).add(entry_id)
     found = linked.details(wanted, published_only=False)
-    w.targets = [found[pair] for pair in pairs if pair in found]
+    labels = {slug: spec.label for slug, spec in current().collections.items() if slug in wanted}
+    w.targets = [{**found[pair], "collectionLabel": labels.get(pair[0], pair[0])} for pair in pairs if pair in found]
     w.search_url = f"{reverse('admin_ui:entry_search')}?collections={','.join(collections)}"
 
 

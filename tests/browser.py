@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -78,3 +79,41 @@ def screenshot(page: Any, name: str) -> Path:
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+# Pictures the tests take for a person to look at, which the docs do not show: kept out of the tree.
+WORKING_SHOTS = Path(os.environ.get("EMDASH_WORKING_SHOTS", "/tmp/emdash-screenshots"))
+
+
+def working_screenshot(page: Any, name: str) -> Path:
+    """Save a full-page PNG under ``$EMDASH_WORKING_SHOTS`` (``/tmp/emdash-screenshots``), not in the tree."""
+    WORKING_SHOTS.mkdir(parents=True, exist_ok=True)
+    path = WORKING_SHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+@contextmanager
+def sized_page(browser: Any, width: int) -> Iterator[Any]:
+    """A page ``width`` px wide (not mobile emulation, which widens innerWidth over an overflowing page); like the
+    ``page`` fixture, a Content-Security-Policy violation on the console fails the test."""
+    context = browser.new_context(viewport={"width": width, "height": 900 if width > 500 else 844}, has_touch=width < 500)
+    context.set_default_timeout(10_000)
+    tab = context.new_page()
+    violations: list[str] = []
+    tab.on("console", lambda message: _note_csp_violation(violations, message.text))
+    try:
+        yield tab
+    finally:
+        context.close()
+    assert not violations, f"Content-Security-Policy violations in the browser console: {violations}"
+
+
+NAMED_ROLES = ("button", "textbox", "searchbox", "combobox", "checkbox", "listbox", "link", "spinbutton")
+
+
+def unnamed_controls(locator: Any) -> list[str]:
+    """The controls inside ``locator`` whose accessible name, as Chromium computes it, is empty (from its ARIA
+    snapshot: a control without a name is listed as its bare role)."""
+    lines = [line.strip().removeprefix("- ").rstrip(":") for line in locator.aria_snapshot().splitlines()]
+    return [line for line in lines if line.split(" ")[0] in NAMED_ROLES and '"' not in line.split(":")[0]]

@@ -1,0 +1,82 @@
+// The bylines picker on the edit page: rows of (byline, role) posted in order, the first the primary credit.
+// Without this script an editor reorders by choosing again; with it each filled row gets ↑ ↓ (which swap the
+// row's byline and role with its neighbour's) and ✕ (which empties the row and moves it below the credits).
+(() => {
+  "use strict";
+  const init = (root) => {
+    const rows = () => [...root.querySelectorAll(".byline-row")];
+    const status = root.querySelector("[data-byline-status]");
+    const parts = (row) => [row.querySelector("select"), row.querySelector("input")];
+    const name = (row) => {
+      const select = row.querySelector("select");
+      return select.value ? select.selectedOptions[0].dataset.name : "";
+    };
+    const changed = (row) => row.querySelector("select").dispatchEvent(new Event("input", { bubbles: true }));
+    const refresh = () => {
+      const all = rows();
+      all.forEach((row, i) => {
+        const who = name(row);
+        for (const b of row.querySelectorAll("[data-move]")) {
+          const up = b.dataset.move === "up";
+          b.disabled = !who || (up ? i === 0 : !all.slice(i + 1).some(name));
+          b.setAttribute("aria-label", who ? `Move ${who} ${b.dataset.move}` : `Move byline ${i + 1} ${b.dataset.move}`);
+        }
+        const remove = row.querySelector("[data-remove]");
+        remove.disabled = !who;
+        remove.setAttribute("aria-label", who ? `Remove ${who}` : `Remove byline ${i + 1}`);
+      });
+    };
+    const swap = (a, b) => {
+      const [sa, ia] = parts(a);
+      const [sb, ib] = parts(b);
+      [sa.value, sb.value] = [sb.value, sa.value];
+      [ia.value, ib.value] = [ib.value, ia.value];
+    };
+    const tool = (text, data, value) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "button small ghost";
+      b.textContent = text;
+      b.dataset[data] = value;
+      return b;
+    };
+    for (const row of rows()) {
+      const tools = document.createElement("span");
+      tools.className = "tools";
+      tools.append(tool("↑", "move", "up"), tool("↓", "move", "down"), tool("✕", "remove", ""));
+      row.append(tools);
+    }
+    root.addEventListener("change", refresh);
+    root.addEventListener("click", (e) => {
+      const b = e.target.closest("button");
+      const row = b?.closest(".byline-row");
+      if (!row) return;
+      const all = rows();
+      const at = all.indexOf(row);
+      const who = name(row);
+      if (b.matches("[data-remove]")) {
+        const [select, input] = parts(row);
+        select.value = "";
+        input.value = "";
+        for (let i = at; i < all.length - 1; i += 1) swap(all[i], all[i + 1]);
+        status.textContent = `${who} removed.`;
+      } else {
+        const to = b.dataset.move === "up" ? at - 1 : at + 1;
+        swap(row, all[to]);
+        status.textContent = `${who}: position ${to + 1}${to === 0 ? ", the primary credit" : ""}.`;
+        const again = all[to].querySelector(`[data-move="${b.dataset.move}"]`);
+        refresh();
+        (again.disabled ? all[to].querySelector("select") : again).focus();
+        changed(row);
+        return;
+      }
+      refresh();
+      changed(row);
+      row.querySelector("select").focus();
+    });
+    refresh();
+  };
+  const start = () => document.querySelectorAll("[data-byline-picker]").forEach(init);
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();
