@@ -97,7 +97,8 @@ def working_screenshot(page: Any, name: str) -> Path:
 def sized_page(browser: Any, width: int) -> Iterator[Any]:
     """A page ``width`` px wide (not mobile emulation, which widens innerWidth over an overflowing page); like the
     ``page`` fixture, a Content-Security-Policy violation on the console fails the test."""
-    context = browser.new_context(viewport={"width": width, "height": 900 if width > 500 else 844}, has_touch=width < 500)
+    viewport = {"width": width, "height": 900 if width > 500 else 844}
+    context = browser.new_context(viewport=viewport, has_touch=width < 500)
     context.set_default_timeout(10_000)
     tab = context.new_page()
     violations: list[str] = []

@@ -89,7 +89,8 @@ def test_an_editor_links_orders_and_saves_items_of_two_collections(kitchen, live
         found.filter(has_text="Fine sugar").click()
         _add(page, "whisk", "Balloon whisk")
         page.get_by_role("searchbox", name="Search items to add to Uses").fill("flour")
-        expect(page.locator("[data-refs-status]")).to_have_text("Nothing found for “flour” that is not in the list already.")
+        nothing = "Nothing found for “flour” that is not in the list already."
+        expect(page.locator("[data-refs-status]")).to_have_text(nothing)
 
         # From the keyboard: Enter searches at once, ArrowDown reaches the hits, Enter adds.
         search = page.get_by_role("searchbox", name="Search items to add to Uses")
@@ -170,7 +171,8 @@ def test_the_references_widget_works_on_a_375px_phone(kitchen, live_server, brow
     with sized_page(browser, 375) as page:
         log_in(page, live_server.url, "editor@example.com")
         page.goto(f"{live_server.url}/_emdash/admin/content/recipes/{recipe.id}/")
-        expect(page.locator("[data-save-status]")).not_to_have_attribute("data-state", "dirty")  # opening changes nothing
+        # Opening the page changes nothing: the unsaved-changes mark stays off.
+        expect(page.locator("[data-save-status]")).not_to_have_attribute("data-state", "dirty")
         assert _rows(page) == ["Fine flour", "Fine sugar", "Fine sieve"]
         page.get_by_role("button", name="Move Fine sieve up").click()
         page.get_by_role("button", name="Remove Fine flour").click()
