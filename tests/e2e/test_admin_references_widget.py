@@ -184,6 +184,6 @@ def test_the_references_widget_works_on_a_375px_phone(kitchen, live_server, brow
         assert box is not None and box["x"] + box["width"] <= inner
         working_screenshot(page, "references-375")
         assert unnamed_controls(page.locator("[data-refs-picker]")) == []
-        page.get_by_role("button", name="Save").first.click()
+        page.get_by_role("button", name="Save draft").click()
         expect(page.get_by_text("Saved.", exact=True)).to_be_visible()
     assert _stored(recipe.id) == ["Fine sieve", "Fine sugar", "Balloon whisk"]

@@ -40,12 +40,35 @@
       b.dataset[data] = value;
       return b;
     };
-    for (const row of rows()) {
+    const equip = (row) => {
       const tools = document.createElement("span");
       tools.className = "tools";
       tools.append(tool("↑", "move", "up"), tool("↓", "move", "down"), tool("✕", "remove", ""));
       row.append(tools);
-    }
+    };
+    rows().forEach(equip);
+    // The server sends two spare rows; more come from here, numbered on (ids and labels) like the others.
+    const more = tool("Add another byline", "more", "");
+    more.classList.remove("ghost");
+    rows().at(-1).after(more);
+    more.addEventListener("click", () => {
+      const last = rows().at(-1);
+      const row = last.cloneNode(true);
+      const n = rows().length + 1;
+      row.querySelector(".tools").remove();
+      for (const [control, label] of [["select", "Byline"], ["input", "Role"]]) {
+        const field = row.querySelector(control);
+        const text = row.querySelector(`label[for="${field.id}"]`);
+        field.id = `id_credit_${control === "select" ? "byline" : "role"}_${n}`;
+        field.value = "";
+        text.htmlFor = field.id;
+        text.textContent = `${label} ${n}`;
+      }
+      equip(row);
+      last.after(row);
+      refresh();
+      row.querySelector("select").focus();
+    });
     root.addEventListener("change", refresh);
     root.addEventListener("click", (e) => {
       const b = e.target.closest("button");
@@ -66,7 +89,8 @@
         status.textContent = `${who}: position ${to + 1}${to === 0 ? ", the primary credit" : ""}.`;
         const again = all[to].querySelector(`[data-move="${b.dataset.move}"]`);
         refresh();
-        (again.disabled ? all[to].querySelector("select") : again).focus();
+        const back = all[to].querySelector(`[data-move="${b.dataset.move === "up" ? "down" : "up"}"]`);
+        (again.disabled ? back : again).focus(); // at the end: the way back
         changed(row);
         return;
       }
