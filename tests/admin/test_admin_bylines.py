@@ -60,7 +60,7 @@ def test_the_entry_form_credits_bylines_in_order(posts, as_role):
     assert credits is not None
     assert [(c["byline"]["slug"], c["roleLabel"]) for c in credits[0]["bylines"]] == [("sam", "Photos"), ("jane", None)]
     shown = client.get(edit).content.decode()
-    assert f'<option value="{sam.id}" selected>' in shown
+    assert f'<option value="{sam.id}" data-name="Sam" selected>' in shown
 
 
 def test_the_schema_builder_makes_a_references_field(posts, as_role):
