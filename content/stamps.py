@@ -178,10 +178,12 @@ def _bump_postgresql(key: str, now: datetime) -> None:
         if cursor.rowcount:
             return
         # Every row of the scope is held (or none exists yet): add one, or wait for one if all SHARDS exist.
+        cursor.execute(f"SELECT {name} FROM {table} WHERE {name} = ANY(%s)", [rows])
+        existing = {found for (found,) in cursor.fetchall()}
         cursor.execute(
             f"INSERT INTO {table} ({name}, version, changed_at) VALUES (%s, 1, %s) "
             f"ON CONFLICT ({name}) DO UPDATE SET version = {table}.version + 1, changed_at = EXCLUDED.changed_at",
-            [random.choice(rows), now],
+            [random.choice([r for r in rows if r not in existing] or rows), now],
         )
 
 
