@@ -21,7 +21,7 @@ from content.schema import specs as schema
 from emdash import purge
 from emdash.actor import Actor
 from emdash.errors import Conflict, NotFound, SlugConflict, ValidationError
-from emdash.http_cache import CONTENT_KEY, collection_key
+from emdash.http_cache import BYLINES_KEY, CONTENT_KEY, collection_key, item_key
 from emdash.ids import new_id
 from emdash.permissions import Perm, require
 from emdash.safe_urls import url_problem
@@ -133,6 +133,7 @@ def byline_create(
         for name, value in columns.items():
             setattr(byline, name, value)
         _save(byline, insert=True)
+        _shown_elsewhere()  # a byline linked to a user becomes the inferred credit of that user's items
     return byline
 
 
@@ -167,10 +168,11 @@ def byline_delete(*, actor: Actor, id: str) -> None:
 
 def _shown_elsewhere() -> None:
     """In the writing transaction: a byline shows on every item crediting it, and (as the inferred credit) on
-    its user's items without credits, so every collection's validators and cached pages move
-    (docs/caching.md). Bylines change rarely; tracking the exact items is not worth its queries."""
-    stamps.bump(*(f"content:{slug}" for slug in schema.current().collections))
-    purge.schedule([CONTENT_KEY, *(collection_key(slug) for slug in schema.current().collections)])
+    its user's items without credits, so the ``bylines`` stamp (part of every item, list, feed and page
+    validator) moves and every collection's cached pages go (docs/caching.md). Bylines change rarely; tracking
+    the exact items is not worth its queries."""
+    stamps.bump("bylines")
+    purge.schedule([BYLINES_KEY, CONTENT_KEY, *(collection_key(slug) for slug in schema.current().collections)])
 
 
 def _renumber(collection: str, entry_id: str) -> None:
@@ -218,6 +220,9 @@ def replace_entry_bylines(*, collection: str, entry_id: str, bylines: Any) -> No
             ContentByline(byline_id=ident, collection=collection, entry_id=entry_id, position=i, role_label=role)
             for i, (_, ident, role) in enumerate(wanted)
         )
+        # The item's credits are part of its reads but not of its row (content/caching.py ATTACHED).
+        stamps.bump("bylines")
+        purge.schedule([item_key(entry_id), collection_key(collection), CONTENT_KEY])
 
 
 def remove_entry_credits(*, collection: str, entry_id: str) -> None:

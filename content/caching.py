@@ -1,4 +1,5 @@
-"""Validators of the content reads (content_get, content_list, search), computed before the body is built.
+"""Validators of the REST reads (content_get, content_list, search, and content/stamped_reads.py's table of
+menus, settings, taxonomies and bylines), computed before the body is built.
 
 The REST door (api/operations.py) asks :func:`validators` first; a matching conditional GET is answered 304
 after one small query (the item's revision columns, or the change stamps) and the operation never runs. When
@@ -13,7 +14,7 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
 
-from content import stamps
+from content import stamped_reads, stamps
 from content.entries import rows
 from content.models import EntryBase
 from content.schema import specs as schema
@@ -25,6 +26,8 @@ from emdash.permissions import Perm, can
 from emdash.prepared import Prepared
 
 REVISION_COLUMNS = ("id", "version", "updated_at", "status")
+# Shown with every item, kept outside its row: assigning terms or credits, or editing a byline, moves these.
+ATTACHED = ("terms", "bylines")
 
 
 @functools.lru_cache(maxsize=512)  # per model class, i.e. per collection and schema snapshot
@@ -76,12 +79,12 @@ def _item_validators(
     if status != "published" and not show_draft:
         return None  # the operation answers 404, as for an item that does not exist
     public = _public(actor) and status == "published"
-    now = stamps.read()  # the item's terms are part of its read; their assignments do not touch its row
+    now = stamps.read()  # the item's terms and bylines are part of its read; their changes do not touch its row
     return Validators(
         etag=etag(
-            "item", entry_id, rev, now.token("terms"), show_draft, schema_version or schema.current().version, query
+            "item", entry_id, rev, now.token(*ATTACHED), show_draft, schema_version or schema.current().version, query
         ),
-        last_modified=max(filter(None, (updated_at, now.newest("terms")))),
+        last_modified=max(filter(None, (updated_at, now.newest(*ATTACHED)))),
         public=public,
         tags=[item_key(entry_id), collection_key(slug)] if public else [],
     )
@@ -111,12 +114,12 @@ def _list(actor: Actor, raw: Mapping[str, Any], query: str) -> Validators | None
     if slug not in current.collections:
         return None
     show_draft = can(actor, Perm.CONTENT_READ_UNPUBLISHED)
-    scope = f"content:{slug}"
+    scopes = (stamps.public(slug), *((stamps.drafts(slug),) if show_draft else ()), *ATTACHED)
     now = stamps.read()
     public = _public(actor)
     return Validators(
-        etag=etag("list", slug, now.token(scope, "terms"), show_draft, current.version, query),
-        last_modified=now.newest(scope, "terms"),
+        etag=etag("list", slug, now.token(*scopes), show_draft, current.version, query),
+        last_modified=now.newest(*scopes),
         public=public,
         tags=[collection_key(slug)] if public else [],
     )
@@ -140,6 +143,7 @@ VALIDATORS: dict[str, Callable[[Actor, Mapping[str, Any], str], Validators | Non
     "content_get": _item,
     "content_list": _list,
     "search": _search,
+    **stamped_reads.table(),  # menus, settings, taxonomies, bylines, an item's terms and translations
 }
 
 

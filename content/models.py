@@ -179,8 +179,9 @@ from content.search.models import SearchDocument, SearchIndexState  # noqa: E402
 
 
 class ChangeStamp(models.Model):
-    """One row per cache scope (``content``, ``content:<collection>``, ``menus``, ``settings``) whose ``version``
-    goes up, in the writing transaction, with every change in that scope.
+    """One row per cache scope (``content:<collection>``, ``drafts:<collection>``, ``menus``, ``settings``, ...;
+    on PostgreSQL up to ``stamps.SHARDS`` rows ``<scope>#<n>`` of one scope) whose ``version`` goes up, in the
+    writing transaction, with every change in that scope.
 
     HTTP validators (ETag, Last-Modified) of lists, search and public pages come from these rows, and each process
     compares them with the versions its cached menus and settings were built from (content/stamps.py): one small

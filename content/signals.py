@@ -54,13 +54,18 @@ class Batch:
         return self._values[key]
 
 
-def send_entry_changed(collection: str, entry_id: str, action: str, actor: Any) -> None:
+def send_entry_changed(collection: str, entry_id: str, action: str, actor: Any, *, shown: bool = True) -> None:
+    """``shown``: the change may alter what visitors see (the item is or was published). A change only editors
+    see (a draft's create or edit) raises the collection's drafts stamp alone and purges nothing: visitors' lists
+    and pages, and the shared caches holding them, stay valid."""
     batch = current_batch()
     # In the writing transaction: the validators of lists, search and pages move with the data, and the shared
     # caches drop what showed the item once it commits.
-    if batch.claim(("stamps", collection)):
-        stamps.bump(f"content:{collection}")  # "content" is derived from these (content/stamps.py)
-    purge.schedule([item_key(entry_id), collection_key(collection), CONTENT_KEY])
+    scope = stamps.public(collection) if shown else stamps.drafts(collection)
+    if batch.claim(("stamps", scope)):
+        stamps.bump(scope)  # "content" is derived from the public ones (content/stamps.py)
+    if shown:
+        purge.schedule([item_key(entry_id), collection_key(collection), CONTENT_KEY])
     transaction.on_commit(
         lambda: entry_changed.send(
             sender=None, collection=collection, entry_id=entry_id, action=action, actor=actor, batch=batch

@@ -1,16 +1,21 @@
 """Change stamps: one version per cache scope, raised in the writing transaction (content.models.ChangeStamp).
 
-Scopes: ``content`` (any item), ``content:<collection>``, ``menus``, ``settings``. Readers use them twice:
-HTTP validators for lists, search and public pages (an ETag that changes when anything they show may have), and
-per-process caches of menus and settings that are rebuilt when another process changed them. ``read`` is one
-query for every scope; a public page reads them once per request (``snapshot``) and everything it renders
-compares against that snapshot.
+Scopes: ``content:<collection>`` (what the public sees of a collection), ``drafts:<collection>`` (what only
+editors see: drafts, pending schedules), ``menus``, ``settings``, ``terms``, ``taxonomies``, ``bylines``, and
+``content`` (derived: every ``content:<collection>``). Readers use them twice: HTTP validators for lists, search,
+feeds and public pages (an ETag that changes when anything they show may have), and per-process caches of menus
+and settings that are rebuilt when another process changed them. ``read`` is one query for every scope; a public
+page reads them once per request (``snapshot``) and everything it renders compares against that snapshot.
+
+A scope may be kept in several rows (``<scope>#<n>``, see :func:`bump`): its version is their sum, its change
+time their newest, so writers in one scope need not wait for each other's commits.
 """
 
 from __future__ import annotations
 
 import contextvars
 import functools
+import random
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -26,6 +31,17 @@ from content.models import ChangeStamp, SchemaState
 T = TypeVar("T")
 CONTENT = "content"  # derived in read(): every content:<collection> together
 SCHEMA = "schema"  # the schema version stamp, read along (not a ChangeStamp row)
+SHARDS = 8  # rows a scope may be spread over (PostgreSQL), so concurrent writers each raise a free one
+
+
+def public(collection: str) -> str:
+    """The scope of what visitors see of ``collection`` (published items)."""
+    return f"content:{collection}"
+
+
+def drafts(collection: str) -> str:
+    """The scope of what only editors see of ``collection``: readers of drafts use it with :func:`public`."""
+    return f"drafts:{collection}"
 
 
 @dataclass(frozen=True)
@@ -66,8 +82,13 @@ def read() -> Stamps:
     with connection.cursor() as cursor:
         cursor.execute(_read_sql())
         rows = cursor.fetchall()
-    versions = {str(k): int(v) for k, v, _ in rows}
-    changed = {str(k): _aware(c) for k, _, c in rows if c is not None}
+    versions: dict[str, int] = {}
+    changed: dict[str, datetime] = {}
+    for raw_key, version, when in rows:
+        key = str(raw_key).partition("#")[0]  # a shard row counts towards its scope
+        versions[key] = versions.get(key, 0) + int(version)
+        if when is not None and (key not in changed or _aware(when) > changed[key]):
+            changed[key] = _aware(when)
     # ``content`` (any item anywhere) is derived from the collections' rows rather than kept as a row of its own:
     # every content write would otherwise lock that one row until its transaction commits, and concurrent writers
     # to different collections would queue on it (PostgreSQL).
@@ -120,17 +141,50 @@ def snapshot() -> Iterator[Stamps]:
 
 
 def bump(*keys: str) -> None:
-    """Raise ``keys`` in the current transaction (created at version 1 the first time)."""
+    """Raise ``keys`` in the current transaction (created at version 1 the first time).
+
+    The raised row stays locked until the transaction commits. On PostgreSQL a writer takes any row of the scope
+    no other transaction holds (``SKIP LOCKED``), adding one when all are held, so concurrent writers to one
+    collection do not queue on one row; SQLite has one writer at a time anyway and keeps one row per scope."""
     now = timezone.now()
     with transaction.atomic():
-        for key in keys:
-            if ChangeStamp.objects.filter(key=key).update(version=F("version") + 1, changed_at=now):
-                continue
-            try:
-                with transaction.atomic():
-                    ChangeStamp.objects.create(key=key, version=1, changed_at=now)
-            except IntegrityError:  # another writer created it first
-                ChangeStamp.objects.filter(key=key).update(version=F("version") + 1, changed_at=now)
+        for key in dict.fromkeys(keys):
+            if connection.vendor == "postgresql":
+                _bump_postgresql(key, now)
+            else:
+                _bump_row(key, now)
+
+
+def _bump_row(key: str, now: datetime) -> None:
+    if ChangeStamp.objects.filter(key=key).update(version=F("version") + 1, changed_at=now):
+        return
+    try:
+        with transaction.atomic():
+            ChangeStamp.objects.create(key=key, version=1, changed_at=now)
+    except IntegrityError:  # another writer created it first
+        ChangeStamp.objects.filter(key=key).update(version=F("version") + 1, changed_at=now)
+
+
+def _bump_postgresql(key: str, now: datetime) -> None:
+    rows = [key, *(f"{key}#{n}" for n in range(1, SHARDS))]
+    q = connection.ops.quote_name
+    table, name = q(ChangeStamp._meta.db_table), q("key")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET version = version + 1, changed_at = %s WHERE {name} = "
+            f"(SELECT {name} FROM {table} WHERE {name} = ANY(%s) LIMIT 1 FOR UPDATE SKIP LOCKED)",
+            [now, rows],
+        )
+        if cursor.rowcount:
+            return
+        # Every row of the scope is held (or none exists yet): add one, or wait for one if all SHARDS exist.
+        cursor.execute(f"SELECT {name} FROM {table} WHERE {name} = ANY(%s)", [rows])
+        existing = {found for (found,) in cursor.fetchall()}
+        cursor.execute(
+            f"INSERT INTO {table} ({name}, version, changed_at) VALUES (%s, 1, %s) "
+            f"ON CONFLICT ({name}) DO UPDATE SET version = {table}.version + 1, changed_at = EXCLUDED.changed_at",
+            [random.choice([r for r in rows if r not in existing] or rows), now],
+        )
 
 
 class PerProcess:

@@ -32,6 +32,9 @@ class Validators:
     last_modified: datetime | None = None
     public: bool = False
     tags: list[str] = field(default_factory=list)
+    # False when the validators were computed without looking the named thing up: ``If-None-Match: *`` ("any
+    # current representation") is then left to the view, which answers 404 for a thing that does not exist.
+    exists: bool = True
 
 
 def etag(*parts: object) -> str:
@@ -43,6 +46,8 @@ def etag(*parts: object) -> str:
 def not_modified(request: HttpRequest, found: Validators) -> HttpResponseBase | None:
     """A 304 (or 412 for a failed If-Match) when the client's copy is current, with the same cache headers."""
     if request.method not in ("GET", "HEAD"):
+        return None
+    if not found.exists and request.META.get("HTTP_IF_NONE_MATCH", "").strip() == "*":
         return None
     stamp = int(found.last_modified.timestamp()) if found.last_modified is not None else None
     answer = get_conditional_response(request, etag=found.etag, last_modified=stamp)
@@ -104,6 +109,9 @@ def menu_key(name: str) -> str:
 
 SETTINGS_KEY = "settings"
 CONTENT_KEY = "content"  # every page that may show any item (search, archives)
+MENUS_KEY = "menus"  # the list of menus
+TAXONOMIES_KEY = "taxonomies"  # taxonomy definitions and their terms (REST, the sitemap)
+BYLINES_KEY = "bylines"  # the bylines' own reads (their credits show on items: those purge the items' keys)
 
 
 class PublicVaryMiddleware(HybridMiddleware):

@@ -20,7 +20,7 @@ from content.schema.specs import CollectionSpec
 from emdash import purge
 from emdash.actor import Actor
 from emdash.errors import Conflict, NotFound, ValidationError, known, shown
-from emdash.http_cache import menu_key
+from emdash.http_cache import MENUS_KEY, menu_key
 from emdash.ids import new_id
 from emdash.locking import locked
 from emdash.permissions import Perm, require
@@ -100,7 +100,7 @@ def _check_label(value: Any, key: str, problems: dict[str, str]) -> str:
 def _changed(name: str) -> None:
     """In the writing transaction: menu caches of every process rebuild, shared caches drop the menu's pages."""
     stamps.bump("menus")
-    purge.schedule([menu_key(name)])
+    purge.schedule([menu_key(name), MENUS_KEY])
 
 
 def menu_create(

@@ -9,12 +9,14 @@ from django.utils.feedgenerator import Rss201rev2Feed
 
 from emdash.dates import parse_iso
 from public_site import query
+from public_site.caching import FEED_COLLECTION, cached_page
 from public_site.seo import origin
 
 SITEMAP_LIMIT = 5000  # one sitemap file; the protocol allows 50,000
 FEED_ITEMS = 20
 
 
+@cached_page
 def robots_txt(request: HttpRequest) -> HttpResponse:
     site = query.site_settings()
     custom = (site.get("seo") or {}).get("robotsTxt")
@@ -52,6 +54,7 @@ def _term_paths() -> list[str]:
     return paths
 
 
+@cached_page
 def sitemap_xml(request: HttpRequest) -> HttpResponse:
     base = origin(request, query.site_settings())
     lines = ['<?xml version="1.0" encoding="UTF-8"?>', '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">']
@@ -63,6 +66,7 @@ def sitemap_xml(request: HttpRequest) -> HttpResponse:
     return HttpResponse("\n".join(lines) + "\n", content_type="application/xml; charset=utf-8")
 
 
+@cached_page
 def rss_feed(request: HttpRequest) -> HttpResponse:
     site = query.site_settings()
     base = origin(request, site)
@@ -73,8 +77,8 @@ def rss_feed(request: HttpRequest) -> HttpResponse:
         feed_url=base + request.path,
         language="en",
     )
-    if query.collection("posts") is not None:
-        for item in query.entries("posts", per_page=FEED_ITEMS).items:
+    if query.collection(FEED_COLLECTION) is not None:
+        for item in query.entries(FEED_COLLECTION, per_page=FEED_ITEMS).items:
             data = item["data"]
             published = parse_iso(item["publishedAt"]) if item.get("publishedAt") else None
             feed.add_item(

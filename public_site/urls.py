@@ -20,4 +20,4 @@ urlpatterns = [
     re_path(rf"^(?P<first>{NAME})/(?P<second>[^/]+)/$", views.entry_or_archive, name="entry"),
 ]
 
-register_early("home", "site-search", "site-collection", "entry")  # the views under @cached_page
+register_early()  # the views under @cached_page (public_site/caching.py PAGES)

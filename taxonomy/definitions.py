@@ -12,8 +12,11 @@ import re
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from content import stamps
+from emdash import purge
 from emdash.actor import Actor
 from emdash.errors import Conflict, ValidationError
+from emdash.http_cache import CONTENT_KEY, TAXONOMIES_KEY
 from emdash.permissions import Perm, require
 from taxonomy.models import TaxonomyDefinition, Term, TermAssignment
 from taxonomy.services import LABEL_MAX_LENGTH, get_definition
@@ -83,7 +86,7 @@ def taxonomy_create(
     now = timezone.now()
     try:
         with transaction.atomic():
-            return TaxonomyDefinition.objects.create(
+            row = TaxonomyDefinition.objects.create(
                 name=name,
                 label=label.strip(),
                 label_singular=(label_singular or "").strip(),
@@ -92,6 +95,8 @@ def taxonomy_create(
                 created_at=now,
                 updated_at=now,
             )
+            _changed()
+            return row
     except IntegrityError:  # a concurrent create of the same name won the race
         raise Conflict(f"A taxonomy named '{name}' already exists") from None
 
@@ -130,6 +135,7 @@ def taxonomy_update(
             row.hierarchical = hierarchical
         row.updated_at = timezone.now()
         row.save()
+        _changed()
     return row
 
 
@@ -143,6 +149,14 @@ def taxonomy_delete(*, actor: Actor, name: str) -> None:
         Term.objects.filter(taxonomy=row).update(parent=None)
         Term.objects.filter(taxonomy=row).delete()
         row.delete()
+        _changed()
+
+
+def _changed() -> None:
+    """In the writing transaction: definitions show in taxonomy reads and archive headings, and an update or
+    delete may drop assignments, so the ``taxonomies`` and ``terms`` stamps move and pages showing terms go."""
+    stamps.bump("taxonomies", "terms")
+    purge.schedule([TAXONOMIES_KEY, CONTENT_KEY])
 
 
 def detach_missing_collections() -> int:

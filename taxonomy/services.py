@@ -19,7 +19,7 @@ from content.schema import specs as schema
 from emdash import purge
 from emdash.actor import Actor
 from emdash.errors import Conflict, NotFound, SlugConflict, ValidationError, known, shown
-from emdash.http_cache import CONTENT_KEY, collection_key, item_key
+from emdash.http_cache import CONTENT_KEY, TAXONOMIES_KEY, collection_key, item_key
 from emdash.ids import new_id
 from emdash.locking import locked
 from emdash.permissions import Perm, require, require_go_live, require_owner_or
@@ -210,6 +210,7 @@ def term_create(
             updated_at=now,
         )
         _save(term, definition, insert=True)
+        _terms_changed([TAXONOMIES_KEY])  # term lists and the sitemap show it; no item carries it yet
     return term
 
 
@@ -267,7 +268,7 @@ def term_update(
             row.parent = parent
         row.updated_at = timezone.now()
         _save(row, definition, insert=False)
-        _terms_changed([CONTENT_KEY])  # its label or slug shows on every item and page carrying it
+        _terms_changed([TAXONOMIES_KEY, CONTENT_KEY])  # its label or slug shows on every item and page carrying it
     return row
 
 
@@ -291,7 +292,7 @@ def term_delete(*, actor: Actor, taxonomy: str, term: str) -> None:
             )
         TermAssignment.objects.filter(term=row).delete()
         row.delete()
-        _terms_changed([CONTENT_KEY])
+        _terms_changed([TAXONOMIES_KEY, CONTENT_KEY])
 
 
 # --------------------------------------------------------------------------------------------- assignments

@@ -150,7 +150,9 @@ def _set_schedule(actor: Actor, spec: CollectionSpec, id: str, when: datetime | 
         if when is not None or row.scheduled_at is not None:
             status = "published" if row.status == "published" else "scheduled" if when else "draft"
             writes.save(spec, row, status=status, scheduled_at=when)
-            send_entry_changed(spec.slug, row.id, "scheduled" if when else "unscheduled", actor)
+            # A published item keeps serving its live version; any other stays hidden until the worker publishes it.
+            action = "scheduled" if when else "unscheduled"
+            send_entry_changed(spec.slug, row.id, action, actor, shown=row.status == "published")
     return Entry.load(spec, row)
 
 
@@ -166,7 +168,7 @@ def entry_discard_draft(*, actor: Actor, collection: str, id: str) -> Entry:
             # A pending schedule was for this draft; with the draft gone there is nothing left to publish.
             status = "draft" if row.status == "scheduled" else row.status
             writes.save(spec, row, draft_revision_id=None, scheduled_at=None, status=status)
-            send_entry_changed(spec.slug, row.id, "draft_discarded", actor)
+            send_entry_changed(spec.slug, row.id, "draft_discarded", actor, shown=row.status == "published")
     return Entry.load(spec, row)
 
 

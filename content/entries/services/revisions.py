@@ -37,5 +37,5 @@ def revision_restore(*, actor: Actor, revision_id: str) -> Entry:
         values = validate_data(spec, stored, partial=True, entry_id=row.id)
         # Fields added after the revision was taken are not in it and keep their current values.
         write_values(spec, row, values, actor)
-        send_entry_changed(spec.slug, row.id, "updated", actor)
+        send_entry_changed(spec.slug, row.id, "updated", actor, shown=row.status == "published")
     return Entry.load(spec, row)
