@@ -153,16 +153,19 @@ def byline_update(*, actor: Actor, id: str, **changes: Any) -> Byline:
     return byline
 
 
-def byline_delete(*, actor: Actor, id: str) -> None:
-    """Delete a byline; items crediting it lose that credit, and the next one becomes primary."""
+def byline_delete(*, actor: Actor, id: str) -> str:
+    """Delete a byline; items crediting it lose that credit, and the next one becomes primary. Returns its id
+    (the tool answers ``{deleted: id}``, as EmDash's does, even when the byline was named by slug)."""
     require(actor, Perm.BYLINES_MANAGE)
     with transaction.atomic():
         byline = get_byline(id, for_update=True)
+        byline_id = byline.id  # delete() clears the instance's primary key
         entries = list(ContentByline.objects.filter(byline=byline).values_list("collection", "entry_id"))
         byline.delete()
         for collection, entry_id in entries:
             _renumber(collection, entry_id)
         _shown_elsewhere()
+    return byline_id
 
 
 def _shown_elsewhere() -> None:

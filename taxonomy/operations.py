@@ -46,6 +46,7 @@ Collections = Annotated[
 
 class ListTermsInput(Input):
     taxonomy: Taxonomy
+    locale: Annotated[str, reference("Only this locale's terms (default: all)", 16)] | None = None
     limit: WholeNumber = limit(50, 100)
     cursor: Cursor | None = None
 

@@ -48,13 +48,19 @@ def _check_limit(limit: Any, maximum: int = 100) -> int:
     return limit
 
 
-def term_list(*, actor: Actor, taxonomy: str, limit: int = 50, cursor: str | None = None) -> Page:
-    """Terms ordered by (label, id): a total order, so pages never repeat or skip a term that stays put."""
+def term_list(
+    *, actor: Actor, taxonomy: str, locale: str | None = None, limit: int = 50, cursor: str | None = None
+) -> Page:
+    """Terms ordered by (label, id): a total order, so pages never repeat or skip a term that stays put.
+    ``locale`` keeps one locale's variants (as EmDash does; omitted: every locale's)."""
     require(actor, Perm.TAXONOMY_READ)
     limit = _check_limit(limit)
     definition = get_definition(taxonomy)
-    query_key = f"terms:{definition.name}"
     qs = Term.objects.filter(taxonomy=definition).order_by("label", "id")
+    if locale is not None:
+        qs = qs.filter(locale=rows.resolve_locale(locale))
+    # The locale is part of the cursor's key: a cursor from another locale's listing is refused, not misread.
+    query_key = f"terms:{definition.name}" + (f":{locale}" if locale is not None else "")
     if cursor is not None:
         position = cursors.decode(cursor, query_key)
         if len(position) != 2 or not all(isinstance(p, str) for p in position):
