@@ -17,6 +17,7 @@ from accounts.models import User
 from bylines.models import Byline, ContentByline
 from content import hooks, stamps
 from content.entries import rows
+from content.entries.outputs import CreditRef
 from content.schema import specs as schema
 from emdash import purge
 from emdash.actor import Actor
@@ -221,6 +222,22 @@ def replace_entry_bylines(*, collection: str, entry_id: str, bylines: Any) -> No
             ContentByline(byline_id=ident, collection=collection, entry_id=entry_id, position=i, role_label=role)
             for i, (_, ident, role) in enumerate(wanted)
         )
+
+
+def entry_credit_refs(*, collection: str, entry_id: str) -> list[CreditRef]:
+    """The entry's explicit credits, in order, as a revision keeps them (one query)."""
+    found = ContentByline.objects.filter(collection=collection, entry_id=entry_id).order_by("position")
+    return [{"bylineId": b, "roleLabel": role or None} for b, role in found.values_list("byline_id", "role_label")]
+
+
+def restore_entry_bylines(*, collection: str, entry_id: str, credits: Any) -> None:
+    """Make kept credits the entry's again. A byline deleted since stays gone (deleting it took its credits, and a
+    restore brings back values, not bylines); the others keep their order and roles."""
+    kept = [c for c in credits if isinstance(c, dict)] if isinstance(credits, list) else []
+    alive = set(Byline.objects.filter(pk__in=[c.get("bylineId") for c in kept]).values_list("pk", flat=True))
+    wanted = [c for c in kept if c.get("bylineId") in alive]
+    if wanted != entry_credit_refs(collection=collection, entry_id=entry_id):
+        replace_entry_bylines(collection=collection, entry_id=entry_id, bylines=wanted)
 
 
 def remove_entry_credits(*, collection: str, entry_id: str) -> None:

@@ -19,7 +19,7 @@ from emdash.dates import parse_iso
 from emdash.errors import ValidationError
 
 if TYPE_CHECKING:  # entries import this module; the type is only an annotation here
-    from content.entries.outputs import Credits, Terms
+    from content.entries.outputs import CreditRef, Credits, Terms
 
 
 class TermsProvider(Protocol):
@@ -75,6 +75,12 @@ class BylinesProvider(Protocol):
     def of_columns(self, credits: Any, own: Any) -> Credits:
         """The credits out of those two columns' values."""
 
+    def snapshot(self, *, collection: str, entry_id: str) -> list[CreditRef]:
+        """The entry's explicit credits as ``[{bylineId, roleLabel}]`` in order, for a revision to keep."""
+
+    def restore(self, *, collection: str, entry_id: str, credits: Any) -> None:
+        """Make a revision's kept credits the entry's again, leaving out bylines deleted since."""
+
 
 @dataclass(frozen=True)
 class SiteTime:
@@ -123,6 +129,17 @@ def replace_entry_bylines(*, collection: str, entry_id: str, bylines: Any) -> No
     if _bylines is None:
         raise ValidationError.for_fields({"bylines": "bylines are not installed"})
     _bylines.replace(collection=collection, entry_id=entry_id, bylines=bylines)
+
+
+def credit_snapshot(collection: str, entry_id: str) -> list[CreditRef] | None:
+    """The entry's explicit credits for a revision to keep (None without a bylines app: nothing to keep)."""
+    return _bylines.snapshot(collection=collection, entry_id=entry_id) if _bylines is not None else None
+
+
+def restore_credits(collection: str, entry_id: str, credits: Any) -> None:
+    """Bring back credits a revision kept (nothing to do without a bylines app)."""
+    if _bylines is not None:
+        _bylines.restore(collection=collection, entry_id=entry_id, credits=credits)
 
 
 def entry_credits(collection: str, entries: list[tuple[str, int | None, str]]) -> dict[str, Credits]:
