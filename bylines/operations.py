@@ -117,9 +117,7 @@ write(
     destructive=True,
     present=_deleted,
     output=outputs.DELETED,
-).describe(
-    "Delete a byline; items crediting it lose that credit (the next becomes primary)."
-)
+).describe("Delete a byline; items crediting it lose that credit (the next becomes primary).")
 read(
     "byline_translations",
     "List byline translations",

@@ -12,6 +12,7 @@ from django.utils import timezone
 from bylines.models import ContentByline
 from content.models import Revision
 from emdash.roles import Role
+from tests.admin.conftest import login
 from tests.mcp.conftest import MCP, MakeMCP
 
 pytestmark = pytest.mark.usefixtures("posts")
@@ -104,3 +105,18 @@ def test_changes_revert_brings_the_credits_back(mcp: MCP, make_mcp: MakeMCP) -> 
     assert credits_of(mcp, item_id) == [("bob", None)]  # a dry run changes nothing
     mcp.ok("changes_revert", {"by": by, "since": since, "dryRun": False})
     assert credits_of(mcp, item_id) == [("ann", None)]
+
+
+def test_the_admin_compares_a_revisions_credits_and_restores_them(mcp: MCP) -> None:
+    ann, bob = byline(mcp, "ann"), byline(mcp, "bob")
+    args = {"collection": "posts", "data": {"title": "T"}, "bylines": [{"bylineId": ann, "roleLabel": "Words"}]}
+    item_id = mcp.ok("content_create", args)["item"]["id"]
+    mcp.ok("content_update", {"collection": "posts", "id": item_id, "bylines": [{"bylineId": bob}]})
+    mcp.ok("content_update", {"collection": "posts", "id": item_id, "data": {"title": "U"}})
+    oldest = mcp.ok("revision_list", {"collection": "posts", "id": item_id})["items"][-1]
+    client, _ = login("editor")
+    page = client.get(f"/_emdash/admin/content/posts/{item_id}/revisions/?revision={oldest['id']}").content.decode()
+    assert "Credits" in page and "Ann (Words)" in page and "Bob" in page
+    response = client.post(f"/_emdash/admin/revisions/{oldest['id']}/restore/", {"collection": "posts", "id": item_id})
+    assert response.status_code == 302
+    assert credits_of(mcp, item_id) == [("ann", "Words")]
