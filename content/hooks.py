@@ -40,8 +40,8 @@ class TermsProvider(Protocol):
     def column(self, collection: str) -> Any:
         """An expression an entry query selects (on ``OuterRef("id")``) to read the terms in the same statement."""
 
-    def of_column(self, value: Any) -> Terms:
-        """The terms out of that column's value."""
+    def of_column(self, value: Any, *, localized: bool = False) -> Terms:
+        """The terms out of that column's value; ``localized``: as the variants the entry's locale shows."""
 
 
 class MediaProvider(Protocol):
@@ -236,6 +236,23 @@ def row_terms(collection: str, row: Any) -> Terms:
     if _terms is not None and hasattr(row, "terms_live"):
         return _terms.of_column(row.terms_live)
     return assigned_terms(collection=collection, entry_id=row.id)
+
+
+def shown_terms(collection: str, rows: list[Any]) -> list[Terms]:
+    """Each row's terms as the public site shows them: each term's variant in the row's locale, else the default
+    locale's (SPEC 10). From the rows' ``terms_live`` column when their query read it, else one query for all."""
+    if _terms is None or not rows:
+        return [{} for _ in rows]
+    terms = _terms
+    if all(hasattr(row, "terms_live") for row in rows):
+        return [terms.of_column(row.terms_live, localized=True) for row in rows]
+    model = type(rows[0])
+    found = dict(
+        model.objects.filter(pk__in=[row.pk for row in rows])
+        .annotate(shown=terms.column(collection))
+        .values_list("pk", "shown")
+    )
+    return [terms.of_column(found.get(row.pk), localized=True) for row in rows]
 
 
 def taxonomies_for(collection: str) -> list[str]:
