@@ -88,7 +88,7 @@ def test_an_archive_lists_its_locales_items_under_its_locales_label(bilingual: d
 
 def test_the_feed_names_each_items_categories_in_its_locale(bilingual: dict[str, Any]) -> None:
     feed = ElementTree.fromstring(Client().get("/feed.xml").content)
-    categories = {i.findtext("title"): [c.text for c in i.findall("category")] for i in feed.iter("item")}
+    categories = {i.findtext("title"): [c.text or "" for c in i.findall("category")] for i in feed.iter("item")}
     assert sorted(categories["Hello"]) == ["News", "Sport"]
     assert sorted(categories["Bonjour"]) == ["Actualites", "Sport"]
     assert categories["Salut"] == ["Actualites"]
