@@ -64,7 +64,7 @@ class CreateTermInput(Input):
 class TermVariantsInput(Input):
     taxonomy: Taxonomy
     term: Annotated[str, reference("Term slug or id", 200)] | None = Field(None, alias="termSlug")
-    id: Annotated[str, reference("Term id (instead of termSlug)", 26)] | None = None
+    id: Annotated[str, reference("Term id or translation group (instead of termSlug)", 26)] | None = None
 
 
 class TermTarget(Input):

@@ -85,12 +85,16 @@ def term_get(*, actor: Actor, taxonomy: str, term: str, locale: str | None = Non
 
 
 def term_translations(*, actor: Actor, taxonomy: str, term: str | None = None, id: str | None = None) -> Any:
-    """A term's locale variants (named by slug or id), as content_translations answers an item's."""
+    """A term's locale variants (named by slug, id or translation group), as content_translations answers an
+    item's."""
     require(actor, Perm.TAXONOMY_READ)
     definition = get_definition(taxonomy)
     if term is None and id is None:
         raise ValidationError.for_fields({"termSlug": "give termSlug (or id): the term whose variants to list"})
-    found = get_term(definition, term if term is not None else id)
+    ident = term if term is not None else id
+    # As EmDash's tool, an id may also name the translation group (the first variant's id, kept after it is gone).
+    by_group = Term.objects.filter(taxonomy=definition, translation_group=ident).first() if term is None else None
+    found = by_group or get_term(definition, ident)
     group = found.translation_group or found.id
     variants = Term.objects.filter(taxonomy=definition, translation_group=group).order_by("locale", "id")
     return {"translationGroup": group, "translations": [presenters.term(t, definition.name) for t in variants]}

@@ -88,3 +88,12 @@ def test_list_terms_takes_a_locale_as_emdash_does(mcp: MCP, client: Any) -> None
     rest = client.get("/_emdash/api/taxonomies/category/terms?locale=fr")
     assert rest.status_code == 200 and [t["slug"] for t in rest.json()["items"]] == ["actualites"]
     assert client.get("/_emdash/api/taxonomies/category/terms?locale=de").status_code == 400
+
+
+def test_an_id_may_name_the_translation_group_as_emdash_allows(mcp: MCP) -> None:
+    """The group keeps the first variant's id after that variant is deleted; the id still finds the others."""
+    news = create(mcp, "news")
+    create(mcp, "actualites", locale="fr", translationOf="news")
+    mcp.ok("taxonomy_delete_term", {"taxonomy": "category", "termSlug": "news"})
+    found = mcp.ok("taxonomy_term_translations", {"taxonomy": "category", "id": news["id"]})
+    assert found["translationGroup"] == news["id"] and [t["slug"] for t in found["translations"]] == ["actualites"]
