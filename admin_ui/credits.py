@@ -44,6 +44,16 @@ def explicit(entry: Any) -> list[dict[str, Any]]:
     ]
 
 
+def described(credits: list[dict[str, Any]]) -> str:
+    """Credits as one line for a comparison: "Ann (Photos), Bob"; a byline deleted since shows as such."""
+    names = selectors.display_names([c.get("bylineId", "") for c in credits])
+    shown = [
+        names.get(c.get("bylineId", ""), "(deleted byline)") + (f" ({c['roleLabel']})" if c.get("roleLabel") else "")
+        for c in credits
+    ]
+    return ", ".join(shown)
+
+
 def rows(actor: Actor, entry: Any, chosen: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """The picker's context: the bylines to choose from and one row per credit (``chosen`` after an error, else
     the entry's assigned credits) plus spare empty rows."""

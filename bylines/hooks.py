@@ -13,3 +13,5 @@ class EntryBylines:
     credits = staticmethod(selectors.entry_credits)
     columns = staticmethod(credit_columns.columns)
     of_columns = staticmethod(credit_columns.of_columns)
+    snapshot = staticmethod(services.entry_credit_refs)
+    restore = staticmethod(services.restore_entry_bylines)

@@ -73,6 +73,10 @@ def _byline(row: Any, args: Any) -> dict[str, Any]:
     return dict(presenters.summary(row))
 
 
+def _deleted(byline_id: str, args: Any) -> dict[str, Any]:
+    return {"deleted": byline_id}
+
+
 BYLINES = Endpoint(API, "api-bylines")
 ONE = Endpoint(f"{API}/<str:id>", "api-byline")
 VARIANTS = Endpoint(f"{API}/<str:id>/translations", "api-byline-translations")
@@ -104,9 +108,16 @@ write(
 write("byline_update", "Update byline", UpdateInput, _update, ONE.patch(), idempotent=True).describe(
     "Change a byline; omitted fields stay, null clears one."
 )
-write.gone("byline_delete", "Delete byline", IdInput, services.byline_delete, ONE.delete()).describe(
-    "Delete a byline; items crediting it lose that credit (the next becomes primary)."
-)
+write(
+    "byline_delete",
+    "Delete byline",
+    IdInput,
+    services.byline_delete,
+    ONE.delete(),
+    destructive=True,
+    present=_deleted,
+    output=outputs.DELETED,
+).describe("Delete a byline; items crediting it lose that credit (the next becomes primary).")
 read(
     "byline_translations",
     "List byline translations",

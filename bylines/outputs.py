@@ -21,3 +21,12 @@ class Variants(TypedDict):
 
 
 TRANSLATIONS = schema_of(Variants)
+
+
+class Deleted(TypedDict):
+    """What byline_delete answers, as EmDash's tool does: the id of the byline it deleted."""
+
+    deleted: str
+
+
+DELETED = schema_of(Deleted)

@@ -72,6 +72,11 @@ def byline_translations(*, actor: Actor, id: str) -> dict[str, Any]:
     return {"translationGroup": group, "translations": [presenters.summary(b) for b in variants]}
 
 
+def display_names(ids: list[str]) -> dict[str, str]:
+    """Display names of the bylines ``ids`` (one query; a deleted byline is simply absent)."""
+    return dict(Byline.objects.filter(pk__in=ids).values_list("id", "display_name"))
+
+
 def entry_credits(*, collection: str, entries: list[tuple[str, int | None, str]]) -> dict[str, Credits]:
     """Credits of many entries in two queries: explicit ones, then the authors' own bylines for the rest
     (the author's byline in the entry's locale, else any of theirs)."""

@@ -17,6 +17,7 @@ from accounts.models import User
 from bylines.models import Byline, ContentByline
 from content import hooks, stamps
 from content.entries import rows
+from content.entries.outputs import CreditRef
 from content.schema import specs as schema
 from emdash import purge
 from emdash.actor import Actor
@@ -154,16 +155,19 @@ def byline_update(*, actor: Actor, id: str, **changes: Any) -> Byline:
     return byline
 
 
-def byline_delete(*, actor: Actor, id: str) -> None:
-    """Delete a byline; items crediting it lose that credit, and the next one becomes primary."""
+def byline_delete(*, actor: Actor, id: str) -> str:
+    """Delete a byline; items crediting it lose that credit, and the next one becomes primary. Returns its id
+    (the tool answers ``{deleted: id}``, as EmDash's does, even when the byline was named by slug)."""
     require(actor, Perm.BYLINES_MANAGE)
     with transaction.atomic():
         byline = get_byline(id, for_update=True)
+        byline_id = byline.id  # delete() clears the instance's primary key
         entries = list(ContentByline.objects.filter(byline=byline).values_list("collection", "entry_id"))
         byline.delete()
         for collection, entry_id in entries:
             _renumber(collection, entry_id)
         _shown_elsewhere()
+    return byline_id
 
 
 def _shown_elsewhere() -> None:
@@ -223,6 +227,22 @@ def replace_entry_bylines(*, collection: str, entry_id: str, bylines: Any) -> No
         # The item's credits are part of its reads but not of its row (content/caching.py ATTACHED).
         stamps.bump("bylines")
         purge.schedule([item_key(entry_id), collection_key(collection), CONTENT_KEY])
+
+
+def entry_credit_refs(*, collection: str, entry_id: str) -> list[CreditRef]:
+    """The entry's explicit credits, in order, as a revision keeps them (one query)."""
+    found = ContentByline.objects.filter(collection=collection, entry_id=entry_id).order_by("position")
+    return [{"bylineId": b, "roleLabel": role or None} for b, role in found.values_list("byline_id", "role_label")]
+
+
+def restore_entry_bylines(*, collection: str, entry_id: str, credits: Any) -> None:
+    """Make kept credits the entry's again. A byline deleted since stays gone (deleting it took its credits, and a
+    restore brings back values, not bylines); the others keep their order and roles."""
+    kept = [c for c in credits if isinstance(c, dict)] if isinstance(credits, list) else []
+    alive = set(Byline.objects.filter(pk__in=[c.get("bylineId") for c in kept]).values_list("pk", flat=True))
+    wanted = [c for c in kept if c.get("bylineId") in alive]
+    if wanted != entry_credit_refs(collection=collection, entry_id=entry_id):
+        replace_entry_bylines(collection=collection, entry_id=entry_id, bylines=wanted)
 
 
 def remove_entry_credits(*, collection: str, entry_id: str) -> None:

@@ -19,7 +19,7 @@ from emdash.dates import parse_iso
 from emdash.errors import ValidationError
 
 if TYPE_CHECKING:  # entries import this module; the type is only an annotation here
-    from content.entries.outputs import Credits, Terms
+    from content.entries.outputs import CreditRef, Credits, Terms
 
 
 class TermsProvider(Protocol):
@@ -40,8 +40,8 @@ class TermsProvider(Protocol):
     def column(self, collection: str) -> Any:
         """An expression an entry query selects (on ``OuterRef("id")``) to read the terms in the same statement."""
 
-    def of_column(self, value: Any) -> Terms:
-        """The terms out of that column's value."""
+    def of_column(self, value: Any, *, localized: bool = False) -> Terms:
+        """The terms out of that column's value; ``localized``: as the variants the entry's locale shows."""
 
 
 class MediaProvider(Protocol):
@@ -74,6 +74,12 @@ class BylinesProvider(Protocol):
 
     def of_columns(self, credits: Any, own: Any) -> Credits:
         """The credits out of those two columns' values."""
+
+    def snapshot(self, *, collection: str, entry_id: str) -> list[CreditRef]:
+        """The entry's explicit credits as ``[{bylineId, roleLabel}]`` in order, for a revision to keep."""
+
+    def restore(self, *, collection: str, entry_id: str, credits: Any) -> None:
+        """Make a revision's kept credits the entry's again, leaving out bylines deleted since."""
 
 
 @dataclass(frozen=True)
@@ -123,6 +129,17 @@ def replace_entry_bylines(*, collection: str, entry_id: str, bylines: Any) -> No
     if _bylines is None:
         raise ValidationError.for_fields({"bylines": "bylines are not installed"})
     _bylines.replace(collection=collection, entry_id=entry_id, bylines=bylines)
+
+
+def credit_snapshot(collection: str, entry_id: str) -> list[CreditRef] | None:
+    """The entry's explicit credits for a revision to keep (None without a bylines app: nothing to keep)."""
+    return _bylines.snapshot(collection=collection, entry_id=entry_id) if _bylines is not None else None
+
+
+def restore_credits(collection: str, entry_id: str, credits: Any) -> None:
+    """Bring back credits a revision kept (nothing to do without a bylines app)."""
+    if _bylines is not None:
+        _bylines.restore(collection=collection, entry_id=entry_id, credits=credits)
 
 
 def entry_credits(collection: str, entries: list[tuple[str, int | None, str]]) -> dict[str, Credits]:
@@ -219,6 +236,23 @@ def row_terms(collection: str, row: Any) -> Terms:
     if _terms is not None and hasattr(row, "terms_live"):
         return _terms.of_column(row.terms_live)
     return assigned_terms(collection=collection, entry_id=row.id)
+
+
+def shown_terms(collection: str, rows: list[Any]) -> list[Terms]:
+    """Each row's terms as the public site shows them: each term's variant in the row's locale, else the default
+    locale's (SPEC 10). From the rows' ``terms_live`` column when their query read it, else one query for all."""
+    if _terms is None or not rows:
+        return [{} for _ in rows]
+    terms = _terms
+    if all(hasattr(row, "terms_live") for row in rows):
+        return [terms.of_column(row.terms_live, localized=True) for row in rows]
+    model = type(rows[0])
+    found = dict(
+        model.objects.filter(pk__in=[row.pk for row in rows])
+        .annotate(shown=terms.column(collection))
+        .values_list("pk", "shown")
+    )
+    return [terms.of_column(found.get(row.pk), localized=True) for row in rows]
 
 
 def taxonomies_for(collection: str) -> list[str]:

@@ -78,7 +78,7 @@ def rss_feed(request: HttpRequest) -> HttpResponse:
         language="en",
     )
     if query.collection(FEED_COLLECTION) is not None:
-        for item in query.entries(FEED_COLLECTION, per_page=FEED_ITEMS).items:
+        for item in query.entries(FEED_COLLECTION, per_page=FEED_ITEMS, terms=True).items:
             data = item["data"]
             published = parse_iso(item["publishedAt"]) if item.get("publishedAt") else None
             feed.add_item(
@@ -88,6 +88,8 @@ def rss_feed(request: HttpRequest) -> HttpResponse:
                 unique_id=base + item["url"],
                 pubdate=published,
                 author_name=(item.get("byline") or {}).get("displayName"),  # dc:creator
+                # <category>: each term as the item's locale names it (SPEC 10's default-locale fallback)
+                categories=[term["label"] for refs in item["terms"].values() for term in refs],
             )
     response = HttpResponse(content_type="application/rss+xml; charset=utf-8")
     feed.write(response, "utf-8")

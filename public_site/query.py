@@ -12,8 +12,8 @@ from typing import Any
 
 from content import stamps
 from content.entries import selectors, seo
-from content.entries.outputs import Item
-from content.hooks import row_terms, rows_credits
+from content.entries.outputs import Item, Terms
+from content.hooks import rows_credits, shown_terms
 from content.links import entry_path
 from content.schema import specs as schema
 from content.search import selectors as search_selectors
@@ -26,6 +26,7 @@ from media.outputs import Media
 from menus import selectors as menu_selectors
 from settings_app import selectors as settings_selectors
 from taxonomy import selectors as taxonomy_selectors
+from taxonomy.links import term_path
 from taxonomy.outputs import Definition, Term
 
 PUBLIC = Actor.anonymous()
@@ -57,10 +58,28 @@ def collection(slug: str) -> Any | None:
     return schema.current().collections.get(slug)
 
 
-def entries(collection: str, *, page: int = 1, per_page: int = 10, locale: str | None = None) -> EntryPage:
-    """Published entries of a collection, newest first, by page number."""
+def entries(
+    collection: str, *, page: int = 1, per_page: int = 10, locale: str | None = None, terms: bool = False
+) -> EntryPage:
+    """Published entries of a collection, newest first, by page number; ``terms`` adds each item's terms as its
+    locale shows them (one query for the page)."""
     found, more = selectors.published_page(collection=collection, page=page, per_page=per_page, locale=locale)
-    return EntryPage([_with_url(i) for i in found.present().items], page, more)
+    items = [_with_url(i) for i in found.present().items]
+    if terms:
+        for item, shown in zip(items, shown_terms(collection, found.rows), strict=True):
+            item["terms"] = _linked(shown, item.get("locale"))
+    return EntryPage(items, page, more)
+
+
+def _linked(terms: Terms, locale: Any) -> Terms:
+    """Terms with their archive ``url``: the variant's own archive, asked in the page's locale when the variant
+    is another locale's (the default-locale fallback), so the archive lists the page locale's items."""
+    for taxonomy, refs in terms.items():
+        for ref in refs:
+            shown_in = ref.get("locale")
+            asked = f"?locale={locale}" if locale and shown_in and shown_in != locale else ""
+            ref["url"] = term_path(taxonomy, ref["slug"]) + asked  # type: ignore[typeddict-unknown-key]
+    return terms
 
 
 def entry_list(
@@ -98,41 +117,65 @@ def entry(collection: str, slug: str, *, locale: str | None = None) -> dict[str,
         found = selectors.entry_get(actor=PUBLIC, collection=collection, id=slug, locale=locale)
     except (NotFound, CollectionNotFound):
         return None
-    terms = row_terms(collection, found.row)  # read with the row (rows.find for_read), else one query
+    # In the entry's locale's variants (SPEC 10), read with the row (rows.find for_read), else one query.
+    terms = _linked(shown_terms(collection, [found.row])[0], found.row.locale)
     credits = rows_credits(collection, [found.row])  # {bylines, byline} (SPEC 10), read with the row too
     return {**_with_url(found.to_dict()), "terms": terms, **(credits[0] if credits else {})}
 
 
+def _tagged_ids(taxonomy: str, term: str, collection: str, locale: str | None) -> list[str]:
+    """Entries carrying ``term``; with a ``locale``, carrying any of its variants (an archive in one locale)."""
+    if locale is None:
+        return taxonomy_selectors.term_entry_ids(actor=PUBLIC, taxonomy=taxonomy, term=term, collection=collection)
+    return taxonomy_selectors.group_entry_ids(actor=PUBLIC, taxonomy=taxonomy, term=term, collection=collection)
+
+
 def term_entries(
-    taxonomy: str, term: str, collection: str = "posts", *, page: int = 1, per_page: int = 10
+    taxonomy: str,
+    term: str,
+    collection: str = "posts",
+    *,
+    page: int = 1,
+    per_page: int = 10,
+    locale: str | None = None,
 ) -> EntryPage:
-    """Published entries carrying a term (a category or tag archive)."""
-    ids = taxonomy_selectors.term_entry_ids(actor=PUBLIC, taxonomy=taxonomy, term=term, collection=collection)
-    found, more = selectors.published_page(collection=collection, ids=ids, page=page, per_page=per_page)
+    """Published entries carrying a term (a category or tag archive); with a ``locale``, that locale's entries
+    carrying the term or any of its variants in other locales."""
+    ids = _tagged_ids(taxonomy, term, collection, locale)
+    found, more = selectors.published_page(collection=collection, ids=ids, page=page, per_page=per_page, locale=locale)
     return EntryPage([_with_url(i) for i in found.present().items], page, more)
 
 
-def _newest(collection: str, ids: list[str], count: int) -> list[Item]:
+def _newest(collection: str, ids: list[str], count: int, locale: str | None) -> list[Item]:
     """The ``count`` newest published items of ``collection`` among ``ids`` (pages of 100)."""
     found: list[Item] = []
     number, more = 1, True
     while more and len(found) < count:
-        rows, more = selectors.published_page(collection=collection, ids=ids, page=number, per_page=100)
+        rows, more = selectors.published_page(collection=collection, ids=ids, page=number, per_page=100, locale=locale)
         found += rows.present().items
         number += 1
     return found[:count]
 
 
-def term_archive(taxonomy: str, term: str, collections: list[str], *, page: int = 1, per_page: int = 10) -> EntryPage:
-    """Published entries carrying a term, in every listed collection, newest first (one taxonomy archive)."""
+def term_archive(
+    taxonomy: str,
+    term: str,
+    collections: list[str],
+    *,
+    page: int = 1,
+    per_page: int = 10,
+    locale: str | None = None,
+) -> EntryPage:
+    """Published entries carrying a term, in every listed collection, newest first (one taxonomy archive); with a
+    ``locale``, that locale's entries carrying any variant of the term."""
     if len(collections) == 1:
-        return term_entries(taxonomy, term, collections[0], page=page, per_page=per_page)
+        return term_entries(taxonomy, term, collections[0], page=page, per_page=per_page, locale=locale)
     window = page * per_page + 1  # enough of each collection to fill this page and see whether one follows
     merged: list[Item] = []
     for collection in collections:
-        ids = taxonomy_selectors.term_entry_ids(actor=PUBLIC, taxonomy=taxonomy, term=term, collection=collection)
+        ids = _tagged_ids(taxonomy, term, collection, locale)
         if ids:
-            merged += _newest(collection, ids, window)
+            merged += _newest(collection, ids, window, locale)
     merged.sort(key=lambda i: (i.get("publishedAt") or "", i["id"]), reverse=True)
     start = (page - 1) * per_page
     return EntryPage([_with_url(i) for i in merged[start : start + per_page]], page, len(merged) > start + per_page)
@@ -157,17 +200,20 @@ def taxonomies() -> list[Definition]:
     return taxonomy_selectors.taxonomy_list(actor=PUBLIC)
 
 
-def term(taxonomy: str, slug: str) -> Term | None:
+def term(taxonomy: str, slug: str, *, locale: str | None = None) -> Term | None:
+    """A term by slug (or id); with a ``locale``, the variant of its group that locale shows (its own, else the
+    default locale's, else the term named)."""
     try:
-        return taxonomy_selectors.term_get(actor=PUBLIC, taxonomy=taxonomy, term=slug)
+        return taxonomy_selectors.term_get(actor=PUBLIC, taxonomy=taxonomy, term=slug, locale=locale)
     except EmDashError:
         return None
 
 
-def terms(taxonomy: str) -> list[dict[str, Any]]:
-    """A taxonomy's terms as a tree (each with ``children`` and ``path``); [] for an unknown taxonomy."""
+def terms(taxonomy: str, *, locale: str | None = None) -> list[dict[str, Any]]:
+    """A taxonomy's terms as a tree (each with ``children`` and ``path``); [] for an unknown taxonomy. With a
+    ``locale``, one variant per term: that locale's, else the default locale's."""
     try:
-        return taxonomy_selectors.term_tree(actor=PUBLIC, taxonomy=taxonomy)
+        return taxonomy_selectors.term_tree(actor=PUBLIC, taxonomy=taxonomy, locale=locale)
     except EmDashError:
         return []
 

@@ -40,7 +40,8 @@ def _per_page(site: dict[str, Any]) -> int:
 
 def _render(request: HttpRequest, template: str, context: dict[str, Any], status: int = 200) -> HttpResponse:
     site = context.get("site") or query.site_settings()
-    locale = query.page_locale(context.get("item"), request.GET.get("locale"))  # menus in the page's language
+    # Menus in the page's language: an archive's, the shown item's, else a configured ?locale=.
+    locale = context.get("locale") or query.page_locale(context.get("item"), request.GET.get("locale"))
     base = {
         "site": site,
         "header_menu": query.menu("primary", locale=locale),
@@ -94,9 +95,13 @@ def entry_or_archive(request: HttpRequest, first: str, second: str) -> HttpRespo
 
 
 def _archive(request: HttpRequest, definition: Definition, slug: str) -> HttpResponse:
-    term = query.term(definition["name"], slug)
-    if term is None:
+    """A term's archive in one locale (SPEC 10): a configured ``?locale=``, else the term's own. It shows the
+    term's variant in that locale (else the default locale's) and lists that locale's items carrying any variant."""
+    named = query.term(definition["name"], slug)
+    if named is None:
         raise Http404("No such term")
+    locale = query.page_locale(None, request.GET.get("locale")) or named.get("locale") or None
+    term = query.term(definition["name"], named["id"], locale=locale) or named
     site = query.site_settings()
     number = _page_number(request)
     if number > MAX_ARCHIVE_PAGE:
@@ -104,10 +109,13 @@ def _archive(request: HttpRequest, definition: Definition, slug: str) -> HttpRes
     # Every attached collection that exists (taxonomy_get lists only those): /<taxonomy>/<term>/ spans them.
     collections = list(definition.get("collections") or [])
     add_keys(request, CONTENT_KEY)  # an archive spans collections: any item may join it
-    page = query.term_archive(definition["name"], term["slug"], collections, page=number, per_page=_per_page(site))
+    per_page = _per_page(site)
+    page = query.term_archive(
+        definition["name"], named["slug"], collections, page=number, per_page=per_page, locale=locale
+    )
     heading = f"{definition['labelSingular']}: {term['label']}"
     context = {"site": site, "page": page, "heading": heading, "term": term, "meta_for": {"title": heading}}
-    return _render(request, "site/list.html", context)
+    return _render(request, "site/list.html", {**context, "locale": locale})
 
 
 @cached_page

@@ -46,6 +46,7 @@ Collections = Annotated[
 
 class ListTermsInput(Input):
     taxonomy: Taxonomy
+    locale: Annotated[str, reference("Only this locale's terms (default: all)", 16)] | None = None
     limit: WholeNumber = limit(50, 100)
     cursor: Cursor | None = None
 
@@ -63,7 +64,7 @@ class CreateTermInput(Input):
 class TermVariantsInput(Input):
     taxonomy: Taxonomy
     term: Annotated[str, reference("Term slug or id", 200)] | None = Field(None, alias="termSlug")
-    id: Annotated[str, reference("Term id (instead of termSlug)", 26)] | None = None
+    id: Annotated[str, reference("Term id or translation group (instead of termSlug)", 26)] | None = None
 
 
 class TermTarget(Input):

@@ -22,7 +22,7 @@ from emdash.cursors import Page
 from emdash.errors import ValidationError
 from emdash.permissions import Perm, require
 from emdash.prepared import Prepared
-from taxonomy import presenters
+from taxonomy import presenters, variants
 from taxonomy.definitions import existing_collections
 from taxonomy.links import term_path
 from taxonomy.models import TaxonomyDefinition, Term, TermAssignment
@@ -48,13 +48,19 @@ def _check_limit(limit: Any, maximum: int = 100) -> int:
     return limit
 
 
-def term_list(*, actor: Actor, taxonomy: str, limit: int = 50, cursor: str | None = None) -> Page:
-    """Terms ordered by (label, id): a total order, so pages never repeat or skip a term that stays put."""
+def term_list(
+    *, actor: Actor, taxonomy: str, locale: str | None = None, limit: int = 50, cursor: str | None = None
+) -> Page:
+    """Terms ordered by (label, id): a total order, so pages never repeat or skip a term that stays put.
+    ``locale`` keeps one locale's variants (as EmDash does; omitted: every locale's)."""
     require(actor, Perm.TAXONOMY_READ)
     limit = _check_limit(limit)
     definition = get_definition(taxonomy)
-    query_key = f"terms:{definition.name}"
     qs = Term.objects.filter(taxonomy=definition).order_by("label", "id")
+    if locale is not None:
+        qs = qs.filter(locale=rows.resolve_locale(locale))
+    # The locale is part of the cursor's key: a cursor from another locale's listing is refused, not misread.
+    query_key = f"terms:{definition.name}" + (f":{locale}" if locale is not None else "")
     if cursor is not None:
         position = cursors.decode(cursor, query_key)
         if len(position) != 2 or not all(isinstance(p, str) for p in position):
@@ -68,31 +74,43 @@ def term_list(*, actor: Actor, taxonomy: str, limit: int = 50, cursor: str | Non
     return Page([presenters.term(t, definition.name) for t in page], next_cursor)
 
 
-def term_get(*, actor: Actor, taxonomy: str, term: str) -> TermOut:
+def term_get(*, actor: Actor, taxonomy: str, term: str, locale: str | None = None) -> TermOut:
+    """A term by slug or id; with ``locale`` (the public site), the variant of its group shown in that locale."""
     require(actor, Perm.TAXONOMY_READ)
     definition = get_definition(taxonomy)
-    return presenters.term(get_term(definition, term), definition.name)
+    found = get_term(definition, term)
+    if locale is not None:
+        found = variants.pick(variants.group_of(found), locale) or found
+    return presenters.term(found, definition.name)
 
 
 def term_translations(*, actor: Actor, taxonomy: str, term: str | None = None, id: str | None = None) -> Any:
-    """A term's locale variants (named by slug or id), as content_translations answers an item's."""
+    """A term's locale variants (named by slug, id or translation group), as content_translations answers an
+    item's."""
     require(actor, Perm.TAXONOMY_READ)
     definition = get_definition(taxonomy)
     if term is None and id is None:
         raise ValidationError.for_fields({"termSlug": "give termSlug (or id): the term whose variants to list"})
-    found = get_term(definition, term if term is not None else id)
+    ident = term if term is not None else id
+    # As EmDash's tool, an id may also name the translation group (the first variant's id, kept after it is gone).
+    by_group = Term.objects.filter(taxonomy=definition, translation_group=ident).first() if term is None else None
+    found = by_group or get_term(definition, ident)
     group = found.translation_group or found.id
     variants = Term.objects.filter(taxonomy=definition, translation_group=group).order_by("locale", "id")
     return {"translationGroup": group, "translations": [presenters.term(t, definition.name) for t in variants]}
 
 
-def term_tree(*, actor: Actor, taxonomy: Any) -> list[dict[str, Any]]:
-    """The whole taxonomy as nested ``{id, slug, label, description, path, children}``, each level by label."""
+def term_tree(*, actor: Actor, taxonomy: Any, locale: str | None = None) -> list[dict[str, Any]]:
+    """The whole taxonomy as nested ``{id, slug, label, description, path, children}``, each level by label;
+    with ``locale``, one variant per term (that locale's, else the default locale's)."""
     require(actor, Perm.TAXONOMY_READ)
     definition = get_definition(taxonomy)
     nodes: dict[str, dict[str, Any]] = {}
     parents: dict[str, str | None] = {}
-    for t in Term.objects.filter(taxonomy=definition).order_by("label", "id"):
+    found = list(Term.objects.filter(taxonomy=definition).order_by("label", "id"))
+    if locale is not None:
+        found = variants.one_per_group(found, locale)
+    for t in found:
         nodes[t.id] = {
             **presenters.term_ref(t),
             "description": t.description,
@@ -115,12 +133,22 @@ def assigned_terms(*, collection: str, entry_id: str) -> Terms:
     return terms_of_rows(_assigned().rows([collection, entry_id]))
 
 
-def terms_of_rows(found: Any) -> Terms:
-    """``{taxonomy: [term refs]}`` of ``(taxonomy, term id, slug, label, assignment id)`` rows in any order:
-    sorted here, so both databases (and both ways of reading them) agree whatever their collation."""
+def terms_of_rows(found: Any, *, localized: bool = False) -> Terms:
+    """``{taxonomy: [term refs]}`` of ``(taxonomy, term id, slug, label, assignment id[, shown variant])`` rows in
+    any order: sorted here, so both databases (and both ways of reading them) agree whatever their collation.
+
+    ``localized`` (the public site): each term as the variant the entry's locale shows (``variants``), with its
+    ``locale``; two assigned variants of one term show once."""
     result: Terms = {}
-    for taxonomy, term_id, slug, label, _ in sorted(found or (), key=lambda row: (row[0], row[4])):
-        result.setdefault(taxonomy, []).append(presenters.term_ref_of(term_id, slug, label))
+    for row in sorted(found or (), key=lambda row: (row[0], row[4])):
+        taxonomy, term_id, slug, label = row[:4]
+        shown = row[5] if localized and len(row) > 5 and row[5] else None
+        ref = presenters.term_ref_of(term_id, slug, label) if shown is None else presenters.term_ref_of(*shown[:3])
+        if shown is not None:
+            ref["locale"] = shown[3]  # type: ignore[typeddict-unknown-key]
+        listed = result.setdefault(taxonomy, [])
+        if all(other["id"] != ref["id"] for other in listed):
+            listed.append(ref)
     return result
 
 
@@ -137,9 +165,10 @@ class _JSONList(Aggregate):
 
 def assigned_column(collection: str) -> Subquery:
     """The terms of the entry in the outer query (``OuterRef("id")``) as one JSON column, for an entry read
-    that wants them in its own statement; ``terms_of_rows`` presents the value (NULL: no terms)."""
+    that wants them in its own statement; ``terms_of_rows`` presents the value (NULL: no terms). Each row also
+    carries the variant the entry's locale shows (the public site's label and link)."""
     assigned = TermAssignment.objects.filter(collection=collection, entry_id=OuterRef("id")).order_by()
-    columns = JSONArray("term__taxonomy__name", "term_id", "term__slug", "term__label", "id")
+    columns = JSONArray("term__taxonomy__name", "term_id", "term__slug", "term__label", "id", variants.shown_variant())
     per_entry = assigned.values("entry_id").annotate(terms=_JSONList(columns)).values("terms")
     return Subquery(per_entry[:1], output_field=JSONField())
 
@@ -180,6 +209,15 @@ def term_paths(term_ids: list[str]) -> dict[str, str]:
         return {}
     qs = Term.objects.filter(id__in=term_ids).values_list("id", "slug", "taxonomy__name")
     return {term_id: term_path(taxonomy, slug) for term_id, slug, taxonomy in qs}
+
+
+def group_entry_ids(*, actor: Actor, taxonomy: Any, term: Any, collection: str) -> list[str]:
+    """IDs of the entries of ``collection`` carrying ``term`` or any of its variants in other locales."""
+    require(actor, Perm.TAXONOMY_READ)
+    found = get_term(get_definition(taxonomy), term)
+    group = Term.objects.filter(taxonomy_id=found.taxonomy_id, translation_group=found.translation_group or found.id)
+    tagged = TermAssignment.objects.filter(term__in=group.values("id"), collection=collection)
+    return list(tagged.values_list("entry_id", flat=True).distinct())
 
 
 def term_entry_ids(*, actor: Actor, taxonomy: Any, term: Any, collection: str) -> list[str]:

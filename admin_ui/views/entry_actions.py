@@ -11,7 +11,7 @@ from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch
 
 from accounts.models import User
-from admin_ui import plain
+from admin_ui import credits, plain
 from admin_ui.base import actor_for, admin_page, run
 from admin_ui.display import display, display_json, title_of
 from admin_ui.views.entries import collection_or_404, entry_or_404
@@ -155,10 +155,19 @@ def revisions(request: HttpRequest, collection: str, id: str) -> HttpResponse:
         "revisions": items,
         "total": listing["total"],
         "selected": selected,
-        "rows": _rows(spec, selected["data"], current) if selected else [],
+        "rows": _rows(spec, selected["data"], current) + _credit_row(selected, entry) if selected else [],
         "nav_key": f"c:{spec.slug}",
     }
     return render(request, "admin_ui/entries/revisions.html", context)
+
+
+def _credit_row(revision: Mapping[str, Any], entry: Any) -> list[dict[str, Any]]:
+    """The credits the revision kept against today's (restoring it brings them back); none for a revision
+    saved before revisions kept credits."""
+    if "bylines" not in revision:
+        return []
+    a, b = credits.described(revision["bylines"]), credits.described(credits.explicit(entry))
+    return [{"label": "Credits", "left": a, "right": b, "changed": a != b}]
 
 
 @admin_page(Perm.CONTENT_EDIT_OWN, "POST")

@@ -29,7 +29,8 @@ from django.utils import timezone
 from accounts.models import User
 from audit.models import AuditLog
 from audit.selectors import token_ref_of
-from content.entries import rows, writes
+from content import hooks
+from content.entries import revisions, rows, writes
 from content.entries.services.drafts import write_values
 from content.entries.services.entries import entry_restore, entry_trash
 from content.entries.services.publishing import publish_row, unpublish_row
@@ -119,6 +120,7 @@ class Plan:
     republish: bool = False
     discard_draft: bool = False
     restore_values: bool = False
+    credits: list[Any] | None = None  # the credits to bring back (the revision kept others than today's)
     reason: str = ""
     title: str | None = None
     steps: list[str] = field(default_factory=list)
@@ -255,6 +257,10 @@ def _plan_values(spec: CollectionSpec, row: Any, plan: Plan, earlier: Any, actio
     else:
         plan.restore_values = True
         steps.append(f"restore the values of revision {before.id}")
+    kept = revisions.kept_credits(before.data)
+    if kept is not None and kept != hooks.credit_snapshot(spec.slug, row.id):
+        plan.credits = kept
+        steps.append(f"restore the credits (bylines) of revision {before.id}")
     if actions & PUBLISHING and row.status != "draft":
         if earlier.filter(kind=Revision.KIND_PUBLISH).exists():
             plan.republish = True
@@ -284,6 +290,8 @@ def _apply(actor: Actor, plan: Plan) -> None:
     row = rows.find(spec, plan.id, for_update=True)
     if plan.discard_draft:
         writes.save(spec, row, draft_revision_id=None)
+    if plan.credits is not None:  # before the values: the draft revision they write keeps the credits
+        hooks.restore_credits(spec.slug, row.id, plan.credits)
     if plan.restore_values:
         revision = Revision.objects.get(id=plan.revision_id)
         stored = {k: v for k, v in (revision.data or {}).items() if k in spec.field_map}

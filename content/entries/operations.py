@@ -93,7 +93,8 @@ def _restored(entry: Entry, args: Any) -> dict[str, Any]:
 
 
 def _item_with_rev(entry: Entry, args: Any) -> dict[str, Any]:
-    return {"item": entry.to_dict(), "_rev": entry.rev}
+    """A restored item with its credits (the revision's, when it kept them)."""
+    return {"item": {**entry.to_dict(), **_credits(entry)}, "_rev": entry.rev}
 
 
 LIST = Endpoint(C, "api-content-list")

@@ -76,6 +76,13 @@ class BylineCredit(TypedDict):
     source: Literal["explicit", "inferred"]
 
 
+class CreditRef(TypedDict):
+    """A credit as a revision keeps it: which byline, and its role."""
+
+    bylineId: str
+    roleLabel: str | None
+
+
 class Credits(TypedDict):
     bylines: list[BylineCredit]
     byline: BylineSummary | None
@@ -197,6 +204,7 @@ class SavedRevision(TypedDict, total=False):
     authorId: int | None
     via: Via
     data: Required[Annotated[dict[str, Any], Schema(field_values("The field values this revision saved"))]]
+    bylines: Annotated[list[CreditRef], Field(description="The credits when it was saved, in order")]
 
 
 class Revisions(TypedDict):

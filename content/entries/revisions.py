@@ -1,4 +1,9 @@
-"""The revision store: snapshots of an entry's field values, newest ``REVISIONS_KEEP`` kept per entry."""
+"""The revision store: snapshots of an entry's field values, newest ``REVISIONS_KEEP`` kept per entry.
+
+A revision also keeps the entry's credits as they were when it was saved (``_bylines``: ``[{bylineId,
+roleLabel}]``), so restoring it brings them back. Credits apply at once, as terms do, so they are not draft
+meta: publishing a draft does not touch them. Revisions saved before credits were kept have no ``_bylines``,
+and restoring one leaves today's credits alone."""
 
 from __future__ import annotations
 
@@ -6,12 +11,26 @@ from typing import Any
 
 from django.utils import timezone
 
+from content import hooks
 from content.models import EntryBase, Revision
 from content.schema.specs import CollectionSpec
 from emdash.actor import Actor
 from emdash.call import for_actor
 from emdash.conf import emdash_settings
 from emdash.ids import new_id
+
+CREDITS = "_bylines"
+
+
+def _with_credits(spec: CollectionSpec, entry_id: str, data: dict[str, Any]) -> dict[str, Any]:
+    credits = hooks.credit_snapshot(spec.slug, entry_id)
+    return data if credits is None else {**data, CREDITS: credits}
+
+
+def kept_credits(data: Any) -> list[Any] | None:
+    """The credits a revision's data kept, or None when it kept none (saved before they were, or no bylines app)."""
+    found = data.get(CREDITS) if isinstance(data, dict) else None
+    return found if isinstance(found, list) else None
 
 
 def record(spec: CollectionSpec, entry_id: str, data: dict[str, Any], kind: str, actor: Actor) -> str:
@@ -21,7 +40,7 @@ def record(spec: CollectionSpec, entry_id: str, data: dict[str, Any], kind: str,
         collection=spec.slug,
         entry_id=entry_id,
         kind=kind,
-        data=data,
+        data=_with_credits(spec, entry_id, data),
         author_id=actor.user_id,
         created_at=timezone.now(),
         **Revision.fields_of(for_actor(actor)),
@@ -40,6 +59,7 @@ def record_draft(spec: CollectionSpec, entry_id: str, data: dict[str, Any], acto
     if latest is None or latest.kind != Revision.KIND_AUTOSAVE or latest.author_id != actor.user_id:
         return record(spec, entry_id, data, kind, actor)
     provenance = Revision.fields_of(for_actor(actor))
+    data = _with_credits(spec, entry_id, data)
     Revision.objects.filter(id=latest.id).update(data=data, kind=kind, created_at=timezone.now(), **provenance)
     return latest.id
 

@@ -10,7 +10,7 @@ from django.core.exceptions import FieldDoesNotExist
 from django.db.models import Count, F, Q, QuerySet
 
 from content import hooks
-from content.entries import filters, rows, seo
+from content.entries import filters, revisions, rows, seo
 from content.entries.entry import Entry, EntryRows
 from content.entries.outputs import Compare, Revisions, SavedRevision, Seo, Translations
 from content.models import EntryBase, Revision
@@ -303,8 +303,9 @@ def revision_list(*, actor: Actor, collection: str, id: str, limit: int = 20) ->
     limit = _check_limit(limit, 50)
     row = rows.find(spec, id)
     qs = Revision.objects.filter(collection=spec.slug, entry_id=row.id)
-    items: list[SavedRevision] = [
-        {
+    items: list[SavedRevision] = []
+    for r in qs.order_by("-created_at", "-id")[:limit]:
+        item: SavedRevision = {
             "id": r.id,
             "kind": r.kind,
             "createdAt": iso(r.created_at),
@@ -312,8 +313,9 @@ def revision_list(*, actor: Actor, collection: str, id: str, limit: int = 20) ->
             "via": r.via,  # type: ignore[typeddict-item]
             "data": rows.known_values(spec, r.data or {}),
         }
-        for r in qs.order_by("-created_at", "-id")[:limit]
-    ]
+        if (credits := revisions.kept_credits(r.data)) is not None:
+            item["bylines"] = credits
+        items.append(item)
     return {"items": items, "total": qs.count()}
 
 

@@ -44,8 +44,8 @@ def get_menu(name: str, locale: str | None = None) -> dict[str, Any] | None:
 
 
 @register.simple_tag
-def get_terms(taxonomy: str) -> list[dict[str, Any]]:
-    return query.terms(taxonomy)
+def get_terms(taxonomy: str, locale: str | None = None) -> list[dict[str, Any]]:
+    return query.terms(taxonomy, locale=locale)
 
 
 @register.simple_tag

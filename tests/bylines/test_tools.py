@@ -168,7 +168,7 @@ def test_deleting_a_byline_drops_its_credits_and_the_next_becomes_primary(posts:
     first, second = new_byline(mcp, "first"), new_byline(mcp, "second")
     credits = [{"bylineId": first["id"]}, {"bylineId": second["id"]}]
     item = mcp.ok("content_create", {"collection": "posts", "data": {"title": "T"}, "bylines": credits})["item"]
-    assert mcp.ok("byline_delete", {"id": first["id"]}) == {"deleted": True}
+    assert mcp.ok("byline_delete", {"id": first["id"]}) == {"deleted": first["id"]}  # EmDash's answer
     got = mcp.ok("content_get", {"collection": "posts", "id": item["id"]})["item"]
     assert [c["byline"]["id"] for c in got["bylines"]] == [second["id"]]
     assert got["bylines"][0]["sortOrder"] == 0
@@ -197,4 +197,9 @@ def test_the_rest_routes_come_from_the_declarations(client: Any, mcp: MCP) -> No
     byline_id = made.json()["id"]
     assert client.get(f"/_emdash/api/bylines/{byline_id}", headers=headers).json()["slug"] == "rest"
     assert client.get("/_emdash/api/bylines?search=res", headers=headers).json()["items"][0]["id"] == byline_id
-    assert client.delete(f"/_emdash/api/bylines/{byline_id}", headers=headers).status_code == 200
+    gone = client.delete(f"/_emdash/api/bylines/{byline_id}", headers=headers)
+    assert gone.status_code == 200 and gone.json() == {"deleted": byline_id}
+    # Named by slug, the answer still carries the id; the slug now names nothing.
+    slugged = new_byline(mcp, "by-slug")
+    assert mcp.ok("byline_delete", {"id": "by-slug"}) == {"deleted": slugged["id"]}
+    assert mcp.fails("byline_delete", {"id": "by-slug"})["_meta"]["code"] == "NOT_FOUND"

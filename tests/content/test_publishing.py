@@ -130,7 +130,7 @@ def test_edits_after_publishing_go_to_a_draft(posts):
     assert row.draft_revision_id is not None
     draft_rev = Revision.objects.get(id=row.draft_revision_id)
     assert draft_rev.kind == "draft"
-    assert draft_rev.data == {"title": "Draft title", "excerpt": "Live excerpt", "body": None}
+    assert draft_rev.data == {"title": "Draft title", "excerpt": "Live excerpt", "body": None, "_bylines": []}
     for body in (edited.to_dict(), get(entry.id)):
         assert body["hasDraft"] is True
         assert body["data"] == {"title": "Draft title", "excerpt": "Live excerpt", "body": None}

@@ -238,7 +238,8 @@ def test_restore_on_a_published_item_creates_a_draft(posts):
     assert row.live_revision_id == before.live_revision_id
     assert row.draft_revision_id not in (None, old.id)
     draft = Revision.objects.get(id=row.draft_revision_id)
-    assert draft.data == {"title": "one", "excerpt": "first", "body": None}
+    # The credits it kept (none) come along: a revision keeps the item's credits (tests/bylines/test_revisions.py).
+    assert draft.data == {"title": "one", "excerpt": "first", "body": None, "_bylines": []}
     assert draft.author_id == editor.user_id
     assert len(stored_revisions(entry.id)) == count + 1
     body = restored.to_dict()

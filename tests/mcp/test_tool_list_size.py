@@ -28,7 +28,9 @@ from mcp_endpoint import dispatch, versions
 # content:draft (SPEC 9.1): six tools say "Needs content:write or content:draft", +110 bytes. SPEC 9.3:
 # revision_list items' via (+360 bytes) and changes_revert (about 2 KB). SPEC 9.2: the nine changeset_* tools,
 # +6.4 KB without output schemas, +10.1 KB with them (the change set shape listed once, by changeset_list).
-WHOLE_MAX = {"2024-11-05": 74_500, "2025-03-26": 74_500, "2025-06-18": 99_500, "2025-11-25": 102_300}
+# Branch parity: taxonomy_list_terms' locale, revision_list items' bylines, byline_delete's {deleted: id}, the term
+# translations' id naming a group: +104 bytes (model-facing +104), +350 from 2025-06-18 (docs/mcp-wire-notes.md).
+WHOLE_MAX = {"2024-11-05": 74_500, "2025-03-26": 74_500, "2025-06-18": 99_700, "2025-11-25": 102_600}
 WHOLE_MAX[versions.MODERN] = WHOLE_MAX["2025-06-18"]  # lists no execution (SPEC 5.6: the tasks extension)
 MODEL_MAX = 55_700  # media_update.focalPoint (SPEC 11), import_wordpress (SPEC 12), SPEC 9 and SPEC 10
 

@@ -223,7 +223,7 @@ async def domain_tools(s: Session, storage_key: str, post_id: str, admin_id: int
     credits = [{"bylineId": guest["id"], "roleLabel": "Photos"}]
     credited = await s.ok("content_update", {"collection": "articles", "id": post_id, "bylines": credits})
     assert credited["item"]["byline"]["id"] == guest["id"]
-    assert await s.ok("byline_delete", {"id": guest["id"]}) == {"deleted": True}
+    assert await s.ok("byline_delete", {"id": guest["id"]}) == {"deleted": guest["id"]}
     again = (await s.ok("content_get", {"collection": "articles", "id": post_id}))["item"]
     assert again["bylines"][0]["source"] == "inferred" and again["byline"]["id"] == jane["id"]
 

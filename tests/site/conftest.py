@@ -13,6 +13,7 @@ from menus import services as menu_services
 from settings_app import services as settings_services
 from taxonomy import services as taxonomy_services
 from tests.factories import make_collection
+from tests.mcp.conftest import make_mcp, mcp  # noqa: F401 (fixtures: the term translation tests use MCP)
 
 SYSTEM = Actor.system()
 

@@ -66,3 +66,34 @@ def test_the_rest_route(client: Any, mcp: MCP) -> None:
     create(mcp, "news")
     answer = client.get("/_emdash/api/taxonomies/category/terms/news/translations")
     assert answer.status_code == 200 and answer.json()["translations"][0]["slug"] == "news"
+
+
+def test_list_terms_takes_a_locale_as_emdash_does(mcp: MCP, client: Any) -> None:
+    """Omitted: every locale's terms; given: that locale's only; a cursor belongs to its locale's listing."""
+    create(mcp, "news")
+    create(mcp, "sport")
+    create(mcp, "actualites", locale="fr", translationOf="news")
+    every = mcp.ok("taxonomy_list_terms", {"taxonomy": "category"})["items"]
+    assert {t["slug"] for t in every} == {"news", "sport", "actualites"}
+    french = mcp.ok("taxonomy_list_terms", {"taxonomy": "category", "locale": "fr"})["items"]
+    assert [(t["slug"], t["locale"]) for t in french] == [("actualites", "fr")]
+    first = mcp.ok("taxonomy_list_terms", {"taxonomy": "category", "locale": "en", "limit": 1})
+    assert [t["slug"] for t in first["items"]] == ["news"]
+    second = mcp.ok("taxonomy_list_terms", {"taxonomy": "category", "locale": "en", "cursor": first["nextCursor"]})
+    assert [t["slug"] for t in second["items"]] == ["sport"] and "nextCursor" not in second
+    other = mcp.fails("taxonomy_list_terms", {"taxonomy": "category", "locale": "fr", "cursor": first["nextCursor"]})
+    assert other["_meta"]["code"] == "INVALID_CURSOR"
+    bad = mcp.fails("taxonomy_list_terms", {"taxonomy": "category", "locale": "de"})
+    assert bad["_meta"]["code"] == "VALIDATION_ERROR" and "locale" in bad["content"][0]["text"]
+    rest = client.get("/_emdash/api/taxonomies/category/terms?locale=fr")
+    assert rest.status_code == 200 and [t["slug"] for t in rest.json()["items"]] == ["actualites"]
+    assert client.get("/_emdash/api/taxonomies/category/terms?locale=de").status_code == 400
+
+
+def test_an_id_may_name_the_translation_group_as_emdash_allows(mcp: MCP) -> None:
+    """The group keeps the first variant's id after that variant is deleted; the id still finds the others."""
+    news = create(mcp, "news")
+    create(mcp, "actualites", locale="fr", translationOf="news")
+    mcp.ok("taxonomy_delete_term", {"taxonomy": "category", "termSlug": "news"})
+    found = mcp.ok("taxonomy_term_translations", {"taxonomy": "category", "id": news["id"]})
+    assert found["translationGroup"] == news["id"] and [t["slug"] for t in found["translations"]] == ["actualites"]

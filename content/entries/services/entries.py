@@ -226,11 +226,14 @@ def entry_update(
             raise Conflict("Stale _rev: the item changed since you read it; fetch it again and reapply your edit")
         if draft_only(actor):
             changes = data is not None or slug is not None or seo is not None
-            _refuse_live_edit(actor, spec, row, status=status, writes=changes, terms=terms is not None)
+            credits = terms is not None or bylines is not None
+            _refuse_live_edit(actor, spec, row, status=status, writes=changes, terms=credits)
         values = validate_data(spec, data, partial=True, entry_id=row.id)
         # A new slug or SEO on an item with a live version waits in the draft, like the values (SPEC 7).
         new_slug = requested_slug(spec, row, slug) if slug is not None else None
         new_seo = requested_seo(spec, row, seo)
+        if bylines is not None:  # first, so the revision this edit saves keeps the new credits
+            _set_bylines(spec, row.id, bylines)
         if values or new_slug or new_seo is not None:
             try:
                 with transaction.atomic():
@@ -243,8 +246,6 @@ def entry_update(
             revisions.end_autosave_session(spec, row.id)
         if terms is not None:
             _set_terms(spec, row.id, terms)
-        if bylines is not None:
-            _set_bylines(spec, row.id, bylines)
         if status == "published":
             publish_row(spec, row, actor)
         elif status == "draft" and row.status != "draft":
@@ -257,7 +258,7 @@ def _refuse_live_edit(
 ) -> None:
     """A draft-only token (SPEC 9.1) edits only where the edit waits in a draft: an item not live, or any item of
     a collection with drafts (revisions). Publishing or unpublishing through ``status`` and changing a live item's
-    terms (which apply at once) are refused too."""
+    terms or credits (which apply at once) are refused too."""
     if status == "published":
         require_go_live(actor, "Publishing an item (status: published)")
     if status == "draft" and row.status != "draft":
@@ -265,7 +266,7 @@ def _refuse_live_edit(
     if writes and writes_live(spec, row):
         require_go_live(actor, f"Editing a live item of '{spec.slug}' (a collection without drafts)")
     if terms and row.status != "draft":  # published, or scheduled to be
-        require_go_live(actor, "Changing a live item's terms")
+        require_go_live(actor, "Changing a live item's terms or credits")
 
 
 def writes_live(spec: CollectionSpec, row: EntryBase) -> bool:

@@ -1,12 +1,14 @@
-"""Restoring a revision: its values become the item's new draft (never published directly)."""
+"""Restoring a revision: its values become the item's new draft (never published directly), and the credits it
+kept become the item's credits (they apply at once, as a content_update's ``bylines`` do)."""
 
 from __future__ import annotations
 
 from django.db import transaction
 
-from content.entries import rows
+from content.entries import revisions, rows
 from content.entries.entry import Entry
 from content.entries.services.drafts import write_values
+from content.hooks import restore_credits
 from content.models import Revision
 from content.schema import specs as schema
 from content.schema.retry import schema_retry
@@ -36,6 +38,8 @@ def revision_restore(*, actor: Actor, revision_id: str) -> Entry:
         stored = {k: v for k, v in (revision.data or {}).items() if k in spec.field_map}
         values = validate_data(spec, stored, partial=True, entry_id=row.id)
         # Fields added after the revision was taken are not in it and keep their current values.
+        if (credits := revisions.kept_credits(revision.data)) is not None:
+            restore_credits(spec.slug, row.id, credits)  # first: the draft revision written next keeps them
         write_values(spec, row, values, actor)
         send_entry_changed(spec.slug, row.id, "updated", actor, shown=row.status == "published")
     return Entry.load(spec, row)
