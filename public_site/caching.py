@@ -47,8 +47,9 @@ PAGES: dict[str, Page] = {
     "entry": Page(),
     "site-robots": Page(("settings",), (SETTINGS_KEY,)),  # the origin comes from the settings' url
     "site-sitemap": Page(("content", "terms", "taxonomies", "settings"), (SETTINGS_KEY, CONTENT_KEY, TAXONOMIES_KEY)),
-    "site-feed": Page(
-        (stamps.public(FEED_COLLECTION), "settings", "bylines"), (SETTINGS_KEY, collection_key(FEED_COLLECTION))
+    "site-feed": Page(  # items with their credits and their terms' labels (<category>)
+        (stamps.public(FEED_COLLECTION), "settings", "bylines", "terms", "taxonomies"),
+        (SETTINGS_KEY, collection_key(FEED_COLLECTION), TAXONOMIES_KEY),
     ),
 }
 

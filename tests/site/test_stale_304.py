@@ -96,6 +96,7 @@ CASES: dict[str, tuple[Callable[[dict[str, Any]], None], list[str]]] = {
             HELLO,
             "/category/news/",
             "/posts/hello-world/",
+            "/feed.xml",
         ],
     ),
     "term create": (_new_term, [f"{API}/taxonomies/category/terms", "/sitemap.xml"]),
@@ -155,7 +156,7 @@ def test_a_draft_keeps_visitors_validators_and_moves_editors(site) -> None:
     [
         ("/robots.txt", {"settings"}),
         ("/sitemap.xml", {"settings", "content", "taxonomies"}),
-        ("/feed.xml", {"settings", "collection:posts"}),
+        ("/feed.xml", {"settings", "collection:posts", "taxonomies"}),
         (f"{API}/menus", {"menus"}),
         (f"{API}/menus/primary", {"menu:primary", "content"}),
         (f"{API}/taxonomies/category/terms", {"taxonomies"}),
