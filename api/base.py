@@ -10,6 +10,7 @@ from rest_framework.views import APIView
 
 from api.authentication import BearerAuthentication, SessionActorAuthentication, actor_of
 from api.errors import exception_handler
+from api.negotiation import JSONFirstNegotiation
 from api.openapi import ApiSchema
 from api.parsers import CheckedJSONParser
 from api.permissions import RouteRules
@@ -26,6 +27,7 @@ class ApiView(APIView):
     authentication_classes = [BearerAuthentication, SessionActorAuthentication]
     permission_classes = [RouteRules]
     renderer_classes = [FastJSONRenderer]
+    content_negotiation_class = JSONFirstNegotiation
     parser_classes = [CheckedJSONParser]
     schema = ApiSchema()
     http_method_names = ["get", "post", "put", "patch", "delete", "head"]

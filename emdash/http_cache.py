@@ -9,6 +9,7 @@ a signed-in user or a token, and anything showing drafts, are ``private`` and ca
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -56,7 +57,7 @@ def apply(response: HttpResponseBase, found: Validators) -> HttpResponseBase:
     """ETag, Last-Modified, Cache-Control and, on public responses, the surrogate keys."""
     response["ETag"] = found.etag
     if found.last_modified is not None:
-        response["Last-Modified"] = http_date(found.last_modified.timestamp())
+        response["Last-Modified"] = _http_date(int(found.last_modified.timestamp()))
     if found.public:
         max_age = int(emdash_settings.HTTP_CACHE_MAX_AGE)
         shared = int(emdash_settings.HTTP_CACHE_S_MAXAGE)
@@ -70,6 +71,12 @@ def apply(response: HttpResponseBase, found: Validators) -> HttpResponseBase:
     else:
         response["Cache-Control"] = "private, no-cache"
     return response
+
+
+@functools.lru_cache(maxsize=256)
+def _http_date(stamp: int) -> str:
+    # A handful of distinct change times are served over and over; formatting one costs more than its lookup.
+    return http_date(stamp)
 
 
 def _drop_vary_cookie(response: HttpResponseBase) -> None:

@@ -12,9 +12,9 @@ fails here, goes on to Django untouched, which then answers as it always did.
 Before answering it does what the site's chain does to every response of these paths: the host is checked against
 ALLOWED_HOSTS (else Django's HostMiddleware refuses it), the input guard's NUL and surrogate check (else its 400),
 the SecurityMiddleware's HTTPS redirect (given here, as the chain would) and headers, the CORS middleware's
-headers (``Vary: Origin``, and an allowed origin's grant), and a trace id. The request signals are sent as
-Django's handler sends them, so a thread's database connection is checked and kept or closed exactly as for any
-other request. Rate limits are not counted for these answers: a 304 costs less than the limiter's own bookkeeping.
+headers (``Vary: Origin``, and an allowed origin's grant), and a trace id. Django's ``request_finished`` signal
+is sent as after any request, so a thread's database connection is kept or closed as usual. Rate limits are not
+counted for these answers: a 304 costs less than the limiter's own bookkeeping.
 """
 
 from __future__ import annotations
@@ -87,7 +87,9 @@ class ConditionalWSGI:
     def _answer(self, environ: dict[str, Any]) -> HttpResponseBase | None:
         with tracing.trace() as trace_id:
             set_script_prefix(get_script_name(environ))
-            signals.request_started.send(sender=self.__class__, environ=environ)
+            # No request_started: its one job here (closing a connection that failed or outlived CONN_MAX_AGE
+            # before use) is done by request_finished below, or by Django's handler when a failed query sends
+            # the request on. Half the signals' cost of a 304.
             try:
                 answer = self._not_modified(WSGIRequest(environ))
             except Exception:  # Django answers instead, and logs what it meets with its trace id
