@@ -5,15 +5,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
 from api.authentication import BearerAuthentication, SessionActorAuthentication, actor_of
 from api.errors import exception_handler
+from api.negotiation import JSONFirstNegotiation
 from api.openapi import ApiSchema
 from api.parsers import CheckedJSONParser
 from api.permissions import RouteRules
+from api.renderers import FastJSONRenderer
 from api.rules import RouteRule
 from emdash.actor import Actor
 from emdash.errors import ValidationError
@@ -25,7 +26,8 @@ class ApiView(APIView):
     rules: ClassVar[dict[str, RouteRule]] = {}
     authentication_classes = [BearerAuthentication, SessionActorAuthentication]
     permission_classes = [RouteRules]
-    renderer_classes = [JSONRenderer]
+    renderer_classes = [FastJSONRenderer]
+    content_negotiation_class = JSONFirstNegotiation
     parser_classes = [CheckedJSONParser]
     schema = ApiSchema()
     http_method_names = ["get", "post", "put", "patch", "delete", "head"]

@@ -6,7 +6,8 @@ SQLite, served by the same gunicorn settings as ours (1 worker x 1 gthread, pinn
 
 Rows (each a ratio measured in this run):
 - goal 3: a conditional GET answered 304 vs the same GET answered 200, public page and REST item: server CPU
-  per request within 0.3x;
+  per request within 0.3x; beside them, the REST item's 304 against gunicorn alone (bench/bare_wsgi.py, no
+  target): the server's own share of any 304;
 - goal 4: our public entry page vs Wagtail's page render: req/s at least 1.5x;
 - goal 5: REST and MCP ``content_list`` 50,000 items deep at 100k items vs the first page: ms per request
   within 1.5x;
@@ -202,6 +203,7 @@ def _delivery_rows(bench: Bench) -> list[Row]:
                     G3, "REST item 304 vs 200, CPU ms", item_304["cpu"], item_200["cpu"], 0.3, peer_name="the 200"
                 )
             )
+            rows.append(_server_alone(bench, site.env, item_304["cpu"]))
             say("goal 6: REST item and list vs Wagtail API v2")
             peer_item_m = _measure(bench, peer, peer_item)
             rows.append(Row.at_least(G6, "REST item, req/s", item_200["rps"], peer_item_m["rps"], 8, peer_name=API))
@@ -217,6 +219,27 @@ def _delivery_rows(bench: Bench) -> list[Row]:
         finally:
             peer.stop()
     return rows
+
+
+def _server_alone(bench: Bench, env: dict[str, str], ours_304: float) -> Row:
+    """What gunicorn alone costs per 304 (bench/bare_wsgi.py under the same settings): the part of a 304 that no
+    code of ours can take away. Shown beside the REST item's 304, no target."""
+    bare = bench.gunicorn("bare-wsgi", "bench.bare_wsgi:application", env)
+    bare.start()
+    try:
+        _wait_http(bare, "/")
+        alone = _measure(bench, bare, "/", head={"If-None-Match": '"bare"'}, status=304)
+    finally:
+        bare.stop()
+    ratio = ours_304 / alone["cpu"] if alone["cpu"] else None
+    return Row(
+        G3,
+        "REST item 304 vs gunicorn alone, CPU ms (no target)",
+        ours_304,
+        peer=alone["cpu"],
+        peer_name="a bare WSGI app's 304",
+        ratio=ratio,
+    )
 
 
 def _deep_rows(bench: Bench) -> list[Row]:

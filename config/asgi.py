@@ -12,14 +12,16 @@ from django.core.wsgi import get_wsgi_application  # noqa: E402
 
 from admin_ui.routing import websocket_urlpatterns  # noqa: E402
 from config.lifespan import Lifespan  # noqa: E402
+from emdash.edge.conditional import ConditionalWSGI  # noqa: E402
 from emdash.edge.limits import BodyLimitASGI  # noqa: E402
 from emdash.edge.threaded_wsgi import ThreadedWSGI  # noqa: E402
 from emdash.edge.ws_origin import OriginValidator  # noqa: E402
 
 # HTTP runs Django's WSGI handler on persistent threads (EMDASH_HTTP_THREADS): database connections are kept
 # between requests and no thread is started per request, so a call costs what it costs under gunicorn
-# (emdash.edge.threaded_wsgi). Websockets stay on the event loop, in the same process.
-http = ThreadedWSGI(get_wsgi_application())
+# (emdash.edge.threaded_wsgi); anonymous conditional GETs still current get their 304 before Django's handler
+# (emdash.edge.conditional). Websockets stay on the event loop, in the same process.
+http = ThreadedWSGI(ConditionalWSGI(get_wsgi_application()))
 
 # Lifespan: granian and uvicorn announce start and shutdown; shutdown lets the HTTP threads finish and flushes the
 # audit writer.

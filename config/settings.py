@@ -88,6 +88,7 @@ MIDDLEWARE = [
     "emdash.edge.hosts.HostMiddleware",  # ALLOWED_HOSTS for every path, MCP included; the health probe answers here
     "emdash.edge.limits.BodyLimitMiddleware",  # 413 for oversized bodies before anything reads them
     "mcp_endpoint.middleware.McpPathMiddleware",  # the MCP endpoint continues down its door's chain (emdash.doors)
+    "emdash.edge.chains.DoorChainMiddleware",  # so does the REST API (emdash.doors.REST_MIDDLEWARE)
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",  # static files under daphne, gunicorn and tests alike
     "emdash.http_cache.PublicVaryMiddleware",  # public reads (docs/caching.md) lose the session's Vary: Cookie

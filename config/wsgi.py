@@ -3,7 +3,9 @@ import os
 from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-from emdash.edge.limits import BodyLimitWSGI  # after DJANGO_SETTINGS_MODULE is set
+from emdash.edge.conditional import ConditionalWSGI  # after DJANGO_SETTINGS_MODULE is set
+from emdash.edge.limits import BodyLimitWSGI
 
-# Oversized bodies get a 413 before Django reads them.
-application = BodyLimitWSGI(get_wsgi_application())
+# Anonymous conditional GETs still current get their 304 before Django's handler (emdash.edge.conditional);
+# oversized bodies get a 413 before Django reads them.
+application = ConditionalWSGI(BodyLimitWSGI(get_wsgi_application()))

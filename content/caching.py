@@ -48,7 +48,6 @@ def _item(actor: Actor, raw: Mapping[str, Any], query: str) -> Validators | None
     spec = current.collections.get(slug)
     if spec is None:
         return None
-    qs = rows.live_rows(spec)
     if rows.ULID_RE.match(ident):  # the usual case: compiled once per collection model, like rows.find's read
         by_id = _revision_by_id(spec.model)
         found = list(by_id.rows([*by_id.params[:-1], ident.upper()]))
@@ -57,7 +56,7 @@ def _item(actor: Actor, raw: Mapping[str, Any], query: str) -> Validators | None
             locale = rows.resolve_locale(raw.get("locale"))
         except EmDashError:
             return None
-        found = list(qs.filter(slug=ident, locale=locale).values_list(*REVISION_COLUMNS)[:2])
+        found = list(rows.live_rows(spec).filter(slug=ident, locale=locale).values_list(*REVISION_COLUMNS)[:2])
     if len(found) != 1:
         return None
     entry_id, version, updated_at, status = found[0]

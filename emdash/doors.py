@@ -4,8 +4,8 @@ bucket), through which middleware, and in which shape it answers its errors.
 The edge reads this table and nothing else to tell doors apart: the body limit and its 413
 (``emdash.edge.limits``), the request rates (``emdash.edge.door_limits``), CORS (``emdash.edge.cors``), the NUL
 guard's 400 (``emdash.edge.input_guard``), the MCP endpoint's own middleware chain (``mcp_endpoint.middleware``),
-the 500 page (``emdash.views``) and the OpenAPI document (``api.openapi``). Adding a door is one entry here
-(docs/architecture.md, "Add a door").
+the REST door's own chain (``emdash.edge.chains``), the 500 page (``emdash.views``) and the OpenAPI document
+(``api.openapi``). Adding a door is one entry here (docs/architecture.md, "Add a door").
 """
 
 from __future__ import annotations
@@ -59,10 +59,29 @@ MCP_MIDDLEWARE = (
     "emdash.edge.input_guard.BadTextMiddleware",
 )
 
+# The REST door's chain (emdash.edge.chains): the entries of settings.MIDDLEWARE after DoorChainMiddleware that
+# concern a JSON API call, in the same order. Left out: static files (WhiteNoise: not under this prefix), CSRF (every
+# view here is exempt; DRF's session authentication checks the token itself, tests/edge/test_doors.py), flash
+# messages, the site time zone for templates, and the public site's redirect fallback (it never answers under
+# /_emdash/). Together they cost a fifth of a REST read (docs/benchmarks.md, issue 27 goal 6).
+REST_MIDDLEWARE = (
+    "django.middleware.security.SecurityMiddleware",
+    "emdash.http_cache.PublicVaryMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "emdash.edge.cors.CorsMiddleware",
+    "emdash.http_cache.EarlyNotModifiedMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "emdash.edge.door_limits.RateLimitMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "emdash.edge.csp.CSPMiddleware",
+    "emdash.edge.input_guard.BadTextMiddleware",
+)
+
 MCP = Door("mcp", (MCP_PATH + "/",), "jsonrpc", "mcp", "MCP_MAX_BODY", rate="mcp", middleware=MCP_MIDDLEWARE, cors=True)
 OAUTH = Door("oauth", (OAUTH_PREFIX,), "oauth", cors=True)
 CONSENT = Door("consent", (AUTHORIZE_PATH + "/",), "oauth", pages=True)  # OAuth's page: people sign in there
-REST = Door("rest", (API_PREFIX,), "rest", "rest", rate="rest", in_openapi=True, cors=True)
+REST = Door("rest", (API_PREFIX,), "rest", "rest", rate="rest", middleware=REST_MIDDLEWARE, in_openapi=True, cors=True)
 ADMIN = Door("admin", (ADMIN_PREFIX,), "page", "admin", pages=True)
 PUBLIC = Door("public", ("",), "page", pages=True)
 

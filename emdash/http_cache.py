@@ -9,6 +9,7 @@ a signed-in user or a token, and anything showing drafts, are ``private`` and ca
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -16,12 +17,13 @@ from datetime import datetime
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
-from django.urls import Resolver404, ResolverMatch, resolve
+from django.urls import ResolverMatch
 from django.utils.cache import get_conditional_response
 from django.utils.http import http_date
 
 from emdash.conf import emdash_settings
 from emdash.hybrid import HybridMiddleware
+from emdash.routing import match
 
 
 @dataclass
@@ -60,7 +62,7 @@ def apply(response: HttpResponseBase, found: Validators) -> HttpResponseBase:
     """ETag, Last-Modified, Cache-Control and, on public responses, the surrogate keys."""
     response["ETag"] = found.etag
     if found.last_modified is not None:
-        response["Last-Modified"] = http_date(found.last_modified.timestamp())
+        response["Last-Modified"] = _http_date(int(found.last_modified.timestamp()))
     if found.public:
         max_age = int(emdash_settings.HTTP_CACHE_MAX_AGE)
         shared = int(emdash_settings.HTTP_CACHE_S_MAXAGE)
@@ -74,6 +76,12 @@ def apply(response: HttpResponseBase, found: Validators) -> HttpResponseBase:
     else:
         response["Cache-Control"] = "private, no-cache"
     return response
+
+
+@functools.lru_cache(maxsize=256)
+def _http_date(stamp: int) -> str:
+    # A handful of distinct change times are served over and over; formatting one costs more than its lookup.
+    return http_date(stamp)
 
 
 def _drop_vary_cookie(response: HttpResponseBase) -> None:
@@ -132,36 +140,47 @@ class PublicVaryMiddleware(HybridMiddleware):
         return response
 
 
-# url name -> the validators of a conditional GET to it, answered by EarlyNotModifiedMiddleware (apps register
-# their cacheable reads here when their URL conf loads: public_site's pages, api's content reads).
+# url name -> the validators of a conditional GET to it, answered at the edge (emdash.edge.conditional) or, where a
+# handler has no edge (the test client), by EarlyNotModifiedMiddleware. Apps register their cacheable reads here
+# when their URL conf loads: public_site's pages, api's content reads. A URL name not in this table is never
+# answered early; the view still checks its own validators.
 EARLY: dict[str, Callable[[HttpRequest, ResolverMatch], Validators | None]] = {}
+
+# Set in the WSGI environ by the edge once it has looked at a request, so the middleware does not look again.
+EDGE_LOOKED = "emdash.conditional.looked"
+
+
+def early_answer(request: HttpRequest) -> HttpResponseBase | None:
+    """The 304 of an anonymous conditional GET whose validators still match, else None (the request goes on as
+    usual and the view checks again). Never for credentials (an Authorization header, a session cookie), for
+    other methods, for URLs without an EARLY entry or for reads that are not public (drafts, previews)."""
+    meta = request.META
+    if request.method not in ("GET", "HEAD") or not ("HTTP_IF_NONE_MATCH" in meta or "HTTP_IF_MODIFIED_SINCE" in meta):
+        return None
+    if "HTTP_AUTHORIZATION" in meta or settings.SESSION_COOKIE_NAME in request.COOKIES:
+        return None
+    found = match(request.path_info)
+    validators = EARLY.get(found.url_name or "") if found is not None else None
+    if found is None or validators is None:
+        return None
+    computed = validators(request, found)
+    if computed is None or not computed.public:
+        return None
+    answer = not_modified(request, computed)
+    return answer if answer is not None and answer.status_code == 304 else None
 
 
 class EarlyNotModifiedMiddleware(HybridMiddleware):
     """Answers an anonymous conditional GET whose validators still match with its 304 near the top of the chain,
-    before sessions, CSRF, authentication, rate limits and the view: the 304 then costs a URL match and the
-    validators' one or two small queries. Anything else (a token, a session cookie, no If-None-Match or
-    If-Modified-Since, a changed resource) goes down the chain as usual, where the view checks again."""
+    before sessions, CSRF, authentication, rate limits and the view, when no edge looked at it first: the site's
+    WSGI and ASGI applications answer these before Django's handler (emdash.edge.conditional); this serves
+    handlers without that edge (Django's test client, a custom server entry point)."""
 
     def sync(self, request: HttpRequest) -> HttpResponse:
-        answer = self._early(request)
+        if EDGE_LOOKED in request.META:
+            return self.get_response(request)  # type: ignore[no-any-return]
+        answer = early_answer(request)
         return answer if answer is not None else self.get_response(request)  # type: ignore[return-value]
 
     async def async_(self, request: HttpRequest) -> HttpResponse:
         return await self.get_response(request)  # type: ignore[no-any-return]  # validators read the database
-
-    def _early(self, request: HttpRequest) -> HttpResponseBase | None:
-        meta = request.META
-        if request.method not in ("GET", "HEAD") or not (
-            "HTTP_IF_NONE_MATCH" in meta or "HTTP_IF_MODIFIED_SINCE" in meta
-        ):
-            return None
-        if "HTTP_AUTHORIZATION" in meta or settings.SESSION_COOKIE_NAME in request.COOKIES:
-            return None
-        try:
-            match = resolve(request.path_info)
-        except Resolver404:
-            return None
-        validators = EARLY.get(match.url_name or "")
-        found = validators(request, match) if validators is not None else None
-        return not_modified(request, found) if found is not None and found.public else None

@@ -24,7 +24,7 @@ from emdash.text import PROBLEM, bad_text_message, find_bad_text, has_bad_chars,
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
 
-def _problem(request: HttpRequest) -> str | None:
+def problem(request: HttpRequest) -> str | None:
     """Where the bad input is ("path", "query.<name>", "form.<name>"), or None."""
     if has_bad_chars(request.path):
         return "path"
@@ -95,5 +95,5 @@ class BadTextMiddleware:
         return self.get_response(request)
 
     def process_view(self, request: HttpRequest, view: Any, args: Any, kwargs: Any) -> HttpResponse | None:
-        where = _problem(request)
+        where = problem(request)
         return None if where is None else refusal(request, where)

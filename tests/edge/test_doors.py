@@ -63,7 +63,7 @@ def test_the_mcp_chain_is_the_doors_middleware_in_the_sites_order() -> None:
     assert chain == [path for path in below if path in chain], "a subset of MIDDLEWARE, in its order"
     assert "emdash.edge.door_limits.RateLimitMiddleware" in chain
     assert "emdash.edge.input_guard.BadTextMiddleware" in chain
-    assert [door.name for door in DOORS if door.middleware is not None] == ["mcp"]
+    assert [door.name for door in DOORS if door.middleware is not None] == ["mcp", "rest"]  # REST: test_rest_chain
 
 
 def test_rate_buckets_come_from_the_door() -> None:
