@@ -226,7 +226,9 @@ def entry_update(
             raise Conflict("Stale _rev: the item changed since you read it; fetch it again and reapply your edit")
         if draft_only(actor):
             changes = data is not None or slug is not None or seo is not None
-            _refuse_live_edit(actor, spec, row, status=status, writes=changes, terms=terms is not None)
+            _refuse_live_edit(
+                actor, spec, row, status=status, writes=changes, terms=terms is not None, bylines=bylines is not None
+            )
         values = validate_data(spec, data, partial=True, entry_id=row.id)
         # A new slug or SEO on an item with a live version waits in the draft, like the values (SPEC 7).
         new_slug = requested_slug(spec, row, slug) if slug is not None else None
@@ -253,11 +255,11 @@ def entry_update(
 
 
 def _refuse_live_edit(
-    actor: Actor, spec: CollectionSpec, row: EntryBase, *, status: Any, writes: bool, terms: bool
+    actor: Actor, spec: CollectionSpec, row: EntryBase, *, status: Any, writes: bool, terms: bool, bylines: bool
 ) -> None:
     """A draft-only token (SPEC 9.1) edits only where the edit waits in a draft: an item not live, or any item of
     a collection with drafts (revisions). Publishing or unpublishing through ``status`` and changing a live item's
-    terms (which apply at once) are refused too."""
+    terms or bylines (which apply at once: no draft holds them) are refused too."""
     if status == "published":
         require_go_live(actor, "Publishing an item (status: published)")
     if status == "draft" and row.status != "draft":
@@ -266,6 +268,8 @@ def _refuse_live_edit(
         require_go_live(actor, f"Editing a live item of '{spec.slug}' (a collection without drafts)")
     if terms and row.status != "draft":  # published, or scheduled to be
         require_go_live(actor, "Changing a live item's terms")
+    if bylines and row.status != "draft":
+        require_go_live(actor, "Changing a live item's bylines")
 
 
 def writes_live(spec: CollectionSpec, row: EntryBase) -> bool:
