@@ -208,6 +208,23 @@ def test_a_huge_attribute_is_parsed_in_few_large_feeds(cms: None, tmp_path: Path
     assert len(feeds) <= 8, f"{len(feeds)} feeds"
 
 
+def test_a_block_with_attributes_nested_past_python_s_recursion_is_kept_as_html(cms: None, tmp_path: Path) -> None:
+    """Block attributes are JSON; 100,000 nested arrays overflow the JSON decoder's recursion. The post still
+    imports (the block kept as HTML in a code block, as unknown blocks are), never a traceback."""
+    path = tmp_path / "deep.xml"
+    deep = '<!-- wp:core/odd {"a":' + "[" * 100_000 + " -->odd<!-- /wp:core/odd --><!-- wp:paragraph --><p>Fine</p>"
+    path.write_text(
+        '<rss xmlns:wp="http://wordpress.org/export/1.2/" xmlns:content="http://purl.org/rss/1.0/modules/content/">'
+        "<channel><wp:wxr_version>1.2</wp:wxr_version><item><title>Deep</title><wp:post_id>9</wp:post_id>"
+        "<wp:post_type>post</wp:post_type><wp:status>draft</wp:status><wp:post_name>deep</wp:post_name>"
+        f"<content:encoded><![CDATA[{deep}]]></content:encoded></item></channel></rss>"
+    )
+    report = run(path)
+    assert "created 1 posts" in report and "block 'odd' kept as HTML" in report, report
+    body = rows("posts")["deep"].f_body
+    assert [b["_type"] for b in body] == ["code", "block"] and body[1]["children"][0]["text"] == "Fine"
+
+
 def test_plain_wordpress_links_redirect_to_the_imported_items(cms: None, uploads: Path, client: Any) -> None:
     """?p=ID and ?page_id=ID answer on every WordPress site whatever its permalinks: query-aware redirects."""
     run(DATA / "site.wxr", "--media-dir", str(uploads))
