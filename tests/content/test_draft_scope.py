@@ -302,6 +302,12 @@ REFUSALS = [
         "notes",
     ),
     Refusal(
+        "edit an item scheduled for its first publication",
+        "content_update",
+        "scheduled",
+        lambda i, r: {**_target(i, r), "data": {"title": "Live at the scheduled time"}},
+    ),
+    Refusal(
         "change a live item's terms through update",
         "content_update",
         "published",
@@ -338,7 +344,9 @@ def test_draft_token_is_refused_what_would_go_live(world: World, notes: Any, ref
     item, rev = world.item(refusal.state, refusal.collection) if refusal.state else ("", "")
     arguments = refusal.args(item, rev)
     before = state_of_content()
-    assert_step_up(call(world, door, world.tokens["draft"], op, arguments), door)
+    refused = call(world, door, world.tokens["draft"], op, arguments)
+    assert_step_up(refused, door)
+    assert "without drafts" not in refused.message or refusal.collection == "notes", refused.message
     assert state_of_content() == before, "a refused call changed something"
     # The same call with content:write goes through: only the scope refused it.
     assert call(world, door, world.tokens["write"], op, arguments).code == "ok"

@@ -265,6 +265,9 @@ def _refuse_live_edit(
     if status == "draft" and row.status != "draft":
         require_go_live(actor, "Unpublishing an item (status: draft)")
     if writes and writes_live(spec, row):
+        if row.status == "scheduled" and spec.supports_feature("revisions"):
+            # Never published: its row is what the schedule will publish, so the edit would go live then.
+            require_go_live(actor, "Editing an item scheduled to be published (the edit would go live with it)")
         require_go_live(actor, f"Editing a live item of '{spec.slug}' (a collection without drafts)")
     if terms and row.status != "draft":  # published, or scheduled to be
         require_go_live(actor, "Changing a live item's terms")
