@@ -33,10 +33,12 @@ def _menus() -> list[str]:
     return list(Menu.objects.order_by("name").values_list("name", flat=True).distinct())
 
 
-SOURCES: dict[str, tuple[Perm, Callable[[], list[str]]]] = {
-    "collection": (Perm.CONTENT_READ, _collections),
-    "taxonomy": (Perm.TAXONOMY_READ, _taxonomies),
-    "menu": (Perm.MENU_READ, _menus),
+# Argument name -> (any of these permissions lets the caller see the values, the values). Collection slugs serve
+# the prompts (content readers) and the schema template (schema readers) alike.
+SOURCES: dict[str, tuple[tuple[Perm, ...], Callable[[], list[str]]]] = {
+    "collection": ((Perm.CONTENT_READ, Perm.SCHEMA_READ), _collections),
+    "taxonomy": ((Perm.TAXONOMY_READ,), _taxonomies),
+    "menu": ((Perm.MENU_READ,), _menus),
 }
 TEMPLATE_ARGUMENTS = {resources.COLLECTION_TEMPLATE: ("collection",)}
 
@@ -73,7 +75,7 @@ def complete(params: dict[str, Any], actor: Actor) -> dict[str, Any]:
     if name not in arguments and name not in SOURCES:
         raise CompletionError(f"Invalid params: unknown argument '{name[:100]}' (arguments: {', '.join(arguments)})")
     source = SOURCES.get(name)
-    if source is None or not can(actor, source[0]):
+    if source is None or not any(can(actor, perm) for perm in source[0]):
         return {"completion": {"values": [], "total": 0, "hasMore": False}}
     prefix = value.lower()
     found = [v for v in source[1]() if v.lower().startswith(prefix)]

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from content.changesets.models import ChangeSet
 from content.schema.specs import CollectionSpec
 from content.schema.specs import current as current_schema
 from emdash.actor import Actor
@@ -98,7 +99,10 @@ When the text is ready, submit it as a draft with content_create: {{"collection"
 
 
 def _review_changeset(args: dict[str, str]) -> str:
-    return f"""Review the change set `{args["id"]}` of this EmDash site before it is published.
+    changeset = ChangeSet.objects.filter(id=args["id"]).only("id", "title").first()
+    if changeset is None:  # a prompt about a set that does not exist would send the model hunting
+        raise PromptError(f"Invalid params: no change set '{args['id'][:100]}' (changeset_list shows them)")
+    return f"""Review the change set "{changeset.title}" (`{changeset.id}`) of this EmDash site before it is published.
 
 1. Fetch the change set and the items it changes (the change set tools, e.g. changeset_get).
 2. For each item, call content_compare to see the draft against the live version, and content_get for the whole item.

@@ -87,7 +87,15 @@ def new_key(item_id: str, mime_type: str, now: datetime | None = None) -> str:
     return f"{now:%Y/%m}/{item_id.lower()}{extension_for(mime_type)}"
 
 
-_PREFERRED_EXT = {"image/jpeg": ".jpg", "image/x-icon": ".ico", "audio/mpeg": ".mp3", "video/quicktime": ".mov"}
+# Where mimetypes' first guess is not the usual name (application/xml guesses .xsl on some systems).
+_PREFERRED_EXT = {
+    "image/jpeg": ".jpg",
+    "image/x-icon": ".ico",
+    "audio/mpeg": ".mp3",
+    "video/quicktime": ".mov",
+    "application/xml": ".xml",
+    "text/xml": ".xml",
+}
 
 
 def extension_for(mime_type: str) -> str:

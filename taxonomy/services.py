@@ -138,11 +138,23 @@ def _resolve_parent(definition: TaxonomyDefinition, parent_id: Any, problems: di
 
 
 def _check_placement(
-    definition: TaxonomyDefinition, parent: Term, problems: dict[str, str], *, moving: Term | None = None
+    definition: TaxonomyDefinition,
+    parent: Term,
+    problems: dict[str, str],
+    *,
+    locale: str,
+    moving: Term | None = None,
 ) -> None:
-    """A parent for a new term (``moving`` None) or for an existing one: no self-parent, no cycle, depth cap."""
+    """A parent for a new term (``moving`` None) or for an existing one: in the term's ``locale`` (a French
+    term sits below the French variant of its parent), no self-parent, no cycle, depth cap."""
     if moving is not None and parent.pk == moving.pk:
         problems["parentId"] = "a term cannot be its own parent"
+        return
+    if parent.locale != locale:
+        problems["parentId"] = (
+            f"the parent '{parent.slug}' is in locale '{parent.locale}', this term in '{locale}': "
+            "pick the parent's variant in this locale (taxonomy_term_translations lists them)"
+        )
         return
     parents = _parent_map(definition)
     above = _ancestors(parents, parent.pk, stop=MAX_DEPTH + 1)
@@ -189,7 +201,7 @@ def term_create(
         description = _check_description(description, problems)
         parent = _resolve_parent(definition, parent_id, problems)
         if parent is not None:
-            _check_placement(definition, parent, problems)
+            _check_placement(definition, parent, problems, locale=locale)
         group = _translation_group(definition, translation_of, locale, problems)
         if problems:
             raise ValidationError.for_fields(problems)
@@ -253,7 +265,7 @@ def term_update(
         if parent_id is not UNSET:
             parent = _resolve_parent(definition, parent_id, problems)
             if parent is not None:
-                _check_placement(definition, parent, problems, moving=row)
+                _check_placement(definition, parent, problems, locale=row.locale, moving=row)
         if problems:
             raise ValidationError.for_fields(problems)
         if slug is not None and slug != row.slug:

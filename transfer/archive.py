@@ -120,6 +120,8 @@ def _members(path: str) -> Iterator[tuple[tarfile.TarInfo, IO[bytes] | None]]:
         with gzip.open(path, "rb") as raw, tarfile.open(fileobj=raw, mode="r|") as tar:
             for member in tar:
                 yield member, tar.extractfile(member) if member.isfile() else None
+    except FileNotFoundError:
+        raise  # no archive at all: the caller says so, rather than calling it damaged
     except (tarfile.TarError, EOFError, OSError, ValueError) as exc:
         raise ArchiveError(f"the archive is damaged or truncated ({exc})") from None
 
@@ -138,6 +140,8 @@ def verify(path: str) -> dict[str, Any]:
     """Read the whole archive once and check it against its manifest; the manifest, or ArchiveError."""
     try:
         seen, lines, manifest = _digest(path)
+    except FileNotFoundError:
+        raise
     except (tarfile.TarError, EOFError, OSError, zlib.error) as exc:
         raise ArchiveError(f"the archive is damaged or truncated ({exc})") from None
     if manifest is None:

@@ -15,9 +15,10 @@ from functools import partial
 from itertools import islice
 from typing import IO, Any, cast
 
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.files.base import File
 from django.core.management.color import no_style
-from django.db import connection, models, transaction
+from django.db import DatabaseError, connection, models, transaction
 
 from accounts.models import User
 from content import stamps
@@ -78,6 +79,7 @@ class Restore:
     created: list[str] = field(default_factory=list)
     media_keys: list[str] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
+    current: str = ""  # the kind being written, for the refusal of rows that do not fit the site
 
     def collection(self, line: dict[str, Any]) -> None:
         fields = line.pop("fields")
@@ -156,6 +158,7 @@ def _write_all(job: Restore, path: str) -> None:
     in_transaction: transaction.Atomic | None = None
     try:
         for name, member in read_rows(path):
+            job.current = name
             if name == "schema":
                 for line in cast(Iterator[dict[str, Any]], member):
                     job.collection(line)
@@ -232,9 +235,14 @@ def site_import(path: str, *, progress: Progress | None = None, on_verified: Cal
     job = Restore(progress or Silent())
     try:
         _write_all(job, path)
-    except BaseException:
+    except BaseException as exc:
         log.warning("import of %s failed; undoing what was written", path)
         _undo(job)
+        if isinstance(exc, (KeyError, ValueError, TypeError, DatabaseError, DjangoValidationError)):
+            # The archive verified against its manifest, yet its rows do not fit together (a hand-edited export):
+            # a refusal naming the kind, never a traceback.
+            reason = f"unknown reference {exc.args[0]!r}" if isinstance(exc, KeyError) else str(exc)[:300]
+            raise ArchiveError(f"the archive's {job.current or 'data'} rows cannot be restored: {reason}") from exc
         raise
     _after(job)
     job.progress.done()

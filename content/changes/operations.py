@@ -69,6 +69,10 @@ family("content", Perm.CONTENT_REVERT_CHANGES, destructive=True)(
     Endpoint("_emdash/api/changes/revert", "api-changes-revert").post(),
     output=OUTPUT,
     target=lambda args, payload: "" if payload.get("dryRun") else payload.get("by", ""),
+    # One audit row per item it changed, as a change set's publish writes: a later undo sees the item moved on.
+    item_targets=lambda args, payload: (
+        [] if payload.get("dryRun") else [f"{i['collection']}/{i['id']}" for i in payload.get("items", [])]
+    ),
 ).describe(
     "Undo what a token, OAuth client or user did to content since a time (trash what it created, untrash what it "
     "trashed, restore earlier revisions). Dry run by default; dryRun false applies all in one transaction."

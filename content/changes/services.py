@@ -9,7 +9,8 @@ revisions say what each item held before. Per item, the plan is one of:
   subject wrote is dropped when the live version is still the one from before); if the subject made the
   item live for the first time it is unpublished, if the subject published over an earlier live version
   that version is published again;
-- ``skip``: someone else changed the item afterwards (listed with who and when; ``force`` reverts it anyway),
+- ``skip``: someone else changed the item afterwards, by hand, through a change set or by an earlier undo (listed
+  with who and when; ``force`` reverts it anyway),
   or nothing can be done (deleted permanently, no revision from before in a collection without revisions).
 
 A dry run (the default) only plans. Applying runs every step in the caller's transaction (the operation
@@ -63,6 +64,9 @@ CONTENT_WRITES = (
         "content_permanent_delete",
     }
 )
+# Writes that change items in bulk, audited once per item they changed: someone else's (another undo included)
+# after the subject's change means the item moved on, so it is skipped unless forced.
+BULK_WRITES = {"changeset_publish", "changeset_revert", "changes_revert"}
 
 
 @dataclass(frozen=True)
@@ -199,7 +203,9 @@ def _plan(subject: Subject, when: datetime, target: str, mine: list[AuditLog], f
         return plan
     plan.title = _title(spec, row)
     others = (
-        AuditLog.objects.filter(target=target, created_at__gte=first, outcome="ok", action__in=CONTENT_WRITES)
+        AuditLog.objects.filter(
+            target=target, created_at__gte=first, outcome="ok", action__in=CONTENT_WRITES | BULK_WRITES
+        )
         .exclude(subject.rows())
         .select_related("user")
         .order_by("-created_at")

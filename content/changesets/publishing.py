@@ -188,13 +188,17 @@ def _revert_entry(entry: ChangeSetEntry, spec: CollectionSpec, row: EntryBase, a
     elif before.get("status") != "published":  # the set published it for the first time: unpublish
         writes.save(spec, row, status="draft", published_at=None, live_revision_id=before.get("liveRevisionId"))
         send_entry_changed(spec.slug, row.id, "unpublished", actor)
-    else:  # back to the live values, slug and revision it had before
+    else:  # back to the live values, slug and revision it had before, live again if unpublished since (force)
         values = rows.known_values(spec, before.get("values") or {})
+        first_live = parse_iso(before["publishedAt"]) if before.get("publishedAt") else row.published_at
         writes.save(
             spec,
             row,
             **rows.column_changes(spec, values),
             slug=before.get("slug") or row.slug,
+            status="published",
+            published_at=first_live or timezone.now(),
+            scheduled_at=None,
             live_revision_id=before.get("liveRevisionId"),
             draft_revision_id=None,
         )

@@ -215,7 +215,10 @@ def test_applying_reverts_every_item(session: dict[str, str], assistant: Door, e
     assert row_of(session["published"]) == {"title": "Original", "status": "published", "trashed": False, "draft": None}
     assert row_of(session["draft"])["title"] == "Original"  # the values of the revision before the change
     assert not row_of(session["doomed"])["trashed"]
-    assert AuditLog.objects.filter(action="changes_revert", outcome="ok").count() == 1
+    rows = AuditLog.objects.filter(action="changes_revert", outcome="ok")
+    assert sorted(rows.values_list("target", flat=True)) == sorted(
+        [f"token {token_id(assistant)}"] + [f"posts/{session[k]}" for k in ("made", "published", "draft", "doomed")]
+    ), "one row for the undo, one per item it changed"
 
 
 def test_items_someone_else_changed_afterwards_are_skipped_unless_forced(
@@ -230,6 +233,34 @@ def test_items_someone_else_changed_afterwards_are_skipped_unless_forced(
     forced = editor.mcp("changes_revert", {**args, "force": True})
     assert session["draft"] in [i["id"] for i in forced["items"]]
     assert row_of(session["draft"])["title"] != "Editor's word"
+
+
+def test_undoing_twice_changes_nothing_the_second_time(session: dict[str, str], assistant: Door, editor: Door) -> None:
+    """The first undo changed every item, so to a second one each was changed afterwards by someone else."""
+    args = {"by": {"token": token_id(assistant)}, "since": session["since"], "dryRun": False}
+    assert editor.mcp("changes_revert", args)["applied"] == 4
+    before = everything()
+    again = editor.mcp("changes_revert", args)
+    assert again["applied"] == 0 and again["items"] == []
+    assert len(again["skipped"]) == 4 and all("(changes_revert)" in s["reason"] for s in again["skipped"])
+    assert everything() == before
+
+
+def test_an_item_an_editor_published_through_a_change_set_since_is_skipped(
+    session: dict[str, str], alice: User, assistant: Door, editor: Door
+) -> None:
+    """A change set's publish is someone else's change to each of its items (audited per item)."""
+    reviewer = Door(token_for(new_user(Role.EDITOR), ["content:read", "content:write"], name="reviewer"))
+    made = editor.mcp("changeset_create", {"title": "Ship the draft"})["changeset"]["id"]
+    editor.mcp("changeset_add", {"id": made, "collection": "posts", "item": session["draft"]})
+    editor.mcp("changeset_submit", {"id": made})
+    assert reviewer.mcp("changeset_review", {"id": made, "decision": "approve"})["changeset"]["state"] == "approved"
+    assert "error" not in reviewer.mcp("changeset_publish", {"id": made})
+    args = {"by": {"token": token_id(assistant)}, "since": session["since"], "dryRun": False}
+    done = editor.mcp("changes_revert", args)
+    skipped = {s["id"]: s["reason"] for s in done["skipped"]}
+    assert list(skipped) == [session["draft"]] and "(changeset_publish)" in skipped[session["draft"]]
+    assert (row_of(session["draft"])["title"], row_of(session["draft"])["status"]) == ("Rewritten draft", "published")
 
 
 def test_a_token_is_named_as_the_token_list_shows_it(session: dict[str, str], assistant: Door, editor: Door) -> None:

@@ -350,6 +350,28 @@ def test_revert_skips_items_edited_since_unless_forced(people):
     assert title(edited) == "Old title"
 
 
+def test_a_forced_revert_puts_an_item_unpublished_since_back_live_as_it_was(people):
+    """SPEC 9.2: "every item goes back to the live revision it had before"; an item taken down after the set
+    was published (here by a second set) is live again with its old values once the revert is forced."""
+    author = people["author"]
+    _, edited, _ = three_items(author)
+    before = row(edited)
+    first = approved(author, people["reviewer"], (edited, "publish"))
+    publishing.changeset_publish(actor=people["editor"], id=first.id)
+    second = approved(author, people["reviewer"], (edited, "unpublish"))
+    publishing.changeset_publish(actor=people["editor"], id=second.id)
+    assert row(edited).status == "draft"
+
+    skipped = publishing.changeset_revert(actor=people["editor"], id=first.id)
+    assert skipped.skipped == [{"item": f"posts/{edited}", "reason": "edited since the set was published"}]
+    assert row(edited).status == "draft", "a skipped item is left alone"
+    forced = publishing.changeset_revert(actor=people["editor"], id=first.id, force=True)
+    assert forced.items == [f"posts/{edited}"]
+    after = row(edited)
+    assert (after.status, title(edited)) == ("published", "Old title")
+    assert after.live_revision_id == before.live_revision_id and after.published_at == before.published_at
+
+
 def test_revert_of_an_unpublished_set_is_refused(people):
     item = make_entry(by=people["author"]).id
     changeset = approved(people["author"], people["reviewer"], (item, "publish"))

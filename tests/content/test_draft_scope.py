@@ -6,7 +6,7 @@ may call an operation at all is read from ``RULES`` (its rule accepts content:dr
 rule lets through but the service refuses (going live through a write) are listed below with why.
 
 A refusal is HTTP 403 with ``WWW-Authenticate: Bearer error="insufficient_scope", scope="content:write"``, a
-message pointing at change sets, and nothing changed (rows, revisions, terms).
+message pointing at change sets, and nothing changed (rows, revisions, terms, byline credits).
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
+from bylines import services as byline_services
+from bylines.models import Byline, ContentByline
 from content.entries import services
 from content.models import Collection, Revision
 from emdash.operations import TABLE, load
@@ -110,6 +112,7 @@ class World:
             "write": token_for(self.author, WRITE, name="assistant (write)"),
         }
         taxonomy_services.term_create(actor=SYSTEM, taxonomy="tag", slug="news", label="News")
+        byline_services.byline_create(actor=SYSTEM, slug="guest", display_name="A Guest", is_guest=True)
 
     def item(self, state: str, collection: str = "posts") -> tuple[str, str]:
         """A fresh item of the author's in ``state``; (id, oldest revision id)."""
@@ -183,7 +186,7 @@ class Answer:
 
 
 def state_of_content() -> Any:
-    """Everything a refused call must leave alone: rows of every collection, revisions, term assignments."""
+    """Everything a refused call must leave alone: rows of every collection, revisions, terms and credits."""
     rows = {}
     with connection.cursor() as cursor:
         for slug, table in Collection.objects.values_list("slug", "table_name"):
@@ -191,7 +194,8 @@ def state_of_content() -> Any:
             rows[slug] = [tuple(str(v) for v in row) for row in cursor.fetchall()]
     revisions = list(Revision.objects.order_by("id").values_list("id", "data"))
     terms = list(TermAssignment.objects.order_by("id").values_list("collection", "entry_id", "term_id"))
-    return rows, revisions, terms
+    credits = list(ContentByline.objects.order_by("id").values_list("collection", "entry_id", "byline_id"))
+    return rows, revisions, terms, credits
 
 
 def assert_step_up(answer: Answer, door: str) -> None:
@@ -298,6 +302,12 @@ REFUSALS = [
         "notes",
     ),
     Refusal(
+        "edit an item scheduled for its first publication",
+        "content_update",
+        "scheduled",
+        lambda i, r: {**_target(i, r), "data": {"title": "Live at the scheduled time"}},
+    ),
+    Refusal(
         "change a live item's terms through update",
         "content_update",
         "published",
@@ -308,6 +318,12 @@ REFUSALS = [
         "content_terms_set",
         "published",
         lambda i, r: {**_target(i, r), "taxonomy": "tag", "terms": ["news"]},
+    ),
+    Refusal(
+        "change a live item's bylines through update",
+        "content_update",
+        "published",
+        lambda i, r: {**_target(i, r), "bylines": [{"bylineId": Byline.objects.get(slug="guest").pk}]},
     ),
     Refusal("restore a revision of a live item", "revision_restore", "pending", lambda i, r: {"revisionId": r}),
 ]
@@ -328,7 +344,9 @@ def test_draft_token_is_refused_what_would_go_live(world: World, notes: Any, ref
     item, rev = world.item(refusal.state, refusal.collection) if refusal.state else ("", "")
     arguments = refusal.args(item, rev)
     before = state_of_content()
-    assert_step_up(call(world, door, world.tokens["draft"], op, arguments), door)
+    refused = call(world, door, world.tokens["draft"], op, arguments)
+    assert_step_up(refused, door)
+    assert "without drafts" not in refused.message or refusal.collection == "notes", refused.message
     assert state_of_content() == before, "a refused call changed something"
     # The same call with content:write goes through: only the scope refused it.
     assert call(world, door, world.tokens["write"], op, arguments).code == "ok"

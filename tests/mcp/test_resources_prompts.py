@@ -8,7 +8,10 @@ import json
 import pytest
 
 from audit.models import AuditLog
-from tests.factories import make_collection
+from content.changesets import services as changesets
+from emdash.actor import Actor
+from emdash.roles import Role
+from tests.factories import make_collection, make_user
 from tests.mcp.conftest import MCP, MakeMCP
 
 NEW = ["2025-06-18", "2025-11-25"]
@@ -143,14 +146,19 @@ def test_prompts_are_permission_checked(recipes, make_mcp: MakeMCP) -> None:
     reader = make_mcp("subscriber", "content:read")
     args = {"name": "audit_content", "arguments": {"collection": "recipes"}}
     assert reader.error("prompts/get", args, version="2025-06-18")["data"]["code"] == "INSUFFICIENT_PERMISSIONS"
+    proposal = changesets.changeset_create(actor=Actor.for_user(make_user(Role.AUTHOR)), title="Spring menu")
     contributor = make_mcp("contributor", "content:read")
     got = contributor.result(
+        "prompts/get", {"name": "review_changeset", "arguments": {"id": proposal.id}}, version="2025-06-18"
+    )
+    assert f'"Spring menu" (`{proposal.id}`)' in got["messages"][0]["content"]["text"]
+    unknown = contributor.error(
         "prompts/get", {"name": "review_changeset", "arguments": {"id": "cs1"}}, version="2025-06-18"
     )
-    assert "`cs1`" in got["messages"][0]["content"]["text"]
+    assert unknown["code"] == INVALID_PARAMS and "no change set 'cs1'" in unknown["message"]
 
 
-def test_completion_of_collections_taxonomies_and_menus(recipes, mcp: MCP) -> None:
+def test_completion_of_collections_taxonomies_and_menus(recipes, mcp: MCP, make_mcp: MakeMCP) -> None:
     make_collection("reviews", fields=[{"slug": "title", "label": "Title", "type": "string"}])
     mcp.ok("menu_create", {"name": "main", "label": "Main"})
 
@@ -165,6 +173,13 @@ def test_completion_of_collections_taxonomies_and_menus(recipes, mcp: MCP) -> No
     assert complete(template, "collection", "rev")["values"] == ["reviews"]
     assert complete(prompt, "menu")["values"] == ["main"]
     assert complete(prompt, "topic")["values"] == []
+    schema_reader = make_mcp("editor", "schema:read")
+    offered = schema_reader.result(
+        "completion/complete",
+        {"ref": template, "argument": {"name": "collection", "value": "rec"}},
+        version="2025-06-18",
+    )
+    assert offered["completion"]["values"] == ["recipes"], "who may read the template is offered its values"
     bad = mcp.error(
         "completion/complete",
         {"ref": {"type": "ref/prompt", "name": "x"}, "argument": {"name": "a"}},

@@ -56,6 +56,23 @@ def test_a_second_variant_in_one_locale_or_an_unknown_source_is_refused(mcp: MCP
     assert Term.objects.filter(taxonomy__name="category").count() == 2
 
 
+def test_a_parent_in_another_locale_is_refused_on_create_and_move(mcp: MCP) -> None:
+    """A term's parent is in its own locale (the reference keys hierarchy by locale too); nothing changes."""
+    news = create(mcp, "news")
+    french = create(mcp, "actualites", locale="fr", translationOf="news")
+    wrong = mcp.fails(
+        "taxonomy_create_term",
+        {"taxonomy": "category", "slug": "sport", "label": "Sport", "locale": "fr", "parentId": news["id"]},
+    )
+    assert wrong["_meta"]["code"] == "VALIDATION_ERROR" and "parentId" in wrong["content"][0]["text"]
+    assert not Term.objects.filter(slug="sport").exists()
+    child = create(mcp, "sport", locale="fr", parentId=french["id"])
+    assert child["parentId"] == french["id"]
+    moved = mcp.fails("taxonomy_update_term", {"taxonomy": "category", "termSlug": "sport", "parentId": news["id"]})
+    assert moved["_meta"]["code"] == "VALIDATION_ERROR" and "locale 'en'" in moved["content"][0]["text"]
+    assert Term.objects.get(slug="sport").parent_id == french["id"]
+
+
 def test_the_translations_tool_needs_a_term(mcp: MCP) -> None:
     assert mcp.fails("taxonomy_term_translations", {"taxonomy": "category"})["_meta"]["code"] == "VALIDATION_ERROR"
     missing = mcp.fails("taxonomy_term_translations", {"taxonomy": "category", "termSlug": "nope"})

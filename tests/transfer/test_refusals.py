@@ -4,6 +4,7 @@ written (non-zero exit, a clear message), and the archive holds no secrets."""
 from __future__ import annotations
 
 import gzip
+import hashlib
 import io
 import json
 import shutil
@@ -100,6 +101,48 @@ def test_a_damaged_archive_is_refused_and_nothing_is_written(
     assert done.returncode != 0
     assert "import refused, nothing was written" in done.stderr and message in done.stderr
     _still_empty(tmp_path, empty_site)
+
+
+def _rehash(source: Path, target: Path, change: Any) -> None:
+    """``change`` the members, then write a manifest that matches: the archive verifies, its data lies."""
+    with tarfile.open(source, "r:gz") as tar:
+        files = {m.name: tar.extractfile(m).read() for m in tar if m.isfile()}  # type: ignore[union-attr]
+    files = {name: change(name, body) for name, body in files.items()}
+    manifest = json.loads(files.pop("manifest.json"))
+    manifest["files"] = {name: hashlib.sha256(body).hexdigest() for name, body in files.items()}
+    files["manifest.json"] = json.dumps(manifest).encode()
+    with tarfile.open(target, "w:gz") as out:
+        for name, body in files.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(body)
+            out.addfile(info, io.BytesIO(body))
+
+
+def _entry_of_an_unknown_collection(name: str, body: bytes) -> bytes:
+    if name != "entries.jsonl":
+        return body
+    rows = [json.loads(line) for line in body.splitlines()]
+    rows[-1]["collection"] = "nowhere"
+    return b"".join(json.dumps(row).encode() + b"\n" for row in rows)
+
+
+def test_an_archive_whose_rows_contradict_each_other_is_refused_clearly(
+    archive: Path, empty_site: dict[str, Any], tmp_path: Path
+) -> None:
+    """The manifest matches (a hand-edited export), but an entry names a collection the archive lacks: a clear
+    refusal naming the kind, no traceback, and the collections already created are dropped again."""
+    bad = tmp_path / "inconsistent.tar.gz"
+    _rehash(archive, bad, _entry_of_an_unknown_collection)
+    done = manage("emdash_import", str(bad), check=False, **empty_site)
+    assert done.returncode != 0
+    assert "import refused, nothing was written" in done.stderr and "entries" in done.stderr, done.stderr
+    assert "'nowhere'" in done.stderr and "Traceback" not in done.stderr, done.stderr
+    _still_empty(tmp_path, empty_site)
+
+
+def test_a_missing_file_is_named_as_missing(empty_site: dict[str, Any], tmp_path: Path) -> None:
+    done = manage("emdash_import", str(tmp_path / "nothing-here.tar.gz"), check=False, **empty_site)
+    assert done.returncode != 0 and "no such file" in done.stderr and "damaged" not in done.stderr, done.stderr
 
 
 def test_a_site_with_content_is_refused(archive: Path) -> None:

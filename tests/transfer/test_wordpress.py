@@ -183,6 +183,48 @@ def test_unsafe_or_broken_files_are_refused_writing_nothing(cms: None, tmp_path:
     assert Collection.objects.count() == 0 and WordPressLink.objects.count() == 0
 
 
+def test_a_huge_attribute_is_parsed_in_few_large_feeds(cms: None, tmp_path: Path, monkeypatch: Any) -> None:
+    """A 24 MiB attribute (a hostile or broken file) reaches the parser in a handful of feeds: expat before 2.6
+    rescans an unfinished tag on every feed, so 16 KiB feeds (1,500 of them here) cost a minute of CPU."""
+    from transfer.wordpress import wxr
+
+    path = tmp_path / "huge.xml"
+    path.write_text(
+        '<rss xmlns:wp="http://wordpress.org/export/1.2/"><channel junk="' + "A" * (24 << 20) + '">'
+        "<wp:wxr_version>1.2</wp:wxr_version><item><title>Kept</title><wp:post_id>1</wp:post_id>"
+        "<wp:post_type>post</wp:post_type><wp:status>draft</wp:status></item></channel></rss>"
+    )
+    feeds: list[int] = []
+    original = wxr.LargeReads.read
+
+    def counted(self: Any, size: int = -1) -> bytes:
+        data = original(self, size)
+        feeds.append(len(data))
+        return data
+
+    monkeypatch.setattr(wxr.LargeReads, "read", counted)
+    site = wxr.read(str(path))
+    assert [item.title for item in site.items] == ["Kept"]
+    assert len(feeds) <= 8, f"{len(feeds)} feeds"
+
+
+def test_a_block_with_attributes_nested_past_python_s_recursion_is_kept_as_html(cms: None, tmp_path: Path) -> None:
+    """Block attributes are JSON; 100,000 nested arrays overflow the JSON decoder's recursion. The post still
+    imports (the block kept as HTML in a code block, as unknown blocks are), never a traceback."""
+    path = tmp_path / "deep.xml"
+    deep = '<!-- wp:core/odd {"a":' + "[" * 100_000 + " -->odd<!-- /wp:core/odd --><!-- wp:paragraph --><p>Fine</p>"
+    path.write_text(
+        '<rss xmlns:wp="http://wordpress.org/export/1.2/" xmlns:content="http://purl.org/rss/1.0/modules/content/">'
+        "<channel><wp:wxr_version>1.2</wp:wxr_version><item><title>Deep</title><wp:post_id>9</wp:post_id>"
+        "<wp:post_type>post</wp:post_type><wp:status>draft</wp:status><wp:post_name>deep</wp:post_name>"
+        f"<content:encoded><![CDATA[{deep}]]></content:encoded></item></channel></rss>"
+    )
+    report = run(path)
+    assert "created 1 posts" in report and "block 'odd' kept as HTML" in report, report
+    body = rows("posts")["deep"].f_body
+    assert [b["_type"] for b in body] == ["code", "block"] and body[1]["children"][0]["text"] == "Fine"
+
+
 def test_plain_wordpress_links_redirect_to_the_imported_items(cms: None, uploads: Path, client: Any) -> None:
     """?p=ID and ?page_id=ID answer on every WordPress site whatever its permalinks: query-aware redirects."""
     run(DATA / "site.wxr", "--media-dir", str(uploads))

@@ -35,6 +35,7 @@ def args(data: bytes, name: str = "export.xml") -> dict:
 def test_an_admin_uploads_a_wxr_and_imports_it_by_media_id(cms, mcp) -> None:  # noqa: F811
     item = mcp.ok("media_upload", args((DATA / "site.wxr").read_bytes()))["item"]
     assert item["mimeType"] == "application/xml"
+    assert item["storageKey"].endswith(".xml"), "not the system's first guess for application/xml (.xsl)"
     served = Client().get(item["url"])
     assert served.status_code == 200
     assert served["Content-Disposition"].startswith("attachment")

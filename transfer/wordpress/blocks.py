@@ -58,7 +58,7 @@ def _delimiter(comment: str) -> tuple[str, str, dict[str, Any], bool] | None:
     name = name.removeprefix("core/")
     try:
         attrs = json.loads(rest) if rest.strip() else {}
-    except ValueError:
+    except (ValueError, RecursionError):  # broken, or nested deeper than Python recurses: a block without attrs
         attrs = {}
     return ("close" if closing else "open"), name, attrs if isinstance(attrs, dict) else {}, self_closing
 

@@ -152,7 +152,7 @@ def entry_create(
             _set_bylines(spec, row.id, bylines)
         if spec.supports_feature("revisions"):
             revisions.record(spec, row.id, rows.row_values(spec, row), Revision.KIND_DRAFT, actor)
-        send_entry_changed(spec.slug, row.id, "created", actor, shown=False)  # a draft until publish_row
+        send_entry_changed(spec.slug, row.id, "created", actor)
         if status == "published":
             publish_row(spec, row, actor)
     return Entry.load(spec, row, live_seo=live_seo)  # a new item's SEO is what it was given
@@ -195,7 +195,7 @@ def _share_across_translations(spec: CollectionSpec, row: EntryBase, values: dic
         require_go_live(actor, "Sharing values with a live translation of a collection without drafts")
     for sibling in siblings:
         write_values(spec, sibling, shared, actor)
-        send_entry_changed(spec.slug, sibling.id, "updated", actor, shown=sibling.status == "published")
+        send_entry_changed(spec.slug, sibling.id, "updated", actor)
 
 
 @schema_retry
@@ -226,14 +226,13 @@ def entry_update(
             raise Conflict("Stale _rev: the item changed since you read it; fetch it again and reapply your edit")
         if draft_only(actor):
             changes = data is not None or slug is not None or seo is not None
-            credits = terms is not None or bylines is not None
-            _refuse_live_edit(actor, spec, row, status=status, writes=changes, terms=credits)
+            _refuse_live_edit(
+                actor, spec, row, status=status, writes=changes, terms=terms is not None, bylines=bylines is not None
+            )
         values = validate_data(spec, data, partial=True, entry_id=row.id)
         # A new slug or SEO on an item with a live version waits in the draft, like the values (SPEC 7).
         new_slug = requested_slug(spec, row, slug) if slug is not None else None
         new_seo = requested_seo(spec, row, seo)
-        if bylines is not None:  # first, so the revision this edit saves keeps the new credits
-            _set_bylines(spec, row.id, bylines)
         if values or new_slug or new_seo is not None:
             try:
                 with transaction.atomic():
@@ -241,11 +240,13 @@ def entry_update(
             except IntegrityError:
                 raise SlugConflict("Slug or unique value already taken by another item") from None
             _share_across_translations(spec, row, values, actor)
-            send_entry_changed(spec.slug, row.id, "updated", actor, shown=row.status == "published")
+            send_entry_changed(spec.slug, row.id, "updated", actor)
         elif not autosave and spec.supports_feature("revisions"):
             revisions.end_autosave_session(spec, row.id)
         if terms is not None:
             _set_terms(spec, row.id, terms)
+        if bylines is not None:
+            _set_bylines(spec, row.id, bylines)
         if status == "published":
             publish_row(spec, row, actor)
         elif status == "draft" and row.status != "draft":
@@ -254,19 +255,24 @@ def entry_update(
 
 
 def _refuse_live_edit(
-    actor: Actor, spec: CollectionSpec, row: EntryBase, *, status: Any, writes: bool, terms: bool
+    actor: Actor, spec: CollectionSpec, row: EntryBase, *, status: Any, writes: bool, terms: bool, bylines: bool
 ) -> None:
     """A draft-only token (SPEC 9.1) edits only where the edit waits in a draft: an item not live, or any item of
     a collection with drafts (revisions). Publishing or unpublishing through ``status`` and changing a live item's
-    terms or credits (which apply at once) are refused too."""
+    terms or bylines (which apply at once: no draft holds them) are refused too."""
     if status == "published":
         require_go_live(actor, "Publishing an item (status: published)")
     if status == "draft" and row.status != "draft":
         require_go_live(actor, "Unpublishing an item (status: draft)")
     if writes and writes_live(spec, row):
+        if row.status == "scheduled" and spec.supports_feature("revisions"):
+            # Never published: its row is what the schedule will publish, so the edit would go live then.
+            require_go_live(actor, "Editing an item scheduled to be published (the edit would go live with it)")
         require_go_live(actor, f"Editing a live item of '{spec.slug}' (a collection without drafts)")
     if terms and row.status != "draft":  # published, or scheduled to be
-        require_go_live(actor, "Changing a live item's terms or credits")
+        require_go_live(actor, "Changing a live item's terms")
+    if bylines and row.status != "draft":
+        require_go_live(actor, "Changing a live item's bylines")
 
 
 def writes_live(spec: CollectionSpec, row: EntryBase) -> bool:
@@ -293,7 +299,7 @@ def entry_trash(*, actor: Actor, collection: str, id: str) -> None:
     with editing(actor, spec, id, go_live=True) as row:
         status = "draft" if row.status == "scheduled" else row.status
         writes.save(spec, row, deleted_at=timezone.now(), scheduled_at=None, status=status)
-        send_entry_changed(spec.slug, row.id, "trashed", actor, shown=row.status == "published")
+        send_entry_changed(spec.slug, row.id, "trashed", actor)
 
 
 @schema_retry
@@ -301,7 +307,7 @@ def entry_restore(*, actor: Actor, collection: str, id: str) -> Entry:
     spec = schema.get_collection(collection)
     with editing(actor, spec, id, trashed=True, go_live=True) as row:
         writes.save(spec, row, deleted_at=None)
-        send_entry_changed(spec.slug, row.id, "restored", actor, shown=row.status == "published")
+        send_entry_changed(spec.slug, row.id, "restored", actor)
     return Entry.load(spec, row)
 
 
@@ -332,7 +338,7 @@ def entry_delete_permanently(*, actor: Actor, collection: str, id: str) -> None:
         forget_moves(spec.slug, row.id)
         Revision.objects.filter(collection=spec.slug, entry_id=row.id).delete()
         spec.model.objects.filter(pk=row.pk).delete()
-        send_entry_changed(spec.slug, row.id, "deleted", actor, shown=row.status == "published")
+        send_entry_changed(spec.slug, row.id, "deleted", actor)
 
 
 @schema_retry
