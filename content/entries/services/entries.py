@@ -152,7 +152,7 @@ def entry_create(
             _set_bylines(spec, row.id, bylines)
         if spec.supports_feature("revisions"):
             revisions.record(spec, row.id, rows.row_values(spec, row), Revision.KIND_DRAFT, actor)
-        send_entry_changed(spec.slug, row.id, "created", actor)
+        send_entry_changed(spec.slug, row.id, "created", actor, shown=False)  # a draft until publish_row
         if status == "published":
             publish_row(spec, row, actor)
     return Entry.load(spec, row, live_seo=live_seo)  # a new item's SEO is what it was given
@@ -195,7 +195,7 @@ def _share_across_translations(spec: CollectionSpec, row: EntryBase, values: dic
         require_go_live(actor, "Sharing values with a live translation of a collection without drafts")
     for sibling in siblings:
         write_values(spec, sibling, shared, actor)
-        send_entry_changed(spec.slug, sibling.id, "updated", actor)
+        send_entry_changed(spec.slug, sibling.id, "updated", actor, shown=sibling.status == "published")
 
 
 @schema_retry
@@ -233,6 +233,8 @@ def entry_update(
         # A new slug or SEO on an item with a live version waits in the draft, like the values (SPEC 7).
         new_slug = requested_slug(spec, row, slug) if slug is not None else None
         new_seo = requested_seo(spec, row, seo)
+        if bylines is not None:  # first, so the revision this edit saves keeps the new credits
+            _set_bylines(spec, row.id, bylines)
         if values or new_slug or new_seo is not None:
             try:
                 with transaction.atomic():
@@ -240,13 +242,11 @@ def entry_update(
             except IntegrityError:
                 raise SlugConflict("Slug or unique value already taken by another item") from None
             _share_across_translations(spec, row, values, actor)
-            send_entry_changed(spec.slug, row.id, "updated", actor)
+            send_entry_changed(spec.slug, row.id, "updated", actor, shown=row.status == "published")
         elif not autosave and spec.supports_feature("revisions"):
             revisions.end_autosave_session(spec, row.id)
         if terms is not None:
             _set_terms(spec, row.id, terms)
-        if bylines is not None:
-            _set_bylines(spec, row.id, bylines)
         if status == "published":
             publish_row(spec, row, actor)
         elif status == "draft" and row.status != "draft":
@@ -299,7 +299,7 @@ def entry_trash(*, actor: Actor, collection: str, id: str) -> None:
     with editing(actor, spec, id, go_live=True) as row:
         status = "draft" if row.status == "scheduled" else row.status
         writes.save(spec, row, deleted_at=timezone.now(), scheduled_at=None, status=status)
-        send_entry_changed(spec.slug, row.id, "trashed", actor)
+        send_entry_changed(spec.slug, row.id, "trashed", actor, shown=row.status == "published")
 
 
 @schema_retry
@@ -307,7 +307,7 @@ def entry_restore(*, actor: Actor, collection: str, id: str) -> Entry:
     spec = schema.get_collection(collection)
     with editing(actor, spec, id, trashed=True, go_live=True) as row:
         writes.save(spec, row, deleted_at=None)
-        send_entry_changed(spec.slug, row.id, "restored", actor)
+        send_entry_changed(spec.slug, row.id, "restored", actor, shown=row.status == "published")
     return Entry.load(spec, row)
 
 
@@ -338,7 +338,7 @@ def entry_delete_permanently(*, actor: Actor, collection: str, id: str) -> None:
         forget_moves(spec.slug, row.id)
         Revision.objects.filter(collection=spec.slug, entry_id=row.id).delete()
         spec.model.objects.filter(pk=row.pk).delete()
-        send_entry_changed(spec.slug, row.id, "deleted", actor)
+        send_entry_changed(spec.slug, row.id, "deleted", actor, shown=row.status == "published")
 
 
 @schema_retry
