@@ -88,7 +88,7 @@ def test_a_draft_only_token_may_not_change_a_live_items_credits(mcp: MCP, make_m
     item = mcp.ok("content_create", live)["item"]
     args = {"collection": "posts", "id": item["id"], "bylines": [{"bylineId": ann}]}
     refused = drafter.rpc("tools/call", {"name": "content_update", "arguments": args}, status=403)["error"]
-    assert refused["data"]["code"] == "INSUFFICIENT_SCOPE" and "credits" in refused["message"]
+    assert refused["data"]["code"] == "INSUFFICIENT_SCOPE" and "bylines" in refused["message"]
     assert not ContentByline.objects.exists()
 
 
