@@ -17,6 +17,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from emdash.conf import emdash_settings
 from media import renditions
+from media.images import Box, cover_size
 from media.renditions import Spec
 
 # The ready URLs every image result carries: name -> (target width, height, fit, format).
@@ -89,3 +90,16 @@ def img(item: Mapping[str, Any], *, sizes: str = DEFAULT_SIZES, alt: str | None 
         parts.append(format_html(' data-placeholder="{}"', colour))
     parts.append(mark_safe(' loading="lazy" decoding="async">'))
     return mark_safe("".join(parts))
+
+
+def open_graph(item: Mapping[str, Any]) -> dict[str, Any] | None:
+    """``{url, width, height, alt}`` of a presented image as a page's Open Graph image: its 1200x630 cover
+    rendition, sized as that rendition comes out (never upscaled: a smaller original gives a smaller crop);
+    the original for images without renditions (SVG); None for anything that is not an image."""
+    if not str(item.get("mimeType", "")).startswith("image/") or not item.get("url"):
+        return None
+    width, height = item.get("width"), item.get("height")
+    ready = (item.get("renditions") or {}).get("openGraph")
+    if ready and width and height:
+        width, height = cover_size(int(width), int(height), Box(*renditions.OPEN_GRAPH, "cover"))
+    return {"url": ready or item["url"], "width": width, "height": height, "alt": item.get("alt") or ""}
