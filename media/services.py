@@ -298,6 +298,7 @@ def media_update(
             MediaItem.objects.filter(id=row.id).update(**changes)
             if moved:
                 rendition_store.forget(row.id, fit="cover")
+            usage.bump_users(row.id)
             row.refresh_from_db()
     return row
 
@@ -328,6 +329,7 @@ def media_delete(*, actor: Actor, id: Any, force: Any = False) -> None:
         uses = usage.usage_of(row.id)
         if uses and force is not True:
             raise MediaInUse(row.id, uses)
+        usage.bump_users(row.id)
         usage.forget_media(row.id)
         key = row.storage_key
         rendition_store.forget(row.id)

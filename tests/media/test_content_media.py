@@ -103,7 +103,7 @@ def test_a_list_of_fifty_reads_its_media_in_one_query(posts: Any, mcp: MCP) -> N
         return page["items"], [q["sql"] for q in captured.captured_queries]
 
     listed(5)  # warm: the token and the collection's schema are cached after the first call
-    few, few_sql = listed(5)
+    _, few_sql = listed(5)
     many, many_sql = listed(50)
     assert len(many) == 50 and len(many_sql) == len(few_sql), many_sql
     media_sql = [sql for sql in many_sql if "media_mediaitem" in sql]
