@@ -25,6 +25,8 @@ from emdash.permissions import Perm, can
 from emdash.prepared import Prepared
 
 REVISION_COLUMNS = ("id", "version", "updated_at", "status")
+# Stamps of what an item's read shows besides its row: terms, and media details (raised when a used item changes).
+BESIDE = ("terms", stamps.MEDIA)
 
 
 @functools.lru_cache(maxsize=512)  # per model class, i.e. per collection and schema snapshot
@@ -76,12 +78,13 @@ def _item_validators(
     if status != "published" and not show_draft:
         return None  # the operation answers 404, as for an item that does not exist
     public = _public(actor) and status == "published"
-    now = stamps.read()  # the item's terms are part of its read; their assignments do not touch its row
+    # The item's terms and its media's details are part of its read; changing them does not touch its row.
+    now = stamps.read()
     return Validators(
         etag=etag(
-            "item", entry_id, rev, now.token("terms"), show_draft, schema_version or schema.current().version, query
+            "item", entry_id, rev, now.token(*BESIDE), show_draft, schema_version or schema.current().version, query
         ),
-        last_modified=max(filter(None, (updated_at, now.newest("terms")))),
+        last_modified=max(filter(None, (updated_at, now.newest(*BESIDE)))),
         public=public,
         tags=[item_key(entry_id), collection_key(slug)] if public else [],
     )

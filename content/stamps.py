@@ -1,8 +1,8 @@
 """Change stamps: one version per cache scope, raised in the writing transaction (content.models.ChangeStamp).
 
-Scopes: ``content`` (any item), ``content:<collection>``, ``menus``, ``settings``. Readers use them twice:
-HTTP validators for lists, search and public pages (an ETag that changes when anything they show may have), and
-per-process caches of menus and settings that are rebuilt when another process changed them. ``read`` is one
+Scopes: ``content`` (any item), ``content:<collection>``, ``menus``, ``settings``, ``media`` (a used media item).
+Readers use them twice: HTTP validators for lists, search and public pages (an ETag that changes when anything
+they show may have), and per-process caches of menus and settings that are rebuilt when another process changed them. ``read`` is one
 query for every scope; a public page reads them once per request (``snapshot``) and everything it renders
 compares against that snapshot.
 """
@@ -26,6 +26,7 @@ from content.models import ChangeStamp, SchemaState
 T = TypeVar("T")
 CONTENT = "content"  # derived in read(): every content:<collection> together
 SCHEMA = "schema"  # the schema version stamp, read along (not a ChangeStamp row)
+MEDIA = "media"  # a media item that content uses changed (its details show in the items' reads)
 
 
 @dataclass(frozen=True)

@@ -192,7 +192,8 @@ def bump_users(media_id: str) -> None:
     """Move the change stamps of what shows the item (SPEC 11: content results carry its alt, size, renditions):
     the collections using it and, when a setting does, the settings. Their ETags and per-process caches follow."""
     used = set(MediaUsage.objects.filter(media_id=media_id.upper()).values_list("collection", flat=True).distinct())
-    keys = [f"content:{c}" for c in sorted(used - {SETTINGS})] + (["settings"] if SETTINGS in used else [])
+    keys = [f"content:{c}" for c in sorted(used - {SETTINGS})]
+    keys += ([stamps.MEDIA] if keys else []) + (["settings"] if SETTINGS in used else [])
     if keys:
         stamps.bump(*keys)
 

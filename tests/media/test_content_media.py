@@ -166,3 +166,23 @@ def test_with_s3_values_carry_the_stable_public_url(settings: Any, s3_endpoint: 
     medium = got["renditions"]["medium"]
     assert medium.startswith("/_emdash/media/") and set(parse_qs(urlsplit(medium).query)) == {"v"}
     assert Client().get(medium, HTTP_ACCEPT="image/webp").status_code == 200
+
+
+def test_changing_a_used_item_moves_the_item_and_list_etags(posts: Any) -> None:
+    cover, unused = _image(alt="Before"), _image((200, 100))
+    entry = _publish({"title": "T", "cover": {"id": cover.id}})
+    before = mcp_free_read(entry.id)
+    client, item_path, list_path = Client(), f"/_emdash/api/content/posts/{entry.id}", "/_emdash/api/content/posts"
+    tags = {path: client.get(path)["ETag"] for path in (item_path, list_path)}
+    media_services.media_update(actor=SYSTEM, id=unused.id, alt="Nobody shows this")
+    for path, tag in tags.items():
+        assert client.get(path, HTTP_IF_NONE_MATCH=tag).status_code == 304, path
+    media_services.media_update(actor=SYSTEM, id=cover.id, focal_point={"x": 0.1, "y": 0.9})
+    for path, tag in tags.items():
+        fresh = client.get(path, HTTP_IF_NONE_MATCH=tag)
+        assert fresh.status_code == 200, path
+    assert fresh.json()["items"][0]["data"]["cover"]["srcset"] != before["srcset"]  # a new version: new URLs
+
+
+def mcp_free_read(entry_id: str) -> dict[str, Any]:
+    return Client().get(f"/_emdash/api/content/posts/{entry_id}").json()["item"]["data"]["cover"]
