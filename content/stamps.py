@@ -2,9 +2,9 @@
 
 Scopes: ``content`` (any item), ``content:<collection>``, ``menus``, ``settings``, ``media`` (a used media item).
 Readers use them twice: HTTP validators for lists, search and public pages (an ETag that changes when anything
-they show may have), and per-process caches of menus and settings that are rebuilt when another process changed them. ``read`` is one
-query for every scope; a public page reads them once per request (``snapshot``) and everything it renders
-compares against that snapshot.
+they show may have), and per-process caches of menus and settings that are rebuilt when another process changed
+them. ``read`` is one query for every scope; a public page reads them once per request (``snapshot``) and
+everything it renders compares against that snapshot.
 """
 
 from __future__ import annotations

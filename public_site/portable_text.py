@@ -72,6 +72,7 @@ def _inline(block: dict[str, Any]) -> str:
 def _image(block: dict[str, Any], resolve: ImageResolver | None) -> str:
     asset = _dict(block.get("asset")) or block
     media_id = asset.get("id") or asset.get("_ref") or asset.get("mediaId")
+    media: Mapping[str, Any] | None = None
     if "mimeType" in asset:  # the read showed it with its media's details (content.media_values): no lookup
         media = asset if asset.get("url") else None
     else:

@@ -165,7 +165,8 @@ def update(collection: str, entry_id: str, data: Any, **kwargs: Any) -> Any:
 
 def stored(collection: str, entry_id: str) -> dict[str, Any]:
     """The item's values as written (reads add media details to image/file values: tests/media covers them)."""
-    return without_media_details(selectors.entry_get(actor=SYSTEM, collection=collection, id=entry_id).to_dict()["data"])
+    read = selectors.entry_get(actor=SYSTEM, collection=collection, id=entry_id).to_dict()["data"]
+    return without_media_details(read)
 
 
 @pytest.fixture
