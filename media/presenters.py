@@ -19,6 +19,7 @@ def _ready(row: MediaItem) -> dict[str, Any]:
         width=row.width,
         content_hash=row.content_hash,
         focal=(row.focal_x, row.focal_y),
+        animated=row.animated,
     )
 
 
@@ -37,6 +38,7 @@ VALUE_COLUMNS = (
     "dominant_color",
     "focal_x",
     "focal_y",
+    "animated",
 )
 
 

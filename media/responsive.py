@@ -46,11 +46,17 @@ def url(media_id: str, spec: Spec, version: str) -> str:
 
 
 def describe(
-    *, media_id: str, mime_type: str, width: int | None, content_hash: str, focal: tuple[float, float]
+    *,
+    media_id: str,
+    mime_type: str,
+    width: int | None,
+    content_hash: str,
+    focal: tuple[float, float],
+    animated: bool = False,
 ) -> dict[str, Any]:
     """``{renditions: {name: url}, srcset}`` for an image Pillow can resize; ``{renditions: None, srcset:
-    None}`` for anything else (files, SVG)."""
-    if not renditions.renditionable(mime_type) or not renditions.sizes():
+    None}`` for anything else (files, SVG, animated images: a rendition would lose the animation)."""
+    if animated or not renditions.renditionable(mime_type) or not renditions.sizes():
         return {"renditions": None, "srcset": None}
     version = renditions.version(content_hash, *focal)
     ready = {}

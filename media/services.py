@@ -204,6 +204,7 @@ def _register(actor: Actor, item_id: str, filename: str, stored: StoredFile, ext
         blurhash=facts.placeholders.blurhash or extras.blurhash,
         dominant_color=facts.dominant_color or extras.dominant_color,
         has_alpha=facts.placeholders.has_alpha,
+        animated=facts.animated,
         author=actor.user,
         created_at=now,
         updated_at=now,
