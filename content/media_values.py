@@ -29,6 +29,7 @@ class MediaValue(TypedDict, total=False):
     height: int | None
     blurhash: str
     dominantColor: str
+    focalPoint: Annotated[dict[str, float], Field(description="{x, y} in 0..1, when not the centre")]
     renditions: Annotated[dict[str, str] | None, Field(description="thumbnail, medium, large, openGraph")]
     srcset: str | None
 

@@ -63,6 +63,8 @@ def value(row: MediaItem) -> MediaValue:
         shown["blurhash"] = row.blurhash
     if row.dominant_color:
         shown["dominantColor"] = row.dominant_color
+    if (row.focal_x, row.focal_y) != (0.5, 0.5):  # for pages that crop with CSS (object-fit: cover)
+        shown["focalPoint"] = {"x": row.focal_x, "y": row.focal_y}
     return shown
 
 

@@ -81,10 +81,19 @@ def srcset(media_id: str, width: int | None, version: str) -> str | None:
     return ", ".join(f"{url(media_id, Spec(ask, 0, 'inside', 'auto'), version)} {real}w" for ask, real in candidates)
 
 
+def _object_position(focal: Any) -> str:
+    """``x% y%`` of a focal point off the centre, "" otherwise."""
+    if not isinstance(focal, Mapping) or not all(isinstance(focal.get(k), int | float) for k in ("x", "y")):
+        return ""
+    x, y = float(focal["x"]), float(focal["y"])
+    return "" if (x, y) == (0.5, 0.5) else f"{x * 100:.4g}% {y * 100:.4g}%"
+
+
 def img(item: Mapping[str, Any], *, sizes: str = DEFAULT_SIZES, alt: str | None = None) -> SafeString:
-    """``<img src srcset sizes width height loading=lazy decoding=async data-placeholder>`` for a presented
-    media item. ``data-placeholder`` is its dominant colour: the theme's script paints it behind the image
-    until the pixels arrive (a ``style`` attribute would need the Content-Security-Policy loosened)."""
+    """``<img src srcset sizes width height loading=lazy decoding=async data-placeholder data-focal>`` for a
+    presented media item. ``data-placeholder`` is its dominant colour: the theme's script paints it behind the
+    image until the pixels arrive, and ``data-focal`` its focal point, the ``object-position`` of a picture the
+    page's CSS crops (a ``style`` attribute would need the Content-Security-Policy loosened)."""
     srcset = item.get("srcset")
     src = (item.get("renditions") or {}).get("medium") or item.get("url") or ""
     parts = [format_html('<img src="{}" alt="{}"', src, item.get("alt", "") if alt is None else alt)]
@@ -94,6 +103,8 @@ def img(item: Mapping[str, Any], *, sizes: str = DEFAULT_SIZES, alt: str | None 
         parts.append(format_html(' width="{}" height="{}"', item["width"], item["height"]))
     if colour := item.get("dominantColor"):
         parts.append(format_html(' data-placeholder="{}"', colour))
+    if position := _object_position(item.get("focalPoint")):
+        parts.append(format_html(' data-focal="{}"', position))
     parts.append(mark_safe(' loading="lazy" decoding="async">'))
     return mark_safe("".join(parts))
 
