@@ -7,11 +7,13 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urljoin
 
-from django.urls import reverse
+from django.conf import settings
+from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
@@ -30,19 +32,39 @@ PRESETS = {
 DEFAULT_SIZES = "(max-width: 960px) 100vw, 960px"
 
 
-def _allowed(target: int) -> int:
+def _allowed(target: int, sizes: tuple[int, ...]) -> int:
     """The configured size nearest above ``target`` (else the largest): presets follow EMDASH_IMAGE_SIZES."""
-    sizes = renditions.sizes()
     return next((size for size in sizes if size >= target), sizes[-1] if sizes else 0)
 
 
 def url(media_id: str, spec: Spec, version: str) -> str:
     """The versioned (immutable) address of one rendition, absolute against EMDASH_SITE_URL when set."""
-    name = f"{spec.fit}.{spec.fmt}"
-    path = reverse("media-rendition", kwargs={"id": media_id, "size": f"{spec.width}x{spec.height}", "name": name})
-    path = f"{path}?v={version}"
-    site = str(emdash_settings.SITE_URL or "")
-    return urljoin(site, path) if site else path
+    return _Addresses(media_id, version).of(spec)
+
+
+_PROBE = "MEDIAID"  # stands for the id while the route is reversed (ids are ULIDs: nothing to escape)
+
+
+@functools.lru_cache(maxsize=16)
+def _route(script_prefix: str, urlconf: Any, root_urlconf: str, site: str) -> str:
+    """The rendition route with ``MEDIAID`` for the id, reversed once per URL configuration (a page of 50 images
+    names hundreds of renditions; reversing each was most of the cost of presenting them)."""
+    probe = reverse("media-rendition", kwargs={"id": _PROBE, "size": "0x0", "name": "cover.webp"})
+    base = probe.removesuffix("/0x0/cover.webp")
+    return urljoin(site, base) if site else base
+
+
+class _Addresses:
+    """The rendition URLs of one item."""
+
+    def __init__(self, media_id: str, version: str) -> None:
+        site = str(emdash_settings.SITE_URL or "")
+        route = _route(get_script_prefix(), get_urlconf(), str(settings.ROOT_URLCONF), site)
+        self.base = route.replace(_PROBE, media_id)
+        self.version = version
+
+    def of(self, spec: Spec) -> str:
+        return f"{self.base}/{spec.path}?v={self.version}"
 
 
 def describe(
@@ -56,29 +78,29 @@ def describe(
 ) -> dict[str, Any]:
     """``{renditions: {name: url}, srcset}`` for an image Pillow can resize; ``{renditions: None, srcset:
     None}`` for anything else (files, SVG, animated images: a rendition would lose the animation)."""
-    if animated or not renditions.renditionable(mime_type) or not renditions.sizes():
+    sizes = renditions.sizes()
+    if animated or not renditions.renditionable(mime_type) or not sizes:
         return {"renditions": None, "srcset": None}
-    version = renditions.version(content_hash, *focal)
+    addresses = _Addresses(media_id, renditions.version(content_hash, *focal))
     ready = {}
     for name, (w, h, fit, fmt) in PRESETS.items():
-        spec = (
-            Spec(w, h, fit, fmt) if (w, h) == renditions.OPEN_GRAPH else Spec(_allowed(w), h and _allowed(h), fit, fmt)
-        )
-        ready[name] = url(media_id, spec, version)
-    return {"renditions": ready, "srcset": srcset(media_id, width, version)}
+        if (w, h) != renditions.OPEN_GRAPH:  # the Open Graph size is always allowed; the others follow the list
+            w, h = _allowed(w, sizes), h and _allowed(h, sizes)
+        spec = Spec(w, h, fit, fmt)
+        ready[name] = addresses.of(spec)
+    return {"renditions": ready, "srcset": _srcset(addresses, width, sizes)}
 
 
-def srcset(media_id: str, width: int | None, version: str) -> str | None:
+def _srcset(addresses: _Addresses, width: int | None, sizes: tuple[int, ...]) -> str | None:
     """One candidate per configured width below the original's, plus the original's own width (asked for
     as the next size up: renditions are never upscaled, so it comes back at the original's width)."""
     if not width:
         return None
-    sizes = renditions.sizes()
     candidates = [(size, size) for size in sizes if size <= width]
     above = next((size for size in sizes if size > width), None)
     if above is not None and (not candidates or candidates[-1][0] != width):
         candidates.append((above, width))
-    return ", ".join(f"{url(media_id, Spec(ask, 0, 'inside', 'auto'), version)} {real}w" for ask, real in candidates)
+    return ", ".join(f"{addresses.of(Spec(ask, 0, 'inside', 'auto'))} {real}w" for ask, real in candidates)
 
 
 def _object_position(focal: Any) -> str:
