@@ -26,8 +26,9 @@ from emdash.permissions import Perm, can
 from emdash.prepared import Prepared
 
 REVISION_COLUMNS = ("id", "version", "updated_at", "status")
-# Shown with every item, kept outside its row: assigning terms or credits, or editing a byline, moves these.
-ATTACHED = ("terms", "bylines")
+# Shown with every item, kept outside its row: assigning terms or credits, editing a byline or a used
+# media item (its details show in the read) moves these.
+ATTACHED = ("terms", "bylines", stamps.MEDIA)
 
 
 @functools.lru_cache(maxsize=512)  # per model class, i.e. per collection and schema snapshot

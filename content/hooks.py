@@ -20,6 +20,7 @@ from emdash.errors import ValidationError
 
 if TYPE_CHECKING:  # entries import this module; the type is only an annotation here
     from content.entries.outputs import CreditRef, Credits, Terms
+    from content.media_values import MediaValue
 
 
 class TermsProvider(Protocol):
@@ -55,6 +56,10 @@ class MediaProvider(Protocol):
 
     def ids_by_url(self, urls: set[str]) -> dict[str, str]:
         """Which of ``urls`` are this site's media URLs, mapped to the item id (Markdown input)."""
+
+    def details_by_id(self, ids: set[str]) -> dict[str, MediaValue]:
+        """The details reads show with references to the items named by ``ids`` (any case), by upper-case id,
+        in one query."""
 
 
 class BylinesProvider(Protocol):
@@ -202,6 +207,11 @@ def registered() -> tuple[TermsProvider | None, MediaProvider | None]:
 def media_urls_by_id(ids: set[str]) -> dict[str, str]:
     """Public URLs of media items (Markdown output of inline images); empty without a media app."""
     return _media.urls_by_id(ids) if _media is not None and ids else {}
+
+
+def media_details(ids: set[str]) -> dict[str, MediaValue]:
+    """Details of the media items named by ``ids`` for reads (content.media_values); empty without a media app."""
+    return _media.details_by_id(ids) if _media is not None and ids else {}
 
 
 def media_ids_by_url(urls: set[str]) -> dict[str, str]:

@@ -17,6 +17,7 @@ import copy
 import secrets
 from typing import Any
 
+from content.media_values import stored
 from emdash.safe_urls import url_problem
 
 STYLES = ("normal", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote")
@@ -119,6 +120,7 @@ def _check_block(block: Any, path: str, used: set[str]) -> None:
         asset = block.get("asset")
         if not isinstance(asset, dict) or not isinstance(asset.get("id"), str) or not asset["id"]:
             raise PortableTextError(f"{path}.asset", 'an image needs {"id": "<media id>"}; upload with media_upload')
+        block["asset"] = stored(asset)  # blocks read back and written again keep no media details
     elif kind == "code" and not isinstance(block.get("code"), str):
         raise PortableTextError(f"{path}.code", "a code block needs its code as a string")
 

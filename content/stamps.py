@@ -1,7 +1,8 @@
 """Change stamps: one version per cache scope, raised in the writing transaction (content.models.ChangeStamp).
 
 Scopes: ``content:<collection>`` (what the public sees of a collection), ``drafts:<collection>`` (what only
-editors see: drafts, pending schedules), ``menus``, ``settings``, ``terms``, ``taxonomies``, ``bylines``, and
+editors see: drafts, pending schedules), ``menus``, ``settings``, ``terms``, ``taxonomies``, ``bylines``, ``media`` (a
+media item that content uses changed), and
 ``content`` (derived: every ``content:<collection>``). Readers use them twice: HTTP validators for lists, search,
 feeds and public pages (an ETag that changes when anything they show may have), and per-process caches of menus
 and settings that are rebuilt when another process changed them. ``read`` is one query for every scope; a public
@@ -42,6 +43,7 @@ def public(collection: str) -> str:
 def drafts(collection: str) -> str:
     """The scope of what only editors see of ``collection``: readers of drafts use it with :func:`public`."""
     return f"drafts:{collection}"
+MEDIA = "media"  # a media item that content uses changed (its details show in the items' reads)
 
 
 @dataclass(frozen=True)

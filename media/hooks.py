@@ -11,3 +11,4 @@ class MediaItems:
     existing_ids = staticmethod(selectors.existing_ids)
     urls_by_id = staticmethod(selectors.urls_by_id)
     ids_by_url = staticmethod(selectors.ids_by_url)
+    details_by_id = staticmethod(selectors.details_by_id)

@@ -126,15 +126,22 @@ def _scale_within(width: int, height: int, max_w: int, max_h: int) -> tuple[int,
     return max(1, round(width * scale)), max(1, round(height * scale))
 
 
+def cover_size(width: int, height: int, box: Box) -> tuple[int, int]:
+    """The size of a ``cover`` rendition of an upright ``width`` x ``height`` image (what og:image:width and
+    og:image:height announce before anything is rendered)."""
+    region = _cover_crop(width, height, box)
+    crop_w, crop_h = region[2] - region[0], region[3] - region[1]
+    if crop_w > box.width:  # the region is scaled down to the box; when smaller, its pixels are kept as they are
+        return box.width, box.height
+    return min(box.width, crop_w), min(box.height, crop_h)
+
+
 def resize(image: Image.Image, box: Box, background: str = "") -> Image.Image:
     """Resize a prepared image to the box; never upscaled (a rendition is at most the original's size)."""
     width, height = image.size
     if box.fit == "cover" and box.width and box.height:
         region = _cover_crop(width, height, box)
-        crop_w, crop_h = region[2] - region[0], region[3] - region[1]
-        target = (min(box.width, crop_w), min(box.height, crop_h))
-        if crop_w > box.width:  # scale the region down to the box; when smaller, keep its pixels as they are
-            target = (box.width, box.height)
+        target = cover_size(width, height, box)
         return image.resize(target, Image.Resampling.LANCZOS, box=region, reducing_gap=3.0)
     target = _scale_within(width, height, box.width, box.height)
     resized = image if target == (width, height) else image.resize(target, Image.Resampling.LANCZOS, reducing_gap=3.0)

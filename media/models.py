@@ -29,6 +29,8 @@ class MediaItem(Timestamped):
     focal_y = models.FloatField(default=0.5)
     # Whether the image has transparent pixels (None: not known yet): `auto` renditions fall back to PNG then.
     has_alpha = models.BooleanField(null=True, default=None)
+    # An animated GIF/WebP/PNG has no renditions (they would drop the animation): results offer only its url.
+    animated = models.BooleanField(default=False)
     author = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -17,10 +17,12 @@ from django.core.files.base import ContentFile
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from media import images, renditions
+from media import images, renditions, usage
 from media import storage as store
 from media.images import UnsupportedImage
 from media.models import MediaItem, MediaRendition
+
+ANIMATED = "Animated images have no renditions (they would lose the animation); use the file's url"
 
 log = logging.getLogger("emdash.media")
 
@@ -58,6 +60,8 @@ def get_or_render(item: MediaItem, spec: renditions.Spec, fmt: str) -> Rendered:
     """The stored rendition, rendering it first if nobody has (once, however many requests ask at once)."""
     if not renditions.renditionable(item.mime_type):
         raise UnsupportedImage(f"{item.mime_type} files have no renditions; use the file's url")
+    if item.animated:
+        raise UnsupportedImage(ANIMATED)
     key = renditions.key(item.id, item.content_hash or item.storage_key, spec, fmt, (item.focal_x, item.focal_y))
     deadline = time.monotonic() + LEASE * 2
     while True:
@@ -117,7 +121,10 @@ def render_bytes(item: MediaItem, spec: renditions.Spec, fmt: str) -> tuple[byte
     box = renditions.box(spec, item.focal_x, item.focal_y)
     with store.open_file(item.storage_key) as handle, images.open_checked(handle) as image:
         if images.is_animated(image):
-            raise UnsupportedImage("Animated images have no renditions; use the file's url")
+            # Uploaded before animation was noted: remember, so its results stop offering renditions.
+            if MediaItem.objects.filter(id=item.id, animated=False).update(animated=True):
+                usage.bump_users(item.id)
+            raise UnsupportedImage(ANIMATED)
         try:
             prepared = images.decode_scaled(image, box)
         except UnsupportedImage:

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
+from content.media_values import MediaValue
 from emdash import cursors, keyset
 from emdash.actor import Actor
 from emdash.cursors import Page
@@ -88,6 +89,15 @@ def urls_by_id(ids: set[str]) -> dict[str, str]:
     wanted = {i.upper() for i in ids if isinstance(i, str) and ULID_RE.match(i)}
     rows = MediaItem.objects.filter(id__in=wanted).values_list("id", "storage_key")
     return {row_id: url_for(key) for row_id, key in rows}
+
+
+def details_by_id(ids: set[str]) -> dict[str, MediaValue]:
+    """What content values naming these items (any case) show of them, by upper-case id, in one query."""
+    wanted = {i.upper() for i in ids if isinstance(i, str) and ULID_RE.match(i)}
+    if not wanted:
+        return {}
+    rows = MediaItem.objects.filter(id__in=wanted).only(*presenters.VALUE_COLUMNS)
+    return {row.id: presenters.value(row) for row in rows}
 
 
 def ids_by_url(urls: set[str]) -> dict[str, str]:

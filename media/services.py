@@ -204,6 +204,7 @@ def _register(actor: Actor, item_id: str, filename: str, stored: StoredFile, ext
         blurhash=facts.placeholders.blurhash or extras.blurhash,
         dominant_color=facts.dominant_color or extras.dominant_color,
         has_alpha=facts.placeholders.has_alpha,
+        animated=facts.animated,
         author=actor.user,
         created_at=now,
         updated_at=now,
@@ -298,6 +299,7 @@ def media_update(
             MediaItem.objects.filter(id=row.id).update(**changes)
             if moved:
                 rendition_store.forget(row.id, fit="cover")
+            usage.bump_users(row.id)
             row.refresh_from_db()
     return row
 
@@ -328,6 +330,7 @@ def media_delete(*, actor: Actor, id: Any, force: Any = False) -> None:
         uses = usage.usage_of(row.id)
         if uses and force is not True:
             raise MediaInUse(row.id, uses)
+        usage.bump_users(row.id)
         usage.forget_media(row.id)
         key = row.storage_key
         rendition_store.forget(row.id)

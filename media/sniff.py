@@ -12,7 +12,7 @@ from PIL import Image
 from emdash.conf import emdash_settings
 from emdash.errors import ValidationError
 from media import placeholders
-from media.images import upright_size
+from media.images import is_animated, upright_size
 
 MIME_RE = re.compile(r"^[a-z0-9][a-z0-9!#$&^_.+-]{0,62}/[a-z0-9][a-z0-9!#$&^_.+-]{0,62}$")
 SVG = "image/svg+xml"
@@ -83,6 +83,7 @@ class Inspection:
     width: int | None = None
     height: int | None = None
     placeholders: placeholders.Placeholders = NO_PLACEHOLDERS
+    animated: bool = False
 
     @property
     def dominant_color(self) -> str:
@@ -151,10 +152,11 @@ def _open_image(handle: IO[bytes]) -> Inspection | None:
                 width, height = upright_size(image)  # what a browser displays (EXIF orientation applied)
                 mime_type = FORMAT_MIME[str(image.format)]
                 fill = placeholders.compute(image) if width * height <= PLACEHOLDER_MAX_PIXELS else None
+                animated = is_animated(image)
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
         raise ValidationError.for_fields(
             {"file": "the image has too many pixels to process"}, prefix="Invalid file"
         ) from None
     except Exception:  # Pillow raises many types for files that are not (valid) images
         return None
-    return Inspection(mime_type, width, height, fill or NO_PLACEHOLDERS)
+    return Inspection(mime_type, width, height, fill or NO_PLACEHOLDERS, animated)

@@ -19,6 +19,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Count
 
+from content import stamps
 from content.entries import rows as entry_rows
 from content.field_types import FieldType
 from content.models import EntrySeo
@@ -185,6 +186,16 @@ def follow_schema() -> None:
     for collection, field in list(pairs):
         if field not in media_fields.get(collection, set()):
             MediaUsage.objects.filter(collection=collection, field=field).delete()
+
+
+def bump_users(media_id: str) -> None:
+    """Move the change stamps of what shows the item (SPEC 11: content results carry its alt, size, renditions):
+    the collections using it and, when a setting does, the settings. Their ETags and per-process caches follow."""
+    used = set(MediaUsage.objects.filter(media_id=media_id.upper()).values_list("collection", flat=True).distinct())
+    keys = [stamps.public(c) for c in sorted(used - {SETTINGS})]
+    keys += ([stamps.MEDIA] if keys else []) + (["settings"] if SETTINGS in used else [])
+    if keys:
+        stamps.bump(*keys)
 
 
 # ---- reads ---------------------------------------------------------------------------------------------------

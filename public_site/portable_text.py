@@ -72,7 +72,11 @@ def _inline(block: dict[str, Any]) -> str:
 def _image(block: dict[str, Any], resolve: ImageResolver | None) -> str:
     asset = _dict(block.get("asset")) or block
     media_id = asset.get("id") or asset.get("_ref") or asset.get("mediaId")
-    media = resolve(media_id) if resolve is not None and media_id else None
+    media: Mapping[str, Any] | None = None
+    if "mimeType" in asset:  # the read showed it with its media's details (content.media_values): no lookup
+        media = asset if asset.get("url") else None
+    else:
+        media = resolve(media_id) if resolve is not None and media_id else None
     if media is None:
         return ""
     alt = block.get("alt") or media.get("alt") or ""

@@ -8,6 +8,7 @@ from typing import Any
 from accounts.models import User
 from content.entries import services
 from content.entries.entry import Entry
+from content.media_values import stored
 from content.schema import services as schema_services
 from content.schema.specs import CollectionSpec
 from emdash.actor import Actor
@@ -78,3 +79,20 @@ def swap_service(monkeypatch: Any, name: str, service: Any) -> None:
     monkeypatch.setitem(TABLE, name, swapped)
     if name in registry.REGISTRY:
         monkeypatch.setitem(registry.REGISTRY, name, replace(registry.REGISTRY[name], operation=swapped))
+
+
+def without_media_details(data: dict[str, Any]) -> dict[str, Any]:
+    """Read values as they were stored: image/file values and inline image assets without the media details
+    reads add (content.media_values), for tests that compare a read with what was written."""
+
+    def plain(value: Any) -> Any:
+        if isinstance(value, dict) and "mimeType" in value and "id" in value:
+            return stored(value)
+        if isinstance(value, list):
+            return [
+                {**v, "asset": stored(v["asset"])} if isinstance(v, dict) and isinstance(v.get("asset"), dict) else v
+                for v in value
+            ]
+        return value
+
+    return {key: plain(value) for key, value in data.items()}

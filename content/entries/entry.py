@@ -7,6 +7,7 @@ from typing import Any
 
 from content import hooks
 from content.entries import linked, presenters, seo
+from content.entries.media_details import show_media
 from content.entries.outputs import Item
 from content.entries.rows import draft_meta, draft_raw, known_values, rev_token
 from content.models import EntryBase
@@ -47,6 +48,7 @@ class Entry:
         body = presenters.entry(self.spec, self.row, draft=self.draft, show_draft=self.show_draft)
         shown = [body["data"], *([body["liveData"]] if "liveData" in body else [])]
         linked.show_targets(self.spec, shown, published_only=not self.show_draft)
+        show_media(self.spec, shown)
         return presenters.with_seo(body, self.row, live_seo=self.seo, meta=self.meta if self.show_draft else {})
 
 
@@ -73,7 +75,9 @@ class EntryRows:
             )
             for row in self.rows
         ]
-        linked.show_targets(self.spec, [item["data"] for item in items], published_only=not self.show_draft)
+        datas = [item["data"] for item in items]
+        linked.show_targets(self.spec, datas, published_only=not self.show_draft)
+        show_media(self.spec, datas)
         credits = hooks.rows_credits(self.spec.slug, self.rows)
         for item, credit in zip(items, credits or (), strict=False):
             item.update(credit)  # type: ignore[typeddict-item]

@@ -21,6 +21,10 @@ def field_values(description: str, *, nullable: bool = False) -> dict[str, Any]:
     }
 
 
+DATA = (
+    "Field values keyed by field slug (the draft's, when one is pending and may be read); image and file values"
+    " and inline images' asset add their media's url, mimeType, width, height, alt, renditions and srcset"
+)
 Status = Literal["draft", "published", "scheduled"]
 Timestamp = str | None  # ISO 8601 UTC; said once on the item rather than on each of its five dates
 
@@ -109,12 +113,7 @@ class Item(ItemMeta, total=False):
     """A content item as MCP, REST and templates see it (content_get's item; a list's summaries)."""
 
     hasDraft: bool
-    data: Required[
-        Annotated[
-            dict[str, Any],
-            Schema(field_values("Field values keyed by field slug (the draft's, when one is pending and may be read)")),
-        ]
-    ]
+    data: Required[Annotated[dict[str, Any], Schema(field_values(DATA))]]
     liveData: Annotated[dict[str, Any], Schema(field_values("The published values, when a draft is pending"))]
     draftSlug: Annotated[str, Field(description="A new slug waiting for publish (slug is the live one)")]
     seo: Annotated[

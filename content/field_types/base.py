@@ -18,6 +18,8 @@ import django_filters
 import regex
 from django.db import models
 
+from content.media_values import Details
+
 PATTERN_MAX_LENGTH = 500
 PATTERN_TIMEOUT_SECONDS = 0.05
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
@@ -46,6 +48,7 @@ PARTS = (
     "entry_refs",
     "with_entries",
     "media_links",
+    "with_media",
     "in_summary",
     "filters",
     "search_text",
@@ -220,8 +223,13 @@ class FieldType(ABC):
         return value
 
     def media_links(self, value: Any) -> list[tuple[str, str]]:
-        """(path suffix, media id) for each media item the value names; writes check they exist."""
+        """(path suffix, media id) for each media item the value names; writes check they exist, reads show
+        their details."""
         return []
+
+    def with_media(self, value: Any, found: Details) -> Any:
+        """The value as reads show it, each media reference with its item's details (content.media_values)."""
+        return value
 
     # Reading -----------------------------------------------------------------------------------------------
 

@@ -1,4 +1,8 @@
-"""References to media library items: ``{"id": "<media id>", ...}`` (extra keys such as ``alt`` are kept)."""
+"""References to media library items: ``{"id": "<media id>", ...}`` (extra keys such as ``alt`` are kept).
+
+Reads show each reference with its item's url, size, placeholders, renditions and srcset; writes drop those
+again (content.media_values).
+"""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ from django.db import models
 from content.field_types.base import FieldRules, FieldType, Filters, json_problem, stripped
 from content.field_types.registry import register
 from content.field_types.rich_text import text_properties
+from content.media_values import Details, shown, stored
 
 
 class MediaReference(FieldType):
@@ -23,8 +28,17 @@ class MediaReference(FieldType):
             return 'must be a media reference object like {"id": "<media id>"}'
         return json_problem(value)
 
+    def normalize(self, value: Any) -> Any:
+        return stored(value)  # a value read back and written again must not store its details
+
     def media_links(self, value: Any) -> list[tuple[str, str]]:
-        return [("", value["id"])] if isinstance(value, dict) else []
+        return [("", value["id"])] if isinstance(value, dict) and isinstance(value.get("id"), str) else []
+
+    def with_media(self, value: Any, found: Details) -> Any:
+        return shown(value, found)
+
+    def display(self, value: Any) -> str:
+        return super().display(stored(value) if isinstance(value, dict) else value)
 
     def filters(self, name: str, column: str, rules: FieldRules) -> Filters:
         return {}  # not filterable

@@ -16,6 +16,7 @@ from django.db import models
 from content import hooks, markdown
 from content.field_types.base import FieldRules, FieldType, Filters, Problems, json_problem
 from content.field_types.registry import register
+from content.media_values import Details, shown
 from content.portable_text import MAX_BLOCKS, PortableTextError, image_ids, normalize
 from emdash import json_input
 from emdash.text import PROBLEM as BAD_TEXT
@@ -152,6 +153,17 @@ class PortableTextType(FieldType):
             (f"[{index}].asset.id", block["asset"]["id"])
             for index, block in enumerate(value)
             if block.get("_type") == "image"
+        ]
+
+    def with_media(self, value: Any, found: Details) -> Any:
+        """Inline images with their media's details in ``asset`` (the stored blocks are not changed)."""
+        if not isinstance(value, list):
+            return value
+        return [
+            {**block, "asset": shown(block.get("asset"), found)}
+            if isinstance(block, dict) and block.get("_type") == "image"
+            else block
+            for block in value
         ]
 
     def filters(self, name: str, column: str, rules: FieldRules) -> Filters:

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django import template
@@ -16,7 +17,6 @@ from django.utils.safestring import SafeString
 
 from emdash.errors import EmDashError
 from media import responsive
-from media.outputs import Media
 from public_site import query
 from public_site.portable_text import render
 
@@ -65,10 +65,13 @@ def portable_text(blocks: Any) -> SafeString:
 
 
 @register.filter
-def media_item(ref: Any) -> Media | None:
-    """A media reference (``{"id": ...}`` or ``{"mediaId": ...}``) as the media item with its ``url``."""
+def media_item(ref: Any) -> Mapping[str, Any] | None:
+    """A media reference as an item with its ``url``, ``srcset`` and size: an image/file value of an entry the
+    query API read is one already (no query); a bare ``{"id": ...}`` or ``{"mediaId": ...}`` is looked up."""
     if not isinstance(ref, dict):
         return None
+    if "mimeType" in ref:  # shown with its media's details by the read (content.media_values)
+        return ref if ref.get("url") else None
     media_id = ref.get("id") or ref.get("mediaId")
     return query.media(media_id) if media_id else None
 

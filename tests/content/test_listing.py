@@ -13,7 +13,7 @@ from content.entries import selectors, services
 from content.schema import specs as schema
 from content.schema.dynamic import field_attname
 from emdash.errors import EmDashError
-from tests.factories import SYSTEM, make_collection
+from tests.factories import SYSTEM, make_collection, without_media_details
 from tests.media.helpers import media_rows
 
 HERO = "01ARZ3NDEKTSV4RRFFQ69G5FAV"
@@ -322,7 +322,7 @@ def test_summaries_leave_out_large_bodies_unless_full(cms):
     entry = create("mixed", data=data)
     summary = listing("mixed").items[0]
     assert summary["id"] == entry.id
-    assert summary["data"] == {
+    assert without_media_details(summary["data"]) == {
         "title": "T",
         "price": 2.5,
         "colour": "red",
@@ -332,7 +332,7 @@ def test_summaries_leave_out_large_bodies_unless_full(cms):
     for key in ("slug", "status", "locale", "createdAt", "updatedAt", "publishedAt", "scheduledAt", "hasDraft"):
         assert key in summary
     full = listing("mixed", full=True).items[0]
-    assert full["data"] == data
+    assert without_media_details(full["data"]) == data
 
 
 def test_summaries_show_pending_drafts_to_editors(posts):

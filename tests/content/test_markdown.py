@@ -140,7 +140,8 @@ def test_a_markdown_write_is_stored_as_portable_text_and_read_back_as_markdown(p
     entry = make_entry(data={"title": "MD", "body": markdown})
     stored = selectors.entry_get(actor=SYSTEM, collection="posts", id=entry.id).to_dict()["data"]["body"]
     assert [b["_type"] for b in stored] == ["block", "block", "image"]
-    assert stored[2]["asset"] == {"id": media.id} and all(b["_key"] for b in stored)
+    assert stored[2]["asset"]["id"] == media.id and all(b["_key"] for b in stored)
+    assert stored[2]["asset"]["url"] == url  # reads show the image's details (SPEC 11); writes store the id
     client = client_for("editor")
     got = body(call(client, "GET", f"/_emdash/api/content/posts/{entry.id}?markdown=true"))
     assert got["item"]["data"]["body"] == markdown

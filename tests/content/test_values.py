@@ -12,7 +12,7 @@ from content.field_types import FIELD_TYPES
 from content.models import Revision
 from content.schema import specs as schema
 from emdash.errors import EmDashError
-from tests.factories import SYSTEM, make_collection
+from tests.factories import SYSTEM, make_collection, without_media_details
 from tests.media.helpers import media_rows
 
 MEDIA_IDS = ("01ARZ3NDEKTSV4RRFFQ69G5FAV", "01ARZ3NDEKTSV4RRFFQ69G5FAW")  # image and file fields must name media
@@ -164,7 +164,9 @@ def update(collection: str, entry_id: str, data: Any, **kwargs: Any) -> Any:
 
 
 def stored(collection: str, entry_id: str) -> dict[str, Any]:
-    return selectors.entry_get(actor=SYSTEM, collection=collection, id=entry_id).to_dict()["data"]
+    """The item's values as written (reads add media details to image/file values: tests/media covers them)."""
+    read = selectors.entry_get(actor=SYSTEM, collection=collection, id=entry_id).to_dict()["data"]
+    return without_media_details(read)
 
 
 @pytest.fixture

@@ -150,3 +150,15 @@ def test_preview_link_works_for_a_signed_in_editor(site, live_server, browser, p
     assert editor_page.get_by_role("status").inner_text().startswith("Preview of an unpublished draft")
     screenshot(editor_page, "site-preview")
     context.close()
+
+
+def test_a_card_the_theme_crops_keeps_the_focal_point_in_frame(rich_post, live_server, page) -> None:
+    """SPEC 11: the focal point reaches the page as the cropped picture's object-position (set by the theme's
+    script: the Content-Security-Policy allows no style attributes)."""
+    cover = schema.get_collection("posts").model.objects.get(id=rich_post.id)
+    media_id = getattr(cover, field_attname("cover"))["id"]
+    media_services.media_update(actor=SYSTEM, id=media_id, focal_point={"x": 0.2, "y": 0.8})
+    page.goto(live_server.url + "/")
+    card = page.locator("article.card img").first
+    assert card.get_attribute("data-focal") == "20% 80%"
+    assert card.evaluate("img => getComputedStyle(img).objectPosition") == "20% 80%"

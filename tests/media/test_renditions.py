@@ -273,7 +273,19 @@ def test_animated_images_and_other_files_are_refused_clearly() -> None:
         assert response.status_code == 415
         assert response.json()["error"]["code"] == "UNSUPPORTED_IMAGE"
     assert not MediaRendition.objects.exists()
-    assert presenters.item(pdf)["renditions"] is None and presenters.item(pdf)["srcset"] is None
+    for item in (gif, pdf):  # nothing is offered that would answer 415: pages use the file's url instead
+        assert presenters.item(item)["renditions"] is None and presenters.item(item)["srcset"] is None
+    assert gif.animated and presenters.value(gif)["renditions"] is None
+
+
+def test_an_animated_image_uploaded_before_animation_was_noted_stops_offering_renditions() -> None:
+    gif = make_media(SYSTEM, content=animated_gif(), mime_type="image/gif")
+    MediaItem.objects.filter(id=gif.id).update(animated=False)  # as rows written before the column existed
+    gif.refresh_from_db()
+    assert presenters.item(gif)["renditions"] is not None
+    assert get(gif, "160x0/inside.webp").status_code == 415
+    gif.refresh_from_db()
+    assert gif.animated and presenters.item(gif)["renditions"] is None
 
 
 def test_a_decompression_bomb_is_refused_before_decoding() -> None:
