@@ -50,7 +50,12 @@ def test_a_bearer_call_skips_the_session_middleware_and_a_cookie_call_does_not(p
 
     seen: list[str] = []
     real = SessionMiddleware.process_request
-    monkeypatch.setattr(SessionMiddleware, "process_request", lambda self, r: seen.append(r.path) or real(self, r))
+
+    def spy(self, request):
+        seen.append(request.path)
+        return real(self, request)
+
+    monkeypatch.setattr(SessionMiddleware, "process_request", spy)
     handler = McpPathMiddleware(lambda request: None)  # built after the spy, as Django builds it at start-up
     entry = make_entry(status="published")
     body = b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"content_get","arguments":'
@@ -88,7 +93,12 @@ def test_a_warm_bearer_call_reads_nothing_from_a_process_local_cache(posts, mcp,
     mcp.ok("content_get", {"collection": "posts", "id": entry.id})
     reads: list[str] = []
     real_get = cache.get
-    monkeypatch.setattr(cache, "get", lambda key, *a, **k: reads.append(key) or real_get(key, *a, **k))
+
+    def spy(key, *args, **kwargs):
+        reads.append(key)
+        return real_get(key, *args, **kwargs)
+
+    monkeypatch.setattr(cache, "get", spy)
     mcp.ok("content_get", {"collection": "posts", "id": entry.id})
     assert token_cache.GENERATION_KEY not in reads
 
