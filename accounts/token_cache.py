@@ -6,7 +6,9 @@ generation number in the shared cache (Redis when ``REDIS_URL`` is set, as it mu
 an entry cached under an older generation is never used. Without that bump a code replay's revocation (RFC 6749
 4.1.2) left the first exchange's token working in the other processes until their entries expired (issue 21.2).
 If the shared cache fails, tokens are looked up every time. Keys are the token's SHA-256 hash, never the raw
-token.
+token. When the cache is this process's own (LocMem, the default without Redis; or none), it can tell no other
+process anything, so the generation is a counter in memory and a warm call reads no cache at all (about 5 us
+of a read call).
 """
 
 from __future__ import annotations
@@ -17,7 +19,9 @@ import threading
 import time
 from collections.abc import Callable
 
-from django.core.cache import cache
+from django.core.cache import DEFAULT_CACHE_ALIAS, cache, caches
+from django.core.cache.backends.dummy import DummyCache
+from django.core.cache.backends.locmem import LocMemCache
 
 from emdash.actor import Actor
 from emdash.conf import emdash_settings
@@ -29,6 +33,7 @@ MAX_ENTRIES = 4096  # bounds memory when many distinct tokens call; the cache is
 
 _lock = threading.Lock()
 _entries: dict[tuple[str, str], tuple[float, int, Actor]] = {}
+_local_generation = 0  # clear() calls in this process: the generation when the cache is process-local
 
 
 def cached(raw: str, audience: str | None, resolve: Callable[[], Actor | None]) -> Actor | None:
@@ -53,8 +58,14 @@ def cached(raw: str, audience: str | None, resolve: Callable[[], Actor | None]) 
     return actor
 
 
+def _process_local() -> bool:
+    return isinstance(caches[DEFAULT_CACHE_ALIAS], LocMemCache | DummyCache)
+
+
 def _generation() -> int | None:
     """The shared generation (0 before any change), or None when the shared cache cannot be read."""
+    if _process_local():
+        return _local_generation
     try:
         return int(cache.get(GENERATION_KEY, 0))
     except Exception:
@@ -65,8 +76,10 @@ def _generation() -> int | None:
 def clear(**_: object) -> None:
     """Forget every cached token, here and in every process sharing the cache (a signal receiver too: any
     token or user change)."""
+    global _local_generation
     with _lock:
         _entries.clear()
+        _local_generation += 1  # an actor resolved before this call, stored after it, is never used
     try:
         cache.add(GENERATION_KEY, 0, timeout=None)
         cache.incr(GENERATION_KEY)

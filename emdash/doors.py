@@ -78,6 +78,12 @@ REST_MIDDLEWARE = (
     "emdash.edge.input_guard.BadTextMiddleware",
 )
 
+# What only a browser's call needs (the session cookie and its user, for the view's same-origin fallback): a call
+# with a bearer token never reads either (a bad token never falls back to the session), so it skips them.
+MCP_BROWSER_MIDDLEWARE = frozenset(
+    {"django.contrib.sessions.middleware.SessionMiddleware", "django.contrib.auth.middleware.AuthenticationMiddleware"}
+)
+
 MCP = Door("mcp", (MCP_PATH + "/",), "jsonrpc", "mcp", "MCP_MAX_BODY", rate="mcp", middleware=MCP_MIDDLEWARE, cors=True)
 OAUTH = Door("oauth", (OAUTH_PREFIX,), "oauth", cors=True)
 CONSENT = Door("consent", (AUTHORIZE_PATH + "/",), "oauth", pages=True)  # OAuth's page: people sign in there

@@ -212,7 +212,7 @@ def _handle_post(request: HttpRequest) -> HttpResponse:
     # User-Agent so the audit log still says which program called. 2026-era requests carry clientInfo.
     ctx = dispatch.Context(Call.from_user_agent("mcp", actor, request.META.get("HTTP_USER_AGENT", "")[:200]), version)
     try:
-        with serving(site_origin(request)):  # absolute URLs in answers (media_upload_url's uploadUrl)
+        with serving(lambda: site_origin(request)):  # absolute URLs in answers (media_upload_url's uploadUrl)
             return _respond(payload, ctx, request)
     except RpcError as exc:
         return _rpc_error(400, exc.code, exc.message, jsonrpc.request_id(payload), exc.data)
