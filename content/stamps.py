@@ -43,6 +43,8 @@ def public(collection: str) -> str:
 def drafts(collection: str) -> str:
     """The scope of what only editors see of ``collection``: readers of drafts use it with :func:`public`."""
     return f"drafts:{collection}"
+
+
 MEDIA = "media"  # a media item that content uses changed (its details show in the items' reads)
 
 
