@@ -7,6 +7,7 @@ from typing import Any
 
 from content.changesets.models import ChangeSetEntry
 from content.entries import rows
+from content.entries.dead_links import without_dead_links
 from content.entries.rows import DRAFT_SLUG
 from content.links import entry_path
 from content.models import EntryBase, Revision
@@ -67,6 +68,8 @@ def problems(spec: CollectionSpec, entry: ChangeSetEntry, row: EntryBase | None,
     if entry.action != ChangeSetEntry.PUBLISH:
         return {}
     values, _ = proposed_values(spec, entry, row)
+    # Links to items deleted since the draft was saved are hidden on reads, not problems (SPEC 10).
+    values = without_dead_links(spec, values)
     present = {name: value for name, value in values.items() if value is not None}
     try:
         validate_data(spec, present, partial=False, entry_id=row.id)

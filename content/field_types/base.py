@@ -45,6 +45,7 @@ PARTS = (
     "from_db",
     "entry_links",
     "resolve",
+    "drop_entries",
     "entry_refs",
     "with_entries",
     "media_links",
@@ -212,6 +213,10 @@ class FieldType(ABC):
     def resolve(self, value: Any, options: dict[str, Any], path: str, problems: Problems, find: Any) -> Any:
         """The value with the entries it names by slug resolved (``find(collections, ident, collection)`` gives
         ``(collection, id)`` or None); problems added for the ones that cannot be. Most types name none."""
+        return value
+
+    def drop_entries(self, value: Any, ids: set[str]) -> Any:
+        """The value (as written or as stored) without its links to the items ``ids`` (upper-case ids)."""
         return value
 
     def entry_refs(self, value: Any) -> list[tuple[str, str]]:

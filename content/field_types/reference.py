@@ -34,6 +34,9 @@ class ReferenceType(FieldType):
     def entry_links(self, value: Any, options: dict[str, Any]) -> list[tuple[str, str, str]]:
         return [("", str(options.get("collection")), value)]
 
+    def drop_entries(self, value: Any, ids: set[str]) -> Any:
+        return None if isinstance(value, str) and value.upper() in ids else value
+
     def filters(self, name: str, column: str, rules: FieldRules) -> Filters:
         return {name: django_filters.CharFilter(field_name=column, max_length=ID_LENGTH)}
 

@@ -88,6 +88,11 @@ class ReferencesType(FieldType):
     def entry_links(self, value: Any, options: dict[str, Any]) -> list[tuple[str, str, str]]:
         return [(f"[{i}]", v["collection"], v["id"]) for i, v in enumerate(value or []) if isinstance(v, dict)]
 
+    def drop_entries(self, value: Any, ids: set[str]) -> Any:
+        if not isinstance(value, list):
+            return value
+        return [v for v in value if _named(v) not in ids]
+
     def entry_refs(self, value: Any) -> list[tuple[str, str]]:
         return [(v["collection"], v["id"]) for v in value or [] if isinstance(v, dict)]
 
@@ -119,6 +124,12 @@ class ReferencesType(FieldType):
     def from_form(self, raw: str, previous: Any) -> Any:
         idents = [part for part in re.split(r"[\s,]+", raw) if part]
         return idents or None
+
+
+def _named(item: Any) -> str | None:
+    """The upper-cased id or slug an item of a written or stored list names (None when it names none)."""
+    ident = item if isinstance(item, str) else _pair(item)[0]
+    return ident.upper() if ident else None
 
 
 def _pair(item: Any) -> tuple[str | None, str | None]:

@@ -9,6 +9,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from content.entries import revisions, rows, slugs, writes
+from content.entries.dead_links import forgiven, without_dead_links
 from content.entries.entry import Entry
 from content.entries.seo import forget as seo_forget
 from content.entries.seo import store as seo_store
@@ -178,7 +179,7 @@ def _with_shared_values(spec: CollectionSpec, source: EntryBase, data: Any) -> A
     shared = {f.slug for f in spec.fields if not f.translatable}
     if not shared:
         return data
-    base = rows.current_values(spec, source)
+    base = without_dead_links(spec, rows.current_values(spec, source))
     return {**{k: v for k, v in base.items() if k in shared and v is not None}, **data}
 
 
@@ -229,6 +230,8 @@ def entry_update(
             _refuse_live_edit(
                 actor, spec, row, status=status, writes=changes, terms=terms is not None, bylines=bylines is not None
             )
+        # Ids the item already held, of items deleted since, are dropped rather than refused.
+        data = forgiven(spec, data, lambda: rows.current_values(spec, row))
         values = validate_data(spec, data, partial=True, entry_id=row.id)
         # A new slug or SEO on an item with a live version waits in the draft, like the values (SPEC 7).
         new_slug = requested_slug(spec, row, slug) if slug is not None else None
@@ -347,7 +350,7 @@ def entry_duplicate(*, actor: Actor, collection: str, id: str) -> Entry:
     spec = schema.get_collection(collection)
     require(actor, Perm.CONTENT_CREATE)
     source = rows.find(spec, id)
-    values = rows.current_values(spec, source)
+    values = without_dead_links(spec, rows.current_values(spec, source))
     title = spec.title_field
     if title and isinstance(values.get(title.slug), str):
         values[title.slug] = values[title.slug] + COPY_SUFFIX
@@ -370,6 +373,6 @@ def entry_translate(*, actor: Actor, collection: str, id: Any, locale: Any) -> E
     spec = schema.get_collection(collection)
     require(actor, Perm.CONTENT_CREATE)
     source = rows.find(spec, id)
-    values = rows.current_values(spec, source)
+    values = without_dead_links(spec, rows.current_values(spec, source))
     data = {k: v for k, v in values.items() if v is not None and not spec.field_map[k].unique}
     return entry_create(actor=actor, collection=spec.slug, data=data, locale=locale, translation_of=source.id)

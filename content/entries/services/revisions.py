@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from content.entries import revisions, rows
+from content.entries.dead_links import without_dead_links
 from content.entries.entry import Entry
 from content.entries.services.drafts import write_values
 from content.hooks import restore_credits
@@ -36,6 +37,7 @@ def revision_restore(*, actor: Actor, revision_id: str) -> Entry:
         if row.status != "draft":  # SPEC 9.1: restoring a revision of a live item stays with content:write
             require_go_live(actor, "Restoring a revision of a live item")
         stored = {k: v for k, v in (revision.data or {}).items() if k in spec.field_map}
+        stored = without_dead_links(spec, stored)  # items deleted since the revision was taken
         values = validate_data(spec, stored, partial=True, entry_id=row.id)
         # Fields added after the revision was taken are not in it and keep their current values.
         if (credits := revisions.kept_credits(revision.data)) is not None:
