@@ -7,6 +7,7 @@ from xml.sax.saxutils import escape
 from django.http import HttpRequest, HttpResponse
 from django.utils.feedgenerator import Rss201rev2Feed
 
+from emdash.conf import emdash_settings
 from emdash.dates import parse_iso
 from public_site import query
 from public_site.caching import FEED_COLLECTION, cached_page
@@ -75,7 +76,7 @@ def rss_feed(request: HttpRequest) -> HttpResponse:
         link=base + "/",
         description=site.get("tagline") or "",
         feed_url=base + request.path,
-        language="en",
+        language=emdash_settings.default_locale,  # the site's first configured locale (EMDASH["LOCALES"])
     )
     if query.collection(FEED_COLLECTION) is not None:
         for item in query.entries(FEED_COLLECTION, per_page=FEED_ITEMS, terms=True).items:

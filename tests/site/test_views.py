@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from django.test import Client
+from django.test import Client, override_settings
 
 from settings_app import services as settings_services
 from tests.site.conftest import SYSTEM
@@ -80,6 +80,13 @@ def test_sitemap_and_rss(site) -> None:
     assert feed["Content-Type"].startswith("application/rss+xml")
     text = feed.content.decode()
     assert "<title>Marmalade Times</title>" in text and "http://testserver/posts/hello-world/" in text
+    assert "<language>en</language>" in text
+
+
+def test_the_rss_language_is_the_sites_default_locale(site) -> None:
+    with override_settings(EMDASH={"LOCALES": ["fr", "en"]}):
+        text = get("/feed.xml").content.decode()
+    assert "<language>fr</language>" in text and "<language>en</language>" not in text
 
 
 def test_not_found_page_uses_the_theme(site, settings) -> None:
