@@ -48,10 +48,8 @@ def cake(mcp: MCP, *, purge: bool) -> tuple[str, Any, Any]:
 
 
 @pytest.mark.parametrize("purge", [False, True], ids=["trashed", "deleted"])
-def test_an_item_with_a_dead_target_can_be_edited_submitted_and_published(
-    recipes: None, mcp: MCP, make_mcp: Any, purge: bool
-) -> None:
-    item, flour, sugar = cake(mcp, purge=purge)
+def test_an_item_with_a_dead_target_can_be_edited_submitted_and_published(recipes: None, mcp: MCP, purge: bool) -> None:
+    item, _flour, sugar = cake(mcp, purge=purge)
     got = mcp.ok("content_get", {"collection": "recipes", "id": item})["item"]["data"]
     assert [u["id"] for u in got["uses"]] == [sugar.id]
     mcp.ok("content_update", {"collection": "recipes", "id": item, "data": {"title": "Cake II"}})
@@ -88,7 +86,7 @@ def test_writing_the_field_again_drops_the_dead_id_and_a_new_missing_one_is_refu
 
 @pytest.mark.parametrize("purge", [False, True], ids=["trashed", "deleted"])
 def test_restoring_a_revision_naming_a_dead_target_drops_it(recipes: None, mcp: MCP, purge: bool) -> None:
-    item, flour, sugar = cake(mcp, purge=purge)
+    item, _flour, sugar = cake(mcp, purge=purge)
     revisions = mcp.ok("revision_list", {"collection": "recipes", "id": item})["items"]
     mcp.ok("content_update", {"collection": "recipes", "id": item, "data": {"title": "Later", "uses": [sugar.id]}})
     restored = mcp.ok("revision_restore", {"revisionId": revisions[-1]["id"]})
