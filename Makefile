@@ -33,12 +33,19 @@ run: seed
 worker: migrate
 	@$(PY) manage.py emdash_worker
 
+# The suite runs in parallel (pytest-xdist): WORKERS processes, one per CPU by default, each with its own test
+# database and var directory (tests/xdist_var.py); a test file's tests stay together in one worker (loadfile), so
+# module fixtures (a browser, a server stack) start once. `make test WORKERS=0` runs it serially in one process;
+# PYTEST_ARGS="tests/media -x" narrows it down.
+WORKERS ?= auto
+PYTEST_XDIST := -n $(WORKERS) --dist loadfile
+
 test: install
-	@$(PY) -m pytest $(PYTEST_ARGS)
+	@$(PY) -m pytest $(PYTEST_XDIST) $(PYTEST_ARGS)
 
 # Run the suite on PostgreSQL (the local server CI uses).
 test-postgres: install
-	@DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test} $(PY) -m pytest $(PYTEST_ARGS)
+	@DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test} $(PY) -m pytest $(PYTEST_XDIST) $(PYTEST_ARGS)
 
 lint: install
 	@$(VENV)/bin/ruff check .

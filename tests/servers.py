@@ -18,6 +18,7 @@ import pytest
 from django.db import connection
 
 ROOT = Path(__file__).resolve().parent.parent
+START_SECONDS = 90  # until a started server must answer its health probe (granian took 38 s at load 8)
 DAPHNE = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", "{port}", "config.asgi:application"]
 
 
@@ -77,8 +78,9 @@ def daphne(env: dict[str, str], port: int | None = None) -> Iterator[tuple[str, 
 
 
 def _wait_healthy(url: str, process: subprocess.Popen[bytes], name: str) -> None:
-    """The health probe over plain HTTP, as a load balancer sends it (never redirected to HTTPS)."""
-    deadline = time.monotonic() + 30
+    """The health probe over plain HTTP, as a load balancer sends it (never redirected to HTTPS). The deadline
+    allows for a machine busy with parallel test workers; a server that exits fails at once."""
+    deadline = time.monotonic() + START_SECONDS
     while True:
         try:
             if httpx.get(url + "/_emdash/health", timeout=1).status_code == 200:
@@ -86,9 +88,22 @@ def _wait_healthy(url: str, process: subprocess.Popen[bytes], name: str) -> None
         except httpx.HTTPError:
             pass
         if process.poll() is not None or time.monotonic() > deadline:
-            error = process.stderr.read().decode() if process.stderr else ""
-            pytest.fail(f"{name} did not start: {error[-2000:]}")
+            how = "exited" if process.poll() is not None else f"did not answer within {START_SECONDS} s"
+            pytest.fail(f"{name} {how}: {_stop(process)}")
         time.sleep(0.2)
+
+
+def _stop(process: subprocess.Popen[bytes]) -> str:
+    """Stop a server that failed to start and return the end of its stderr. Stopped first: reading the pipe of a
+    live server would wait forever for an end that never comes."""
+    if process.poll() is None:
+        process.terminate()
+    try:
+        _, error = process.communicate(timeout=10)
+    except subprocess.TimeoutExpired:  # its own workers still hold the pipe
+        process.kill()
+        return "(no output: it did not stop on SIGTERM)"
+    return (error or b"").decode(errors="replace")[-2000:]
 
 
 def start_worker(env: dict[str, str] | None = None, interval: str = "0.5") -> subprocess.Popen[str]:
