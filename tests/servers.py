@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import os
+import random
 import select
 import signal
 import socket
@@ -33,10 +35,34 @@ def database_url() -> str:
     return f"postgres://{auth}@{s.get('HOST') or '127.0.0.1'}:{s.get('PORT') or 5432}/{s['NAME']}"
 
 
+# Under pytest-xdist each worker takes ports from a block of its own in 20000-31999, below the kernel's ephemeral
+# range (where bind(0) and outgoing connections take theirs): between free_port()'s check and the server's own
+# bind, which can be seconds on a busy machine, no other worker can be handed the same port. The block is walked
+# from a random place, so two runs on one machine rarely try the same port at once. Serially, the kernel picks.
+def _port_block() -> list[int]:
+    worker, count = os.environ.get("PYTEST_XDIST_WORKER", ""), os.environ.get("PYTEST_XDIST_WORKER_COUNT", "")
+    if not (worker.startswith("gw") and worker[2:].isdigit() and count.isdigit()):
+        return []
+    size = min(500, 12000 // max(int(count), 1))
+    block = list(range(20000 + int(worker[2:]) * size, 20000 + (int(worker[2:]) + 1) * size))
+    start = random.randrange(len(block))
+    return block[start:] + block[:start]
+
+
+_block = _port_block()
+_ports = itertools.cycle(_block)
+
+
 def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+    """A port nothing listens on now, for a server about to start."""
+    for _ in range(len(_block) or 1):
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", next(_ports) if _block else 0))
+            except OSError:  # in use (another run's server, or a closed one's TIME_WAIT): the next one
+                continue
+            return int(sock.getsockname()[1])
+    raise RuntimeError(f"no free port among this worker's {len(_block)}")
 
 
 @contextmanager
