@@ -37,7 +37,8 @@ worker: migrate
 # database and var directory (tests/xdist_var.py); a test file's tests stay together in one worker (loadfile), so
 # module fixtures (a browser, a server stack) start once. `make test WORKERS=0` runs it serially in one process;
 # PYTEST_ARGS="tests/media -x" narrows it down.
-WORKERS ?= auto
+# "logical": one per logical CPU ("auto" would count physical cores if psutil were installed).
+WORKERS ?= logical
 PYTEST_XDIST := -n $(WORKERS) --dist loadfile
 
 test: install
