@@ -34,12 +34,13 @@ worker: migrate
 	@$(PY) manage.py emdash_worker
 
 # The suite runs in parallel (pytest-xdist): WORKERS processes, one per CPU by default, each with its own test
-# database and var directory (tests/xdist_var.py); a test file's tests stay together in one worker (loadfile), so
-# module fixtures (a browser, a server stack) start once. `make test WORKERS=0` runs it serially in one process;
-# PYTEST_ARGS="tests/media -x" narrows it down.
+# database and var directory (tests/xdist_var.py). Tests are dealt out one by one in collection order (--dist
+# load), so each worker keeps pytest-django's order: every plain `db` test before the first transactional test,
+# whose flush empties the rows that data migrations made (grouping by file, loadfile, broke that). `make test
+# WORKERS=0` runs it serially in one process; PYTEST_ARGS="tests/media -x" narrows it down.
 # "logical": one per logical CPU ("auto" would count physical cores if psutil were installed).
 WORKERS ?= logical
-PYTEST_XDIST := -n $(WORKERS) --dist loadfile
+PYTEST_XDIST := -n $(WORKERS) --dist load
 
 test: install
 	@$(PY) -m pytest $(PYTEST_XDIST) $(PYTEST_ARGS)
