@@ -33,12 +33,21 @@ run: seed
 worker: migrate
 	@$(PY) manage.py emdash_worker
 
+# The suite runs in parallel (pytest-xdist): WORKERS processes, one per CPU by default, each with its own test
+# database and var directory (tests/xdist_var.py). Tests are dealt out one by one in collection order (--dist
+# load), so each worker keeps pytest-django's order: every plain `db` test before the first transactional test,
+# whose flush empties the rows that data migrations made (grouping by file, loadfile, broke that). `make test
+# WORKERS=0` runs it serially in one process; PYTEST_ARGS="tests/media -x" narrows it down.
+# "logical": one per logical CPU ("auto" would count physical cores if psutil were installed).
+WORKERS ?= logical
+PYTEST_XDIST := -n $(WORKERS) --dist load
+
 test: install
-	@$(PY) -m pytest $(PYTEST_ARGS)
+	@$(PY) -m pytest $(PYTEST_XDIST) $(PYTEST_ARGS)
 
 # Run the suite on PostgreSQL (the local server CI uses).
 test-postgres: install
-	@DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test} $(PY) -m pytest $(PYTEST_ARGS)
+	@DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test} $(PY) -m pytest $(PYTEST_XDIST) $(PYTEST_ARGS)
 
 lint: install
 	@$(VENV)/bin/ruff check .

@@ -44,10 +44,20 @@ def _secret_key() -> str:
         return key
     path = VAR_DIR / "secret_key"
     if not path.exists():
+        import contextlib
         import secrets
+        import tempfile
 
-        path.write_text(secrets.token_urlsafe(50))
-        path.chmod(0o600)
+        # Written aside (mode 0600) and linked into place: processes that start together (server workers, test
+        # workers) all read the one key that won, never a half-written file or a key another process replaced.
+        fd, temp = tempfile.mkstemp(dir=VAR_DIR, prefix=".secret_key.")
+        try:
+            with os.fdopen(fd, "w") as file:
+                file.write(secrets.token_urlsafe(50))
+            with contextlib.suppress(FileExistsError):  # another process's key won
+                os.link(temp, path)
+        finally:
+            os.unlink(temp)
     return path.read_text().strip()
 
 

@@ -14,8 +14,6 @@ from content.schema import specs as schema
 
 pytest_plugins = ["tests.browser"]
 
-_skipped_postgres: list[str] = []
-
 
 def _drop_entry_tables() -> None:
     tables = [t for t in connection.introspection.table_names() if t.startswith("ec_")]
@@ -122,7 +120,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "postgres" in item.keywords:
             item.add_marker(skip)
-            _skipped_postgres.append(item.nodeid)
 
 
 def pytest_report_header(config: pytest.Config) -> str:
@@ -135,10 +132,16 @@ def pytest_report_header(config: pytest.Config) -> str:
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
-    if _skipped_postgres:
+    from django.conf import settings
+
+    if settings.DATABASES["default"]["ENGINE"].endswith("postgresql"):
+        return
+    # Counted from the reports, not at collection: under xdist the workers collect and this process only reports.
+    skipped = [r for r in terminalreporter.stats.get("skipped", []) if "postgres" in getattr(r, "keywords", {})]
+    if skipped:
         terminalreporter.section("PostgreSQL tests skipped", sep="!", yellow=True, bold=True)
         terminalreporter.write_line(
-            f"{len(_skipped_postgres)} test(s) need PostgreSQL and did NOT run on SQLite. "
+            f"{len(skipped)} test(s) need PostgreSQL and did NOT run on SQLite. "
             "Run `DATABASE_URL=postgres://postgres@127.0.0.1:5432/test make test` (CI does).",
             yellow=True,
             bold=True,

@@ -282,6 +282,7 @@ def test_published_at_is_settable_on_publish(posts):
 @pytest.mark.parametrize(
     "bad",
     ["2019-05-01T09:00:00", "yesterday", "2019-13-01T00:00:00Z", (timezone.now() + timedelta(days=2)).isoformat()],
+    ids=["no-offset", "words", "month-13", "future"],  # stable ids: xdist workers must collect the same names
 )
 def test_bad_published_at_is_refused_and_nothing_changes(posts, bad):
     entry = create(data={"title": "Pending"})

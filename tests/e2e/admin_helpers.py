@@ -25,6 +25,14 @@ def log_in(page: Any, base_url: str, email: str, password: str = PASSWORD) -> No
     page.wait_for_url(base_url + "/_emdash/admin/")
 
 
+def rich_text(page: Any, label: str = "Body") -> Any:
+    """The rich-text editor's surface, once editor.js has mounted it. Until then the label names the plain textarea
+    that the editor then hides, and a click that found the textarea first waits for it in vain (seen on a machine
+    busy with parallel test workers)."""
+    page.locator("[data-pt-editor].pt-ready").first.wait_for()
+    return page.get_by_role("textbox", name=label)
+
+
 def png_file(tmp_path: Path, name: str = "cover.png", color: str = "teal") -> Path:
     buffer = io.BytesIO()
     Image.new("RGB", (640, 360), color).save(buffer, "PNG")

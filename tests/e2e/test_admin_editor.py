@@ -9,7 +9,7 @@ import pytest
 from content.entries import selectors, services
 from settings_app.selectors import site_settings
 from tests.browser import screenshot
-from tests.e2e.admin_helpers import log_in, png_file
+from tests.e2e.admin_helpers import log_in, png_file, rich_text
 from tests.factories import SYSTEM, make_entry, make_user
 
 pytestmark = pytest.mark.slow
@@ -49,7 +49,7 @@ def test_rich_text_with_an_uploaded_inline_image_is_published_and_rendered(
     log_in(page, base, "editor@example.com")
     page.goto(base + "/_emdash/admin/content/posts/new/")
     page.get_by_role("textbox", name="Title", exact=True).fill("Kitchen notes")
-    body = page.get_by_role("textbox", name="Body")
+    body = rich_text(page)
     body.click()
     page.get_by_label("Text style").select_option("h2")
     page.keyboard.type("Our kitchen")
@@ -139,7 +139,7 @@ def test_a_word_processor_paste_is_stored_as_clean_portable_text(posts, live_ser
     base = live_server.url
     log_in(page, base, "editor@example.com")
     page.goto(base + f"/_emdash/admin/content/posts/{entry.id}/")
-    page.get_by_role("textbox", name="Body").click()
+    rich_text(page).click()
     page.evaluate(
         """(html) => {
             const data = new DataTransfer();
@@ -186,7 +186,7 @@ def test_autosave_keeps_typing_across_a_reload(posts, live_server, page):
     url = base + f"/_emdash/admin/content/posts/{entry.id}/"
     page.goto(url)
     status = page.locator("[data-save-status]")
-    page.get_by_role("textbox", name="Body").click()
+    rich_text(page).click()
     page.keyboard.type("Typed and never saved by hand")
     expect(status).to_have_text("Unsaved changes")
     expect(status).to_contain_text("Saved at", timeout=15_000)
@@ -196,13 +196,13 @@ def test_autosave_keeps_typing_across_a_reload(posts, live_server, page):
     expect(status).to_have_text("Unsaved changes")
     expect(status).to_contain_text("Saved at", timeout=15_000)
     page.reload()
-    expect(page.get_by_role("textbox", name="Body")).to_have_text("Typed and never saved by hand, twice")
+    expect(rich_text(page)).to_have_text("Typed and never saved by hand, twice")
     expect(page.get_by_text("Saved.")).to_have_count(0)  # background saves leave no flash message behind
     assert _texts(_data(entry.id)["body"][0]) == "Typed and never saved by hand, twice"
 
     # Someone else saves meanwhile: the next autosave is refused, and says so.
     services.entry_update(actor=SYSTEM, collection="posts", id=entry.id, data={"title": "From elsewhere"})
-    page.get_by_role("textbox", name="Body").click()
+    rich_text(page).click()
     page.keyboard.type(" More.")
     expect(status).to_contain_text("Not saved", timeout=15_000)
     expect(page.locator("#stale-warning")).to_be_visible()
@@ -280,7 +280,7 @@ def test_the_editor_and_autosave_work_under_a_strict_content_security_policy(pos
 
     page.route("**/_emdash/admin/content/**", with_csp)
     page.goto(base + f"/_emdash/admin/content/posts/{entry.id}/")
-    page.get_by_role("textbox", name="Body").click()
+    rich_text(page).click()
     page.keyboard.press("Control+b")
     page.keyboard.type("Under a strict policy")
     expect(page.locator("[data-save-status]")).to_contain_text("Saved at", timeout=15_000)

@@ -14,7 +14,7 @@ from accounts.models import PersonalAccessToken
 from content.entries import selectors, services
 from menus import selectors as menu_selectors
 from tests.browser import screenshot
-from tests.e2e.admin_helpers import log_in, png_file
+from tests.e2e.admin_helpers import log_in, png_file, rich_text
 from tests.factories import SYSTEM, make_entry, make_user
 
 pytestmark = pytest.mark.slow
@@ -54,7 +54,7 @@ def test_write_a_post_with_rich_text_and_a_cover_publish_it_and_read_it_on_the_s
     page.get_by_role("link", name="Posts").click()
     page.get_by_role("link", name="New posts").click()
     page.get_by_role("textbox", name="Title", exact=True).fill("Hello from Chromium")
-    page.get_by_role("textbox", name="Body").click()
+    rich_text(page).click()
     page.keyboard.type("An opening paragraph with ")
     page.get_by_role("button", name="Bold").click()
     page.keyboard.type("bold text")

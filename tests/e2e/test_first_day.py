@@ -18,7 +18,7 @@ from menus import selectors as menu_selectors
 from menus import services as menu_services
 from taxonomy import services as taxonomy_services
 from tests.browser import screenshot
-from tests.e2e.admin_helpers import log_in, png_file
+from tests.e2e.admin_helpers import log_in, png_file, rich_text
 from tests.factories import make_collection, make_user
 from tests.site.conftest import SYSTEM
 
@@ -74,7 +74,7 @@ def test_fresh_install_blog_starter_then_an_editor_publishes_a_post_and_links_it
     tab.get_by_role("link", name="New post").click()
     tab.get_by_role("textbox", name="Title", exact=True).fill("Our first post")
     tab.get_by_role("textbox", name="Excerpt").fill("Hello from a real site.")
-    tab.get_by_role("textbox", name="Body").click()
+    rich_text(tab).click()
     tab.keyboard.type("Written on the first day.")
     tab.get_by_role("button", name="Create draft").click()
     expect(tab.get_by_text("Created.")).to_be_visible()
@@ -225,7 +225,7 @@ def test_messages_name_fields_by_label_and_an_inline_upload_leaves_none_for_late
     assert "isbn" not in tab.locator(".banner.error").inner_text()
 
     tab.get_by_role("textbox", name="ISBN").fill("978-1")
-    tab.get_by_role("textbox", name="Body").click()
+    rich_text(tab).click()
     tab.get_by_role("button", name="Image").click()
     dialog = tab.get_by_role("dialog", name="Insert an image")
     dialog.get_by_label("Upload a new image").set_input_files(str(png_file(tmp_path, "photo1.png")))
