@@ -1,7 +1,7 @@
 """Term writes and term assignments. Public functions take an ``actor`` and check the permission table first.
 
 Hierarchy rules (SPEC 6.5): a parent belongs to the same taxonomy, the taxonomy is hierarchical, no term is
-its own ancestor, and a term has at most ``MAX_DEPTH`` ancestors. Writes that change the hierarchy lock the
+its own ancestor, and a term has at most ``hierarchy.MAX_DEPTH`` ancestors. Writes that change the hierarchy lock the
 taxonomy's definition row, so two concurrent moves cannot build a cycle between them.
 """
 
@@ -23,9 +23,9 @@ from emdash.http_cache import CONTENT_KEY, TAXONOMIES_KEY, collection_key, item_
 from emdash.ids import new_id
 from emdash.locking import locked
 from emdash.permissions import Perm, require, require_go_live, require_owner_or
+from taxonomy.hierarchy import check_placement
 from taxonomy.models import TaxonomyDefinition, Term, TermAssignment
 
-MAX_DEPTH = 100  # ancestors a term may have: a chain root -> ... -> term holds at most 101 terms
 MAX_TERMS_PER_ENTRY = 100  # per taxonomy
 LABEL_MAX_LENGTH = 200
 DESCRIPTION_MAX_LENGTH = 5000
@@ -89,37 +89,6 @@ def _check_description(value: Any, problems: dict[str, str]) -> str | None:
     return value
 
 
-def _parent_map(definition: TaxonomyDefinition) -> dict[str, str | None]:
-    """Every term of the taxonomy -> its parent, in one query (hierarchies are small next to their posts)."""
-    return dict(Term.objects.filter(taxonomy=definition).values_list("id", "parent_id"))
-
-
-def _ancestors(parents: dict[str, str | None], term_id: str, *, stop: int) -> list[str]:
-    """The ancestor IDs of ``term_id``, nearest first; stops after ``stop`` of them (the caller only needs to
-    know the chain is too long) or when the chain loops (which the checks here never let happen)."""
-    chain: list[str] = []
-    current = parents.get(term_id)
-    while current is not None and len(chain) < stop and current not in chain:
-        chain.append(current)
-        current = parents.get(current)
-    return chain
-
-
-def _subtree_height(parents: dict[str, str | None], term_id: str) -> int:
-    """How many levels hang below ``term_id`` (0 for a leaf)."""
-    children: dict[str, list[str]] = {}
-    for child, parent in parents.items():
-        if parent is not None:
-            children.setdefault(parent, []).append(child)
-    height, level, seen = 0, [term_id], {term_id}
-    while True:
-        level = [c for t in level for c in children.get(t, ()) if c not in seen]
-        if not level:
-            return height
-        seen.update(level)
-        height += 1
-
-
 def _resolve_parent(definition: TaxonomyDefinition, parent_id: Any, problems: dict[str, str]) -> Term | None:
     if parent_id is None:
         return None
@@ -135,36 +104,6 @@ def _resolve_parent(definition: TaxonomyDefinition, parent_id: Any, problems: di
             else f"no term '{parent_id}' in taxonomy '{definition.name}'"
         )
     return parent
-
-
-def _check_placement(
-    definition: TaxonomyDefinition,
-    parent: Term,
-    problems: dict[str, str],
-    *,
-    locale: str,
-    moving: Term | None = None,
-) -> None:
-    """A parent for a new term (``moving`` None) or for an existing one: in the term's ``locale`` (a French
-    term sits below the French variant of its parent), no self-parent, no cycle, depth cap."""
-    if moving is not None and parent.pk == moving.pk:
-        problems["parentId"] = "a term cannot be its own parent"
-        return
-    if parent.locale != locale:
-        problems["parentId"] = (
-            f"the parent '{parent.slug}' is in locale '{parent.locale}', this term in '{locale}': "
-            "pick the parent's variant in this locale (taxonomy_term_translations lists them)"
-        )
-        return
-    parents = _parent_map(definition)
-    above = _ancestors(parents, parent.pk, stop=MAX_DEPTH + 1)
-    if moving is not None and moving.pk in above:
-        problems["parentId"] = f"'{parent.slug}' is below '{moving.slug}': the move would create a cycle"
-        return
-    below = _subtree_height(parents, moving.pk) if moving is not None else 0
-    depth = len(above) + 1 + below  # ancestors of the deepest term the write would place
-    if depth > MAX_DEPTH:
-        problems["parentId"] = f"too deep: a term may have at most {MAX_DEPTH} ancestors (this would make {depth})"
 
 
 def _save(term: Term, definition: TaxonomyDefinition, *, insert: bool) -> None:
@@ -201,7 +140,7 @@ def term_create(
         description = _check_description(description, problems)
         parent = _resolve_parent(definition, parent_id, problems)
         if parent is not None:
-            _check_placement(definition, parent, problems, locale=locale)
+            check_placement(definition, parent, problems, locale=locale)
         group = _translation_group(definition, translation_of, locale, problems)
         if problems:
             raise ValidationError.for_fields(problems)
@@ -265,7 +204,7 @@ def term_update(
         if parent_id is not UNSET:
             parent = _resolve_parent(definition, parent_id, problems)
             if parent is not None:
-                _check_placement(definition, parent, problems, locale=row.locale, moving=row)
+                check_placement(definition, parent, problems, locale=row.locale, moving=row)
         if problems:
             raise ValidationError.for_fields(problems)
         if slug is not None and slug != row.slug:
