@@ -15,12 +15,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django.core.handlers.exception import convert_exception_to_response
 from django.http import HttpRequest, HttpResponse
-from django.utils.module_loading import import_string
 
 from accounts.auth import bearer_token
 from emdash import doors
+from emdash.edge.chains import wrap
 from mcp_endpoint.views import mcp
 
 Handler = Callable[[HttpRequest], Any]
@@ -38,13 +37,9 @@ def chain(paths: list[str], view: Handler) -> Handler:
                 return response
         return view(request)
 
-    handler: Handler = convert_exception_to_response(viewing)
-    for path in reversed(paths):
-        middleware = import_string(path)(handler)
-        if hasattr(middleware, "process_view"):
-            hooks.insert(0, middleware.process_view)
-        handler = convert_exception_to_response(middleware)
-    return handler
+    built = wrap(paths, viewing)
+    hooks.extend(built.view)
+    return built.handler
 
 
 class McpPathMiddleware:

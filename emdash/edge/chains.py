@@ -11,7 +11,8 @@ skips what it never uses (issue 27 goal 6: the REST reads' cost).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.handlers.base import BaseHandler
@@ -26,26 +27,43 @@ from emdash.routing import match
 Handler = Callable[[HttpRequest], Any]
 
 
+@dataclass
+class Wrapped:
+    """``inner`` inside a list of middleware, with the hooks Django's handler calls outside the chain."""
+
+    handler: Handler
+    view: list[Callable[..., Any]] = field(default_factory=list)  # process_view, outermost first
+    template_response: list[Callable[..., Any]] = field(default_factory=list)
+    exception: list[Callable[..., Any]] = field(default_factory=list)
+
+
+def wrap(paths: Iterable[str], inner: Handler) -> Wrapped:
+    """``inner`` wrapped in the middleware ``paths`` (first = outermost) as BaseHandler.load_middleware builds the
+    site's chain; the door chains here and the MCP endpoint's (mcp_endpoint.middleware) are built by it."""
+    built = Wrapped(convert_exception_to_response(inner))
+    for path in reversed(list(paths)):
+        middleware = import_string(path)(built.handler)
+        if hasattr(middleware, "process_view"):
+            built.view.insert(0, middleware.process_view)
+        if hasattr(middleware, "process_template_response"):
+            built.template_response.append(middleware.process_template_response)
+        if hasattr(middleware, "process_exception"):
+            built.exception.append(middleware.process_exception)
+        built.handler = convert_exception_to_response(middleware)
+    return built
+
+
 class DoorHandler(BaseHandler):
     """Django's request handling under one door's middleware list instead of settings.MIDDLEWARE (sync: both
     servers run Django's WSGI handler, emdash.edge.threaded_wsgi under ASGI)."""
 
     def __init__(self, paths: tuple[str, ...]) -> None:
         super().__init__()
-        self._view_middleware: list[Callable[..., Any]] = []
-        self._template_response_middleware: list[Callable[..., Any]] = []
-        self._exception_middleware: list[Callable[..., Any]] = []
-        handler: Handler = convert_exception_to_response(self._get_response)  # type: ignore[attr-defined]
-        for path in reversed(paths):  # as BaseHandler.load_middleware builds the site's chain
-            middleware = import_string(path)(handler)
-            if hasattr(middleware, "process_view"):
-                self._view_middleware.insert(0, middleware.process_view)
-            if hasattr(middleware, "process_template_response"):
-                self._template_response_middleware.append(middleware.process_template_response)
-            if hasattr(middleware, "process_exception"):
-                self._exception_middleware.append(middleware.process_exception)
-            handler = convert_exception_to_response(middleware)
-        self._middleware_chain = handler
+        built = wrap(paths, self._get_response)  # type: ignore[attr-defined]
+        self._view_middleware = built.view
+        self._template_response_middleware = built.template_response
+        self._exception_middleware = built.exception
+        self._middleware_chain = built.handler
 
     def resolve_request(self, request: HttpRequest) -> ResolverMatch:
         found = None if hasattr(request, "urlconf") else match(request.path_info)
