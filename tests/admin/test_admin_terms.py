@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from audit.models import AuditLog
-from taxonomy import services
+from taxonomy import hierarchy, services
 from taxonomy.models import Term
 from tests.factories import SYSTEM
 
@@ -77,7 +77,7 @@ def test_a_move_below_its_own_descendant_is_refused_with_a_form_message(tree, as
 
 
 def test_a_move_that_would_be_too_deep_is_refused_with_a_form_message(tree, as_role, monkeypatch):
-    monkeypatch.setattr(services, "MAX_DEPTH", 2)
+    monkeypatch.setattr(hierarchy, "MAX_DEPTH", 2)
     client, _ = as_role("editor")
     response = _post(client, "sport", parent=tree["village"].id)
     assert response.status_code == 400 and "too deep" in response.content.decode()
