@@ -43,23 +43,26 @@ def choices(actor: Actor, spec: CollectionSpec) -> list[dict[str, Any]]:
 def groups(
     actor: Actor, spec: CollectionSpec, entry_id: str | None, chosen: dict[str, list[str]] | None = None
 ) -> list[dict[str, Any]]:
-    """One group per attached taxonomy with its terms and the ticked slugs: ``chosen`` (the posted form, kept
-    after an error) or else the entry's assignments (none for a new entry)."""
+    """One group per attached taxonomy with its terms and the ticked term ids: ``chosen`` (the posted form, kept
+    after an error) or else the entry's assignments (none for a new entry). Ids, as a slug may name terms of
+    several locales."""
     taxonomies = attached(actor, spec)
     if not taxonomies:
         return []
     if chosen is None:
         assigned = selectors.entry_terms(actor=actor, collection=spec.slug, id=entry_id) if entry_id else {}
-        chosen = {name: [t["slug"] for t in terms] for name, terms in assigned.items()}
+        chosen = {name: [t["id"] for t in terms] for name, terms in assigned.items()}
     result = []
     for taxonomy in taxonomies:
         terms = flatten(selectors.term_tree(actor=actor, taxonomy=taxonomy["name"]))
-        result.append({"taxonomy": taxonomy, "terms": terms, "chosen": set(chosen.get(taxonomy["name"], []))})
+        given = set(chosen.get(taxonomy["name"], []))  # ids; a form posted by hand may name slugs
+        ticked = {t["id"] for t in terms if t["id"] in given or t["slug"] in given}
+        result.append({"taxonomy": taxonomy, "terms": terms, "chosen": ticked})
     return result
 
 
 def posted(spec: CollectionSpec, post: QueryDict) -> dict[str, list[str]] | None:
-    """``{taxonomy: [term slug]}`` for the taxonomies the form showed, or None when it showed none."""
+    """``{taxonomy: [term id]}`` for the taxonomies the form showed, or None when it showed none."""
     names = [n for n in post.get(TAXONOMIES_KEY, "").split(",") if n]
     if not names:
         return None

@@ -26,8 +26,9 @@ if TYPE_CHECKING:  # entries import this module; the type is only an annotation 
 class TermsProvider(Protocol):
     """An entry's taxonomy terms: what the taxonomy app gives content."""
 
-    def replace(self, *, collection: str, entry_id: str, terms: Any) -> None:
-        """Replace the entry's assignments (``{taxonomy: [slug, ...]}``); VALIDATION_ERROR on unknown terms."""
+    def replace(self, *, collection: str, entry_id: str, terms: Any, locale: str | None = None) -> None:
+        """Replace the entry's assignments (``{taxonomy: [slug, ...]}``, slugs read in the entry's ``locale``);
+        VALIDATION_ERROR on unknown terms."""
 
     def assigned(self, *, collection: str, entry_id: str) -> Terms:
         """The entry's terms, in one query."""
@@ -224,11 +225,12 @@ def existing_media_ids(ids: set[str]) -> set[str]:
     return _media.existing_ids(ids) if _media is not None else set()
 
 
-def replace_entry_terms(*, collection: str, entry_id: str, terms: Any) -> None:
-    """Replace the entry's assignments; VALIDATION_ERROR when no taxonomy app is installed to hold them."""
+def replace_entry_terms(*, collection: str, entry_id: str, terms: Any, locale: str | None = None) -> None:
+    """Replace the entry's assignments (term slugs read in the entry's ``locale``); VALIDATION_ERROR when no
+    taxonomy app is installed to hold them."""
     if _terms is None:
         raise ValidationError.for_fields({"terms": "taxonomies are not installed"})
-    _terms.replace(collection=collection, entry_id=entry_id, terms=terms)
+    _terms.replace(collection=collection, entry_id=entry_id, terms=terms, locale=locale)
 
 
 def assigned_terms(*, collection: str, entry_id: str) -> Terms:

@@ -26,8 +26,8 @@ from emdash.locking import locked
 from emdash.permissions import Perm, require
 from emdash.safe_urls import url_problem
 from menus.models import Menu, MenuItem
+from taxonomy.lookups import AmbiguousSlug, find_term
 from taxonomy.models import TaxonomyDefinition
-from taxonomy.services import find_term
 
 NAME_RE = re.compile(r"^[a-z][a-z0-9_]*\Z")
 NAME_MAX_LENGTH = 63
@@ -182,7 +182,10 @@ def _refuse(item: dict[str, Any], keys: tuple[str, ...], kind: str, at: str, pro
 
 @dataclass
 class _Lookups:
-    """What checking a list of items reads once: the schema snapshot and the taxonomy definitions."""
+    """What checking a list of items reads once: the schema snapshot and the taxonomy definitions; the menu's
+    locale, in which a term slug is read (term slugs are unique per taxonomy and locale)."""
+
+    locale: str | None = None
 
     collections: dict[str, CollectionSpec] = field(default_factory=lambda: dict(schema.current().collections))
     taxonomies: dict[str, TaxonomyDefinition] = field(
@@ -217,7 +220,11 @@ def _reference_term(item: dict[str, Any], at: str, problems: dict[str, str], loo
     if definition is None:
         problems[f"{at}.referenceCollection"] = "must name a taxonomy (e.g. category) for 'taxonomy' items"
         return "", ""
-    term = find_term(definition, ident)
+    try:
+        term = find_term(definition, ident, locale=lookups.locale)
+    except AmbiguousSlug as exc:
+        problems[f"{at}.referenceId"] = exc.message
+        return "", ""
     if term is None:
         problems[f"{at}.referenceId"] = f"no term '{ident}' in taxonomy '{name}'"
         return "", ""
@@ -328,7 +335,7 @@ def menu_set_items(*, actor: Actor, name: str, items: list[dict[str, Any]], loca
         if len(items) > MAX_ITEMS:
             raise ValidationError.for_fields({"items": f"at most {MAX_ITEMS} items per menu"})
         problems: dict[str, str] = {}
-        lookups = _Lookups()
+        lookups = _Lookups(locale=menu.locale)
         checked = [_check_item(item, index, problems, lookups) for index, item in enumerate(items)]
         kept = _kept_ids(menu, items, problems)
         if problems:

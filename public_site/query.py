@@ -76,9 +76,9 @@ def _linked(terms: Terms, locale: Any) -> Terms:
     is another locale's (the default-locale fallback), so the archive lists the page locale's items."""
     for taxonomy, refs in terms.items():
         for ref in refs:
-            shown_in = ref.get("locale")
-            asked = f"?locale={locale}" if locale and shown_in and shown_in != locale else ""
-            ref["url"] = term_path(taxonomy, ref["slug"]) + asked  # type: ignore[typeddict-unknown-key]
+            shown_in = str(ref.get("locale") or "") or None
+            asked = locale if locale and shown_in and shown_in != locale else shown_in
+            ref["url"] = term_path(taxonomy, ref["slug"], asked)  # type: ignore[typeddict-unknown-key]
     return terms
 
 
@@ -127,7 +127,9 @@ def _tagged_ids(taxonomy: str, term: str, collection: str, locale: str | None) -
     """Entries carrying ``term``; with a ``locale``, carrying any of its variants (an archive in one locale)."""
     if locale is None:
         return taxonomy_selectors.term_entry_ids(actor=PUBLIC, taxonomy=taxonomy, term=term, collection=collection)
-    return taxonomy_selectors.group_entry_ids(actor=PUBLIC, taxonomy=taxonomy, term=term, collection=collection)
+    return taxonomy_selectors.group_entry_ids(
+        actor=PUBLIC, taxonomy=taxonomy, term=term, collection=collection, locale=locale
+    )
 
 
 def term_entries(

@@ -97,10 +97,11 @@ def entry_or_archive(request: HttpRequest, first: str, second: str) -> HttpRespo
 def _archive(request: HttpRequest, definition: Definition, slug: str) -> HttpResponse:
     """A term's archive in one locale (SPEC 10): a configured ``?locale=``, else the term's own. It shows the
     term's variant in that locale (else the default locale's) and lists that locale's items carrying any variant."""
-    named = query.term(definition["name"], slug)
+    asked = query.page_locale(None, request.GET.get("locale"))
+    named = query.term(definition["name"], slug, locale=asked)  # slugs are per locale: ?locale= reads it first
     if named is None:
         raise Http404("No such term")
-    locale = query.page_locale(None, request.GET.get("locale")) or named.get("locale") or None
+    locale = asked or named.get("locale") or None
     term = query.term(definition["name"], named["id"], locale=locale) or named
     site = query.site_settings()
     number = _page_number(request)
@@ -111,7 +112,7 @@ def _archive(request: HttpRequest, definition: Definition, slug: str) -> HttpRes
     add_keys(request, CONTENT_KEY)  # an archive spans collections: any item may join it
     per_page = _per_page(site)
     page = query.term_archive(
-        definition["name"], named["slug"], collections, page=number, per_page=per_page, locale=locale
+        definition["name"], named["id"], collections, page=number, per_page=per_page, locale=locale
     )
     heading = f"{definition['labelSingular']}: {term['label']}"
     context = {"site": site, "page": page, "heading": heading, "term": term, "meta_for": {"title": heading}}

@@ -34,13 +34,14 @@ class Term(Timestamped):
     # RESTRICT: a term with children cannot be deleted alone, but a whole taxonomy can go at once.
     parent = models.ForeignKey("self", null=True, blank=True, on_delete=models.RESTRICT, related_name="children")
     # i18n as content has it (SPEC 10): the variants of one term in other locales share a translation group
-    # (the first variant's id). Slugs stay unique per taxonomy, so a slug names one variant.
+    # (the first variant's id). Slugs are unique per taxonomy and locale, as in EmDash (a French "news" beside an
+    # English one); taxonomy/lookups.py says which term a slug alone means.
     locale = models.CharField(max_length=16, default="")
     translation_group = models.CharField(max_length=26, default="")
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["taxonomy", "slug"], name="taxonomy_term_unique_slug"),
+            models.UniqueConstraint(fields=["taxonomy", "slug", "locale"], name="taxonomy_term_unique_slug_locale"),
             models.UniqueConstraint(
                 fields=["translation_group", "locale"],
                 condition=~models.Q(translation_group=""),

@@ -53,7 +53,7 @@ class ListTermsInput(Input):
 
 class CreateTermInput(Input):
     taxonomy: Taxonomy
-    slug: Slug
+    slug: Annotated[Slug, Field(description="URL slug (a-z, 0-9, - and _); default: made from the label")] | None = None
     label: Label
     parent_id: Annotated[str, reference("Parent term id", 200)] | None = None
     description: Description | None = None
@@ -70,6 +70,10 @@ class TermVariantsInput(Input):
 class TermTarget(Input):
     taxonomy: Taxonomy
     term: TermSlug = Field(alias="termSlug")  # the services' keyword; the wire name stays termSlug
+
+
+class GetTermInput(TermTarget):
+    locale: Annotated[str, reference("Read the slug in this locale first; answer its variant there", 16)] | None = None
 
 
 class UpdateTermInput(TermTarget):
@@ -180,7 +184,7 @@ read(
 term_write(
     "taxonomy_create_term", "Create taxonomy term", CreateTermInput, services.term_create, TERMS.post(status=201)
 ).describe(
-    "Create a term in a taxonomy (slugs unique per taxonomy). In a hierarchical one parentId nests it "
+    "Create a term in a taxonomy (slugs unique per taxonomy and locale). In a hierarchical one parentId nests it "
     "under another term (at most 100 ancestors)."
 )
 term_write(
@@ -228,9 +232,9 @@ definition_write.gone(
 rest_read(
     "taxonomy_get_term",
     "Get taxonomy term",
-    TermTarget,
+    GetTermInput,
     selectors.term_get,
-    ONE_TERM.get(),
+    ONE_TERM.get("query"),
     present=under("term"),
     output=outputs.TERM_ONLY,
 ).describe("One term of a taxonomy, by slug or ID.")

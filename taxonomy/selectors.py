@@ -25,10 +25,10 @@ from emdash.prepared import Prepared
 from taxonomy import presenters, variants
 from taxonomy.definitions import existing_collections
 from taxonomy.links import term_path
+from taxonomy.lookups import get_definition, get_term
 from taxonomy.models import TaxonomyDefinition, Term, TermAssignment
 from taxonomy.outputs import Definition
 from taxonomy.outputs import Term as TermOut
-from taxonomy.services import get_definition, get_term
 
 
 def taxonomy_list(*, actor: Actor) -> list[Definition]:
@@ -75,10 +75,12 @@ def term_list(
 
 
 def term_get(*, actor: Actor, taxonomy: str, term: str, locale: str | None = None) -> TermOut:
-    """A term by slug or id; with ``locale`` (the public site), the variant of its group shown in that locale."""
+    """A term by slug or id; with ``locale`` (the public site, REST's ``?locale=``), a slug read in that locale
+    first and the variant of its group shown in that locale."""
     require(actor, Perm.TAXONOMY_READ)
     definition = get_definition(taxonomy)
-    found = get_term(definition, term)
+    locale = rows.resolve_locale(locale) if locale is not None else None
+    found = get_term(definition, term, locale=locale)
     if locale is not None:
         found = variants.pick(variants.group_of(found), locale) or found
     return presenters.term(found, definition.name)
@@ -114,7 +116,7 @@ def term_tree(*, actor: Actor, taxonomy: Any, locale: str | None = None) -> list
         nodes[t.id] = {
             **presenters.term_ref(t),
             "description": t.description,
-            "path": term_path(definition.name, t.slug),
+            "path": term_path(definition.name, t.slug, t.locale),
             "children": [],
         }
         parents[t.id] = t.parent_id
@@ -180,7 +182,8 @@ def taxonomies_for(collection: str) -> list[str]:
 
 
 def tagged_entries(*, collection: str, taxonomy: str, slugs: list[str]) -> Any:
-    """The ids of ``collection``'s entries carrying any of the terms ``slugs``, as a subquery (no query here)."""
+    """The ids of ``collection``'s entries carrying any of the terms ``slugs``, as a subquery (no query here). A
+    slug matches the terms of every locale that use it: a filter asks for what items carry, not for one term."""
     return TermAssignment.objects.filter(
         collection=collection, term__taxonomy__name=taxonomy, term__slug__in=slugs
     ).values("entry_id")
@@ -207,14 +210,15 @@ def term_paths(term_ids: list[str]) -> dict[str, str]:
     """Archive paths of terms by ID, in one query (for menus)."""
     if not term_ids:
         return {}
-    qs = Term.objects.filter(id__in=term_ids).values_list("id", "slug", "taxonomy__name")
-    return {term_id: term_path(taxonomy, slug) for term_id, slug, taxonomy in qs}
+    qs = Term.objects.filter(id__in=term_ids).values_list("id", "slug", "taxonomy__name", "locale")
+    return {term_id: term_path(taxonomy, slug, locale) for term_id, slug, taxonomy, locale in qs}
 
 
-def group_entry_ids(*, actor: Actor, taxonomy: Any, term: Any, collection: str) -> list[str]:
-    """IDs of the entries of ``collection`` carrying ``term`` or any of its variants in other locales."""
+def group_entry_ids(*, actor: Actor, taxonomy: Any, term: Any, collection: str, locale: str | None = None) -> list[str]:
+    """IDs of the entries of ``collection`` carrying ``term`` (a slug read in ``locale`` first) or any of its
+    variants in other locales."""
     require(actor, Perm.TAXONOMY_READ)
-    found = get_term(get_definition(taxonomy), term)
+    found = get_term(get_definition(taxonomy), term, locale=locale)
     group = Term.objects.filter(taxonomy_id=found.taxonomy_id, translation_group=found.translation_group or found.id)
     tagged = TermAssignment.objects.filter(term__in=group.values("id"), collection=collection)
     return list(tagged.values_list("entry_id", flat=True).distinct())

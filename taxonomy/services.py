@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import IntegrityError, connection, transaction
-from django.db.models import Q
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from content import stamps
@@ -18,54 +17,19 @@ from content.entries import rows, slugs
 from content.schema import specs as schema
 from emdash import purge
 from emdash.actor import Actor
-from emdash.errors import Conflict, NotFound, SlugConflict, ValidationError, known, shown
+from emdash.errors import Conflict, SlugConflict, ValidationError
 from emdash.http_cache import CONTENT_KEY, TAXONOMIES_KEY, collection_key, item_key
 from emdash.ids import new_id
-from emdash.locking import locked
 from emdash.permissions import Perm, require, require_go_live, require_owner_or
 from taxonomy.hierarchy import check_placement
+from taxonomy.lookups import AmbiguousSlug, find_term, get_definition, get_term, terms_by_ident, valid_ident
 from taxonomy.models import TaxonomyDefinition, Term, TermAssignment
 
 MAX_TERMS_PER_ENTRY = 100  # per taxonomy
 LABEL_MAX_LENGTH = 200
 DESCRIPTION_MAX_LENGTH = 5000
+GENERATED_SLUG_ATTEMPTS = 3
 UNSET: Any = object()  # "argument not given", as opposed to None ("detach")
-
-
-# --------------------------------------------------------------------------------------------- lookups
-
-
-def get_definition(name: Any, *, for_update: bool = False) -> TaxonomyDefinition:
-    definition = None
-    if isinstance(name, str) and name and len(name) <= 63:
-        definition = locked(TaxonomyDefinition.objects.all(), for_update).filter(name=name).first()
-    if definition is None:
-        names = known(TaxonomyDefinition.objects.order_by("name").values_list("name", flat=True), none="none yet")
-        raise NotFound(f"Taxonomy '{shown(name)}' not found ({names}; taxonomy_create adds one)")
-    return definition
-
-
-def _valid_ident(ident: Any) -> bool:
-    return isinstance(ident, str) and 0 < len(ident) <= 200 and "\x00" not in ident
-
-
-def find_term(definition: TaxonomyDefinition, ident: Any, *, prefer: str = "slug") -> Term | None:
-    """A term of ``definition`` by slug or ID (``prefer`` says which wins when both match), or None."""
-    if not _valid_ident(ident):
-        return None
-    return _terms_by_ident(definition, [ident], prefer=prefer).get(ident)
-
-
-def get_term(definition: TaxonomyDefinition, ident: Any, *, for_update: bool = False) -> Term:
-    term = find_term(definition, ident)
-    if term is None:
-        raise NotFound(
-            f"No term '{shown(ident)}' in taxonomy '{definition.name}' "
-            f"(taxonomy_list_terms lists them; taxonomy_create_term adds one)"
-        )
-    if for_update and connection.features.has_select_for_update:
-        term = Term.objects.select_for_update().get(pk=term.pk)
-    return term
 
 
 # --------------------------------------------------------------------------------------------- checks
@@ -89,15 +53,22 @@ def _check_description(value: Any, problems: dict[str, str]) -> str | None:
     return value
 
 
-def _resolve_parent(definition: TaxonomyDefinition, parent_id: Any, problems: dict[str, str]) -> Term | None:
+def _resolve_parent(
+    definition: TaxonomyDefinition, parent_id: Any, problems: dict[str, str], locale: str
+) -> Term | None:
+    """The parent named by id, or by slug as the term's own ``locale`` means it (a parent is in that locale)."""
     if parent_id is None:
         return None
     if not definition.hierarchical:
         problems["parentId"] = f"taxonomy '{definition.name}' is flat: its terms cannot have a parent"
         return None
-    parent = find_term(definition, parent_id, prefer="id")
+    try:
+        parent = find_term(definition, parent_id, prefer="id", locale=locale)
+    except AmbiguousSlug as exc:
+        problems["parentId"] = exc.message
+        return None
     if parent is None:
-        elsewhere = _valid_ident(parent_id) and Term.objects.filter(pk=str(parent_id).upper()).exists()
+        elsewhere = valid_ident(parent_id) and Term.objects.filter(pk=str(parent_id).upper()).exists()
         problems["parentId"] = (
             f"the parent must be a term of taxonomy '{definition.name}'"
             if elsewhere
@@ -111,7 +82,24 @@ def _save(term: Term, definition: TaxonomyDefinition, *, insert: bool) -> None:
         with transaction.atomic():
             term.save(force_insert=insert)
     except IntegrityError:
-        raise SlugConflict(f"Slug '{term.slug}' is already used in taxonomy '{definition.name}'") from None
+        raise _slug_taken(term.slug, definition, term.locale) from None
+
+
+def _slug_taken(slug: str, definition: TaxonomyDefinition, locale: str) -> SlugConflict:
+    return SlugConflict(f"Slug '{slug}' is already used in taxonomy '{definition.name}' (locale '{locale}')")
+
+
+def _slug_is_taken(definition: TaxonomyDefinition, slug: str, locale: str, *, but: Term | None = None) -> bool:
+    """Slugs are unique per taxonomy and locale (as in EmDash): another locale may use the same one."""
+    found = Term.objects.filter(taxonomy=definition, locale=locale, slug=slug)
+    return (found.exclude(pk=but.pk) if but is not None else found).exists()
+
+
+def _derived_slug(definition: TaxonomyDefinition, label: str, locale: str) -> str:
+    """A slug made from ``label`` as content's are from titles (SPEC 6.2), free in the taxonomy and locale."""
+    base = slugs.slugify(label)
+    nearby = Term.objects.filter(taxonomy=definition, locale=locale, slug__startswith=base)
+    return slugs.next_free(base, set(nearby.values_list("slug", flat=True)))
 
 
 # --------------------------------------------------------------------------------------------- terms
@@ -121,31 +109,33 @@ def term_create(
     *,
     actor: Actor,
     taxonomy: str,
-    slug: str,
     label: str,
+    slug: str | None = None,
     parent_id: str | None = None,
     description: str | None = None,
     locale: str | None = None,
     translation_of: str | None = None,
 ) -> Term:
     """``translation_of`` (the id or slug of the term in another locale) makes the new term its variant in
-    ``locale`` (default: the default locale): the two share a translation group."""
+    ``locale`` (default: the default locale): the two share a translation group. Without ``slug`` one is made
+    from the label, free in the taxonomy and locale (as EmDash does)."""
     require(actor, Perm.TAXONOMY_MANAGE)
-    slug = slugs.check_slug(slug)
+    if slug is not None:
+        slug = slugs.check_slug(slug)
     locale = rows.resolve_locale(locale)
     with transaction.atomic():
         definition = get_definition(taxonomy, for_update=parent_id is not None)
         problems: dict[str, str] = {}
         checked_label = _check_label(label, problems, required=True)
         description = _check_description(description, problems)
-        parent = _resolve_parent(definition, parent_id, problems)
+        parent = _resolve_parent(definition, parent_id, problems, locale)
         if parent is not None:
             check_placement(definition, parent, problems, locale=locale)
         group = _translation_group(definition, translation_of, locale, problems)
         if problems:
             raise ValidationError.for_fields(problems)
-        if Term.objects.filter(taxonomy=definition, slug=slug).exists():
-            raise SlugConflict(f"Slug '{slug}' is already used in taxonomy '{definition.name}'")
+        if slug is not None and _slug_is_taken(definition, slug, locale):
+            raise _slug_taken(slug, definition, locale)
         now = timezone.now()
         term_id = new_id()
         term = Term(
@@ -153,16 +143,29 @@ def term_create(
             locale=locale,
             translation_group=group or term_id,
             taxonomy=definition,
-            slug=slug,
+            slug=slug or "",
             label=checked_label or "",  # not None: a missing label is a problem above
             description=description or "",
             parent=parent,
             created_at=now,
             updated_at=now,
         )
-        _save(term, definition, insert=True)
+        _insert(term, definition, generate=slug is None)
         _terms_changed([TAXONOMIES_KEY])  # term lists and the sitemap show it; no item carries it yet
     return term
+
+
+def _insert(term: Term, definition: TaxonomyDefinition, *, generate: bool) -> None:
+    """Insert ``term``; a slug made from its label is made again should a concurrent create take it first."""
+    for attempt in range(GENERATED_SLUG_ATTEMPTS if generate else 1):
+        if generate:
+            term.slug = _derived_slug(definition, term.label, term.locale)
+        try:
+            _save(term, definition, insert=True)
+            return
+        except SlugConflict:
+            if attempt == (GENERATED_SLUG_ATTEMPTS if generate else 1) - 1:
+                raise
 
 
 def _translation_group(
@@ -171,7 +174,11 @@ def _translation_group(
     """The group a new variant joins (None: a group of its own); CONFLICT when the locale is taken in it."""
     if source is None:
         return None
-    found = find_term(definition, source, prefer="id")
+    try:
+        found = find_term(definition, source, prefer="id")
+    except AmbiguousSlug as exc:
+        problems["translationOf"] = exc.message
+        return None
     if found is None:
         problems["translationOf"] = f"no term '{source}' in taxonomy '{definition.name}'"
         return None
@@ -202,14 +209,14 @@ def term_update(
         label = _check_label(label, problems, required=False)
         description = _check_description(description, problems)
         if parent_id is not UNSET:
-            parent = _resolve_parent(definition, parent_id, problems)
+            parent = _resolve_parent(definition, parent_id, problems, row.locale)
             if parent is not None:
                 check_placement(definition, parent, problems, locale=row.locale, moving=row)
         if problems:
             raise ValidationError.for_fields(problems)
         if slug is not None and slug != row.slug:
-            if Term.objects.filter(taxonomy=definition, slug=slug).exclude(pk=row.pk).exists():
-                raise SlugConflict(f"Slug '{slug}' is already used in taxonomy '{definition.name}'")
+            if _slug_is_taken(definition, slug, row.locale, but=row):
+                raise _slug_taken(slug, definition, row.locale)
             row.slug = slug
         if label is not None:
             row.label = label
@@ -249,8 +256,11 @@ def term_delete(*, actor: Actor, taxonomy: str, term: str) -> None:
 # --------------------------------------------------------------------------------------------- assignments
 
 
-def _resolve_assignments(collection: str, terms: Any) -> list[tuple[TaxonomyDefinition, list[Term]]]:
-    """Check ``{taxonomy: [term slug or ID, ...]}`` for ``collection``; every problem in one VALIDATION_ERROR."""
+def _resolve_assignments(
+    collection: str, terms: Any, locale: str | None
+) -> list[tuple[TaxonomyDefinition, list[Term]]]:
+    """Check ``{taxonomy: [term slug or ID, ...]}`` for ``collection``; every problem in one VALIDATION_ERROR.
+    A slug means the term of the entry's ``locale``, else the default locale's, else the only one (lookups)."""
     if not isinstance(terms, dict):
         raise ValidationError.for_fields({"terms": "must be an object mapping taxonomy names to lists of term slugs"})
     problems: dict[str, str] = {}
@@ -271,14 +281,18 @@ def _resolve_assignments(collection: str, terms: Any) -> list[tuple[TaxonomyDefi
                 f"taxonomy_update with collections adds '{collection}')"
             )
             continue
-        if not isinstance(idents, list) or not all(_valid_ident(i) for i in idents):
+        if not isinstance(idents, list) or not all(valid_ident(i) for i in idents):
             problems[key] = "must be a list of term slugs"
             continue
         if len(idents) > MAX_TERMS_PER_ENTRY:
             problems[key] = f"at most {MAX_TERMS_PER_ENTRY} terms per taxonomy"
             continue
         wanted = list(dict.fromkeys(idents))
-        found = _terms_by_ident(definition, wanted)
+        try:
+            found = terms_by_ident(definition, wanted, locale=locale)
+        except AmbiguousSlug as exc:
+            problems[key] = exc.message
+            continue
         missing = [i for i in wanted if i not in found]
         if missing:
             problems[key] = f"no such term(s) in '{name}': {', '.join(missing[:10])}"
@@ -289,29 +303,13 @@ def _resolve_assignments(collection: str, terms: Any) -> list[tuple[TaxonomyDefi
     return resolved
 
 
-def _terms_by_ident(definition: TaxonomyDefinition, idents: list[str], *, prefer: str = "slug") -> dict[str, Term]:
-    """Terms of ``definition`` keyed by each given slug or ID that matches one, in one query."""
-    ids = [i.upper() for i in idents if rows.ULID_RE.match(i)]
-    by_slug: dict[str, Term] = {}
-    by_id: dict[str, Term] = {}
-    for t in Term.objects.filter(taxonomy=definition).filter(Q(slug__in=idents) | Q(id__in=ids)):
-        by_slug[t.slug] = t
-        by_id[t.id] = t
-    found: dict[str, Term] = {}
-    for ident in idents:
-        slug_match, id_match = by_slug.get(ident), by_id.get(ident.upper())
-        term = (slug_match or id_match) if prefer == "slug" else (id_match or slug_match)
-        if term is not None:
-            found[ident] = term
-    return found
-
-
-def replace_entry_terms(*, collection: str, entry_id: str, terms: Any) -> None:
-    """Replace the assignments of each taxonomy named in ``terms`` (others are left alone).
+def replace_entry_terms(*, collection: str, entry_id: str, terms: Any, locale: str | None = None) -> None:
+    """Replace the assignments of each taxonomy named in ``terms`` (others are left alone); slugs are read in the
+    entry's ``locale``.
 
     No permission check: the caller (a content write that already checked its own) passes an entry it
     holds. Runs in the caller's transaction; raises VALIDATION_ERROR before writing anything."""
-    resolved = _resolve_assignments(collection, terms)
+    resolved = _resolve_assignments(collection, terms, locale)
     with transaction.atomic():
         for definition, chosen in resolved:
             TermAssignment.objects.filter(collection=collection, entry_id=entry_id, term__taxonomy=definition).delete()
@@ -334,7 +332,7 @@ def entry_terms_set(*, actor: Actor, collection: str, id: str, taxonomy: str, te
             require_go_live(actor, "Changing a live item's terms")
         if not isinstance(taxonomy, str):
             raise ValidationError.for_fields({"taxonomy": "must be a taxonomy name"})
-        replace_entry_terms(collection=spec.slug, entry_id=row.id, terms={taxonomy: terms})
+        replace_entry_terms(collection=spec.slug, entry_id=row.id, terms={taxonomy: terms}, locale=row.locale)
 
 
 def remove_entry_assignments(*, collection: str, entry_id: str) -> None:

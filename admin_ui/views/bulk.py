@@ -53,11 +53,13 @@ def _back(request: HttpRequest, spec: CollectionSpec) -> str:
 
 
 def _chosen_term(actor: Actor, spec: CollectionSpec, value: str) -> tuple[str, dict[str, Any]] | None:
-    """``taxonomy:slug`` -> (taxonomy name, term) when the taxonomy is attached and the term exists."""
-    name, _, slug = value.partition(":")
+    """``taxonomy:id`` -> (taxonomy name, term) when the taxonomy is attached and the term exists. The picker
+    sends ids (a slug may name terms of several locales); a slug still finds the first term using it."""
+    name, _, ident = value.partition(":")
     for group in entry_terms.choices(actor, spec):
         if group["taxonomy"]["name"] == name:
-            return next(((name, t) for t in group["terms"] if t["slug"] == slug), None)
+            by_id = (t for t in group["terms"] if t["id"] == ident)
+            return next(((name, t) for t in [*by_id, *(t for t in group["terms"] if t["slug"] == ident)]), None)
     return None
 
 
@@ -77,20 +79,21 @@ def _titles(actor: Actor, spec: CollectionSpec, ids: list[str]) -> dict[str, str
     return titles
 
 
-def _assign(request: HttpRequest, spec: CollectionSpec, id: str, taxonomy: str, slug: str) -> Outcome:
+def _assign(request: HttpRequest, spec: CollectionSpec, id: str, taxonomy: str, term_id: str) -> Outcome:
     """Add one term to an item's terms of that taxonomy (the others stay). The read is a selector call (reads
     are not audited); the write is ``content_terms_set`` through the pipeline."""
     try:
         terms = taxonomy_selectors.entry_terms(actor=actor_for(request), collection=spec.slug, id=id)
     except EmDashError as exc:
         return Outcome(False, code=exc.code, message=plain.message_for(exc))
-    slugs = [t["slug"] for t in terms.get(taxonomy, [])]
+    # By id: the item keeps exactly the terms it has (a slug is read in the item's locale, maybe another term).
+    ids = [t["id"] for t in terms.get(taxonomy, [])]
     # Written even when the term is already there: the write is what checks the right to change this item.
     target = {
         "collection": spec.slug,
         "id": id,
         "taxonomy": taxonomy,
-        "terms": [*slugs, slug] if slug not in slugs else slugs,
+        "terms": [*ids, term_id] if term_id not in ids else ids,
     }
     return run(request, "content_terms_set", target, notify=False)
 
@@ -116,7 +119,7 @@ def bulk_action(request: HttpRequest, collection: str) -> HttpResponse:
     titles = _titles(actor, spec, ids)
     for id in ids:
         if term is not None:
-            outcome = _assign(request, spec, id, term[0], term[1]["slug"])
+            outcome = _assign(request, spec, id, term[0], term[1]["id"])
         else:
             outcome = run(request, ACTIONS[action][0], {"collection": spec.slug, "id": id}, notify=False)
         row = {"id": id, "title": titles[id]}

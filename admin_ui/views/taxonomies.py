@@ -9,7 +9,6 @@ from django.shortcuts import redirect, render
 
 from admin_ui.base import actor_for, admin_page, form_page, found_or_404, posted, run, status_for
 from admin_ui.terms import flatten
-from content.entries import slugs
 from content.schema import specs as schema
 from emdash.permissions import Perm
 from taxonomy import selectors
@@ -82,12 +81,9 @@ def terms(request: HttpRequest, name: str) -> HttpResponse:
 
     def new_term(post: Any) -> dict[str, Any]:
         label = _label(post.get("label", ""))
-        raw = {
-            "taxonomy": name,
-            "slug": post.get("slug", "").strip() or slugs.slugify(label.strip() or "term"),
-            "label": label,
-            "description": post.get("description", ""),
-        }
+        raw = {"taxonomy": name, "label": label, "description": post.get("description", "")}
+        if post.get("slug", "").strip():  # else the service makes one from the label, free in the term's locale
+            raw["slug"] = post["slug"].strip()
         if post.get("parent"):
             raw["parentId"] = post["parent"]
         return raw
@@ -106,7 +102,8 @@ def term_edit(request: HttpRequest, name: str, term: str) -> HttpResponse:
     with found_or_404("No such taxonomy"):
         taxonomy = selectors.taxonomy_get(actor=actor, name=name)
         tree = flatten(selectors.term_tree(actor=actor, taxonomy=name))
-    current = next((t for t in tree if t["slug"] == term), None)
+    # The list links terms by id (a slug may name terms of several locales); a slug still finds the first.
+    current = next((t for t in tree if t["id"] == term), None) or next((t for t in tree if t["slug"] == term), None)
     if current is None:
         raise Http404("No such term")
 

@@ -30,14 +30,15 @@ def _terms(id: str) -> dict[str, list[str]]:
 
 
 def test_the_create_form_shows_term_pickers_and_assigns_them_in_the_same_save(posts, as_role):
-    taxonomy_services.term_create(actor=SYSTEM, taxonomy="category", slug="news", label="News")
-    taxonomy_services.term_create(actor=SYSTEM, taxonomy="tag", slug="jam", label="Jam")
+    news = taxonomy_services.term_create(actor=SYSTEM, taxonomy="category", slug="news", label="News")
+    jam = taxonomy_services.term_create(actor=SYSTEM, taxonomy="tag", slug="jam", label="Jam")
     client, user = as_role("author")
     page = client.get("/_emdash/admin/content/posts/new/").content.decode()
-    assert 'name="terms_category" value="news"' in page and 'name="terms_tag" value="jam"' in page
+    # Term ids, not slugs: a slug may name terms of several locales.
+    assert f'name="terms_category" value="{news.id}"' in page and f'name="terms_tag" value="{jam.id}"' in page
     response = client.post(
         "/_emdash/admin/content/posts/new/",
-        {"f_title": "Fresh", "terms_taxonomies": "category,tag", "terms_category": ["news"], "terms_tag": ["jam"]},
+        {"f_title": "Fresh", "terms_taxonomies": "category,tag", "terms_category": [news.id], "terms_tag": [jam.id]},
     )
     assert response.status_code == 302
     entry_id = response["Location"].rstrip("/").split("/")[-1]
@@ -46,22 +47,22 @@ def test_the_create_form_shows_term_pickers_and_assigns_them_in_the_same_save(po
 
 
 def test_an_unknown_term_on_create_saves_nothing_and_keeps_the_ticks(posts, as_role):
-    taxonomy_services.term_create(actor=SYSTEM, taxonomy="category", slug="news", label="News")
+    news = taxonomy_services.term_create(actor=SYSTEM, taxonomy="category", slug="news", label="News")
     client, _ = as_role("author")
-    form = {"f_title": "Fresh", "terms_taxonomies": "category", "terms_category": ["news", "ghost"]}
+    form = {"f_title": "Fresh", "terms_taxonomies": "category", "terms_category": [news.id, "ghost"]}
     response = client.post("/_emdash/admin/content/posts/new/", form)
     assert response.status_code == 400
     page = response.content.decode()
-    assert 'value="news" checked' in page and 'value="Fresh"' in page
+    assert f'value="{news.id}" checked' in page and 'value="Fresh"' in page
     assert selectors.entry_list(actor=SYSTEM, collection="posts").rows == []  # the item was not created either
 
 
 def test_a_field_error_on_create_keeps_the_chosen_terms(posts, as_role):
-    taxonomy_services.term_create(actor=SYSTEM, taxonomy="category", slug="news", label="News")
+    news = taxonomy_services.term_create(actor=SYSTEM, taxonomy="category", slug="news", label="News")
     client, _ = as_role("author")
-    form = {"f_title": "", "terms_taxonomies": "category", "terms_category": ["news"]}
+    form = {"f_title": "", "terms_taxonomies": "category", "terms_category": ["news"]}  # a slug still ticks it
     response = client.post("/_emdash/admin/content/posts/new/", form)
-    assert response.status_code == 400 and 'value="news" checked' in response.content.decode()
+    assert response.status_code == 400 and f'value="{news.id}" checked' in response.content.decode()
 
 
 # --- the menu editor's content picker ---------------------------------------------------------------------------

@@ -58,8 +58,9 @@ def test_an_entry_page_shows_its_locales_term_with_the_default_fallback(bilingua
     assert links(english) == ["/category/news/", "/category/sport/"]
     french = Client().get("/posts/bonjour/").content.decode()
     assert ">Actualites</a>" in french and ">News</a>" not in french
-    # Sport has no French variant: the English term, its archive asked in French.
-    assert links(french) == ["/category/actualites/", "/category/sport/?locale=fr"]
+    # Sport has no French variant: the English term, its archive asked in French. A French term's link names its
+    # locale: slugs are unique per locale, and the slug alone means the default locale's term.
+    assert links(french) == ["/category/actualites/?locale=fr", "/category/sport/?locale=fr"]
 
 
 def test_a_warm_entry_page_reads_the_localized_terms_with_the_entry(bilingual: dict[str, Any]) -> None:

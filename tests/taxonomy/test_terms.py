@@ -106,7 +106,7 @@ def test_create_returns_the_term_with_a_string_id() -> None:
     assert isinstance(term.id, str) and len(term.id) == 26
 
 
-@pytest.mark.parametrize("slug", ["", "News", "with space", "-lead", "trail-", "a/b", "x" * 201, None, 5, "é"])
+@pytest.mark.parametrize("slug", ["", "News", "with space", "-lead", "trail-", "a/b", "x" * 201, 5, "é"])
 def test_bad_slugs_are_refused(slug: Any) -> None:
     fails("INVALID_SLUG", create, slug, label="Label")
     assert not Term.objects.exists()

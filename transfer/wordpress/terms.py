@@ -7,6 +7,7 @@ from urllib.parse import unquote
 
 from content.entries.slugs import slugify
 from emdash.actor import Actor
+from emdash.conf import emdash_settings
 from emdash.errors import EmDashError
 from taxonomy.models import Term
 from taxonomy.services import term_create
@@ -39,7 +40,9 @@ def _one(term: wxr.Term, parent_id: str | None, actor: Actor, links: Links, repo
         report.existing["terms"] += 1
         return
     taxonomy, slug = TAXONOMIES[term.taxonomy], slugify(unquote(term.slug))
-    existing = Term.objects.filter(taxonomy__name=taxonomy, slug=slug).first()
+    # Imported terms are the default locale's (term_create's default); slugs are unique per locale, so a match is
+    # looked for there only: another locale's term of that slug is a different term.
+    existing = Term.objects.filter(taxonomy__name=taxonomy, slug=slug, locale=emdash_settings.default_locale).first()
     try:
         made = existing or term_create(
             actor=actor,

@@ -148,7 +148,7 @@ def entry_create(
         if seo is not None:
             seo_store(spec.slug, row.id, live_seo)
         if terms is not None:
-            _set_terms(spec, row.id, terms)
+            _set_terms(spec, row, terms)
         if bylines is not None:
             _set_bylines(spec, row.id, bylines)
         if spec.supports_feature("revisions"):
@@ -249,7 +249,7 @@ def entry_update(
         elif not autosave and spec.supports_feature("revisions"):
             revisions.end_autosave_session(spec, row.id)
         if terms is not None:
-            _set_terms(spec, row.id, terms)
+            _set_terms(spec, row, terms)
         if status == "published":
             publish_row(spec, row, actor)
         elif status == "draft" and row.status != "draft":
@@ -283,9 +283,10 @@ def writes_live(spec: CollectionSpec, row: EntryBase) -> bool:
     return row.status != "draft" and not rows.has_live_version(spec, row)
 
 
-def _set_terms(spec: CollectionSpec, entry_id: str, terms: Any) -> None:
-    """Term assignments live in the taxonomy app, reached through the hook it registers (content sits below it)."""
-    replace_entry_terms(collection=spec.slug, entry_id=entry_id, terms=terms)
+def _set_terms(spec: CollectionSpec, row: EntryBase, terms: Any) -> None:
+    """Term assignments live in the taxonomy app, reached through the hook it registers (content sits below it).
+    Term slugs mean the terms of the item's locale (slugs are unique per taxonomy and locale)."""
+    replace_entry_terms(collection=spec.slug, entry_id=row.id, terms=terms, locale=row.locale)
 
 
 def _set_bylines(spec: CollectionSpec, entry_id: str, bylines: Any) -> None:
