@@ -16,8 +16,12 @@ PAGE = page_of(BYLINE_IN_LIST)
 
 
 class Variants(TypedDict):
+    """As content_translations answers (``translations``), and as EmDash's byline_translations does (``items``, the
+    same list), so a client written for either reads it."""
+
     translationGroup: str
     translations: list[Annotated[BylineSummary, Schema(BYLINE_IN_LIST)]]
+    items: list[Annotated[BylineSummary, Schema(BYLINE_IN_LIST)]]
 
 
 TRANSLATIONS = schema_of(Variants)

@@ -63,13 +63,15 @@ def byline_get(*, actor: Actor, id: str) -> BylineSummary:
 
 
 def byline_translations(*, actor: Actor, id: str) -> dict[str, Any]:
-    """Every locale variant of a byline (named by id, slug or translation group), as content_translations."""
+    """Every locale variant of a byline (named by id, slug or translation group), as content_translations answers
+    (``translations``) and as EmDash's tool does (``items``: the same list)."""
     require(actor, Perm.BYLINES_READ)
     group = Byline.objects.filter(translation_group=id).values_list("translation_group", flat=True).first()
     if group is None:
         group = get_byline(id).translation_group
     variants = Byline.objects.filter(translation_group=group).order_by("locale")
-    return {"translationGroup": group, "translations": [presenters.summary(b) for b in variants]}
+    found = [presenters.summary(b) for b in variants]
+    return {"translationGroup": group, "translations": found, "items": found}
 
 
 def display_names(ids: list[str]) -> dict[str, str]:

@@ -123,7 +123,9 @@ def byline_create(
             else:
                 group = source.translation_group
                 if Byline.objects.filter(translation_group=group, locale=resolved).exists():
-                    raise Conflict(f"Byline '{source.slug}' already has a '{resolved}' variant")
+                    # Without locale the new variant is the default locale's (SPEC), so say how to ask for another.
+                    hint = "" if locale is not None else "; pass locale for a variant in another locale"
+                    raise Conflict(f"Byline '{source.slug}' already has a '{resolved}' variant{hint}")
         if problems:
             raise ValidationError.for_fields(problems)
         byline_id = new_id()

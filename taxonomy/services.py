@@ -122,7 +122,7 @@ def term_create(
     require(actor, Perm.TAXONOMY_MANAGE)
     if slug is not None:
         slug = slugs.check_slug(slug)
-    locale = rows.resolve_locale(locale)
+    asked, locale = locale is not None, rows.resolve_locale(locale)
     with transaction.atomic():
         definition = get_definition(taxonomy, for_update=parent_id is not None)
         problems: dict[str, str] = {}
@@ -131,7 +131,7 @@ def term_create(
         parent = _resolve_parent(definition, parent_id, problems, locale)
         if parent is not None:
             check_placement(definition, parent, problems, locale=locale)
-        group = _translation_group(definition, translation_of, locale, problems)
+        group = _translation_group(definition, translation_of, locale, problems, asked=asked)
         if problems:
             raise ValidationError.for_fields(problems)
         if slug is not None and _slug_is_taken(definition, slug, locale):
@@ -169,7 +169,7 @@ def _insert(term: Term, definition: TaxonomyDefinition, *, generate: bool) -> No
 
 
 def _translation_group(
-    definition: TaxonomyDefinition, source: str | None, locale: str, problems: dict[str, str]
+    definition: TaxonomyDefinition, source: str | None, locale: str, problems: dict[str, str], *, asked: bool = True
 ) -> str | None:
     """The group a new variant joins (None: a group of its own); CONFLICT when the locale is taken in it."""
     if source is None:
@@ -184,7 +184,10 @@ def _translation_group(
         return None
     group = found.translation_group or found.id
     if Term.objects.filter(translation_group=group, locale=locale).exists():
-        raise Conflict(f"Term '{found.slug}' already has a '{locale}' variant (taxonomy_term_translations lists them)")
+        hint = "" if asked else "; without locale it is the default locale's: pass locale for another"
+        raise Conflict(
+            f"Term '{found.slug}' already has a '{locale}' variant (taxonomy_term_translations lists them{hint})"
+        )
     return group
 
 
