@@ -211,8 +211,9 @@ class FieldType(ABC):
         return []
 
     def resolve(self, value: Any, options: dict[str, Any], path: str, problems: Problems, find: Any) -> Any:
-        """The value with the entries it names by slug resolved (``find(collections, ident, collection)`` gives
-        ``(collection, id)`` or None); problems added for the ones that cannot be. Most types name none."""
+        """The value with the entries it names by slug resolved (``find(collections, [(ident, collection), ...])``
+        gives ``(collection, id)`` or None for each, in one query per collection); problems added for the ones that
+        cannot be. Most types name none."""
         return value
 
     def drop_entries(self, value: Any, ids: set[str]) -> Any:
