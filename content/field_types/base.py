@@ -237,6 +237,11 @@ class FieldType(ABC):
         """The value as reads show it, each media reference with its item's details (content.media_values)."""
         return value
 
+    def drop_media(self, value: Any, ids: set[str]) -> Any:
+        """The stored value without its references to the media items ``ids`` (a revision restored after they
+        were deleted: content.entries.dead_media)."""
+        return value
+
     # Reading -----------------------------------------------------------------------------------------------
 
     @abstractmethod
