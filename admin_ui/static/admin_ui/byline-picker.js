@@ -109,6 +109,8 @@
           select.value = kept ? kept.value : "";
         }
         const n = answer.results.length;
+        const shows = root.querySelector("[data-byline-shows]");
+        if (shows) shows.textContent = q ? "(the list shows the matches)" : `(the list shows the first ${n})`;
         status.textContent = q
           ? n
             ? `${n} byline${n === 1 ? "" : "s"} match “${q}”.`
