@@ -1,7 +1,9 @@
 """Bylines on the entry form: rows of (byline, role) in order, the first row the primary credit.
 
 The form shows the item's credits plus two empty rows; a row left on "—" is dropped. The list of bylines comes
-from the bylines app's selector (the admin sits above it); when it shows no rows, the item's credits stay."""
+from the bylines app's selector (the admin sits above it); when it shows no rows, the item's credits stay. A site
+with more bylines than one list holds gets a search: the script asks :data:`SEARCH_URL` as the editor types, and
+without it the "Find" button posts the form back (nothing saved) to show the matches (``SEARCH_KEY``)."""
 
 from __future__ import annotations
 
@@ -14,6 +16,8 @@ from content.hooks import rows_credits
 from emdash.actor import Actor
 
 SHOWN_KEY = "credits_shown"
+SEARCH_KEY = "byline_q"  # the picker's search text; the "Find" button posts the form back with it
+FIND_KEY = "byline_find"
 SPARE_ROWS = 2
 MAX_CHOICES = 100
 
@@ -54,16 +58,35 @@ def described(credits: list[dict[str, Any]]) -> str:
     return ", ".join(shown)
 
 
-def rows(actor: Actor, entry: Any, chosen: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    """The picker's context: the bylines to choose from and one row per credit (``chosen`` after an error, else
-    the entry's assigned credits) plus spare empty rows."""
-    choices = selectors.byline_list(actor=actor, limit=MAX_CHOICES).items
+def searching(post: QueryDict) -> bool:
+    """The form was posted by the picker's "Find" button (no script): show the matches, save nothing."""
+    return FIND_KEY in post
+
+
+def choices(actor: Actor, search: str = "") -> tuple[list[dict[str, Any]], bool]:
+    """Up to MAX_CHOICES bylines (those matching ``search``, when given) and whether more exist."""
+    page = selectors.byline_list(actor=actor, search=search.strip()[:200] or None, limit=MAX_CHOICES)
+    return [dict(b) for b in page.items], page.next_cursor is not None
+
+
+def rows(actor: Actor, entry: Any, chosen: list[dict[str, Any]] | None = None, search: str = "") -> dict[str, Any]:
+    """The picker's context: the bylines to choose from (the chosen ones always among them) and one row per credit
+    (``chosen`` after an error, else the entry's assigned credits) plus spare empty rows."""
+    found, more = choices(actor, search)
     if chosen is None:
         chosen = explicit(entry)
     filled = [{"bylineId": c.get("bylineId", ""), "roleLabel": c.get("roleLabel") or ""} for c in chosen]
+    listed = {b["id"] for b in found}
+    missing = [c["bylineId"] for c in filled if c["bylineId"] and c["bylineId"] not in listed]
+    names = selectors.display_names(missing) if missing else {}
+    kept = [{"id": i, "displayName": names[i]} for i in dict.fromkeys(missing) if i in names]
     inferred = [c for c in of_entry(entry) if c.get("source") == "inferred"]
     return {
-        "choices": choices,
+        "choices": kept + found,
+        "shown": bool(found or kept or search),
+        "search": search,
+        "searchable": more or bool(search),
+        "matches": len(found),
         "rows": filled + [{"bylineId": "", "roleLabel": ""}] * SPARE_ROWS,
         "inferred": inferred[0]["byline"]["displayName"] if inferred else "",
     }

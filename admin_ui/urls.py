@@ -67,6 +67,7 @@ urlpatterns = [
     path("menu-links/search/", menus.content_search, name="menu_content_search"),
     path("entry-search/", menus.entry_search, name="entry_search"),
     path("bylines/", bylines.byline_list, name="bylines"),
+    path("byline-search/", bylines.byline_search, name="byline_search"),
     path("bylines/<str:id>/", bylines.byline_edit, name="byline_edit"),
     path("bylines/<str:id>/delete/", bylines.byline_delete, name="byline_delete"),
     path("menus/", menus.menu_list, name="menus"),

@@ -17,7 +17,7 @@ from django.urls import reverse
 from content.entries import linked, selectors
 from content.portable_text import image_ids
 from content.schema.specs import CollectionSpec, FieldSpec, current
-from content.schema.validation import find_entry
+from content.schema.validation import find_entries
 from emdash import json_input
 from emdash.actor import Actor
 from emdash.errors import EmDashError
@@ -124,7 +124,7 @@ def _linked(actor: Actor, w: Widget) -> None:
     """A references field: its current targets (titles shown in the sortable list) and the search address."""
     collections = [c for c in w.spec.options.get("collections") or [] if isinstance(c, str)]
     idents = [part for part in str(w.value or "").replace(",", " ").split() if part]
-    pairs = [hit for ident in idents[:100] if (hit := find_entry(collections, ident)) is not None]
+    pairs = [hit for hit in find_entries(collections, [(ident, None) for ident in idents[:100]]) if hit is not None]
     wanted: dict[str, set[str]] = {}
     for collection, entry_id in pairs:
         wanted.setdefault(collection, set()).add(entry_id)

@@ -17,6 +17,8 @@ from __future__ import annotations
 import contextvars
 import functools
 import random
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -196,10 +198,14 @@ class PerProcess:
     inside a :func:`snapshot`, built afresh outside one."""
 
     instances: list[PerProcess] = []
+    MAX_KEYS = 256
 
-    def __init__(self, *scopes: str) -> None:
+    def __init__(self, *scopes: str, max_keys: int = MAX_KEYS) -> None:
         self.scopes = scopes
-        self._values: dict[Any, tuple[str, Any]] = {}
+        self.max_keys = max_keys
+        # Least recently used first: a full cache drops its coldest key, so a busy site keeps its hot ones.
+        self._values: OrderedDict[Any, tuple[str, Any]] = OrderedDict()
+        self._lock = threading.Lock()  # threads of one process share it: reordering and evicting must not interleave
         PerProcess.instances.append(self)
 
     def get(self, key: Any, build: Callable[[], T]) -> T:
@@ -207,17 +213,22 @@ class PerProcess:
             # Outside a page's snapshot, checking the stamp costs the query the value's own read would.
             return build()
         version = read().token(*self.scopes)
-        found = self._values.get(key)
-        if found is not None and found[0] == version:
-            return found[1]  # type: ignore[no-any-return]
-        value = build()
-        if len(self._values) >= 256:
-            self._values.clear()
-        self._values[key] = (version, value)
+        with self._lock:
+            found = self._values.get(key)
+            if found is not None and found[0] == version:
+                self._values.move_to_end(key)
+                return found[1]  # type: ignore[no-any-return]
+        value = build()  # outside the lock: a build reads the database
+        with self._lock:
+            self._values[key] = (version, value)
+            self._values.move_to_end(key)
+            while len(self._values) > self.max_keys:
+                self._values.popitem(last=False)
         return value
 
     def clear(self) -> None:
-        self._values.clear()
+        with self._lock:
+            self._values.clear()
 
 
 def forget_all() -> None:

@@ -25,8 +25,10 @@ from content.field_types import FieldType
 from content.models import EntrySeo
 from content.schema import specs as schema
 from content.schema.specs import CollectionSpec
+from emdash import purge
 from emdash.actor import Actor
 from emdash.errors import CollectionNotFound, ValidationError
+from emdash.http_cache import CONTENT_KEY, SETTINGS_KEY, collection_key, item_key
 from emdash.permissions import Perm, require
 from media.models import MediaUsage
 
@@ -37,6 +39,7 @@ SETTINGS_TITLE = "Site settings"
 SEO_FIELD = "seo.image"
 TITLE_MAX = 500
 CHUNK = 500  # rows read per query while rebuilding
+PURGE_ITEMS = 200  # item keys a media change purges by name (docs/caching.md)
 
 
 @dataclass(frozen=True)
@@ -190,12 +193,20 @@ def follow_schema() -> None:
 
 def bump_users(media_id: str) -> None:
     """Move the change stamps of what shows the item (SPEC 11: content results carry its alt, size, renditions):
-    the collections using it and, when a setting does, the settings. Their ETags and per-process caches follow."""
-    used = set(MediaUsage.objects.filter(media_id=media_id.upper()).values_list("collection", flat=True).distinct())
-    keys = [stamps.public(c) for c in sorted(used - {SETTINGS})]
+    the collections using it and, when a setting does, the settings. Their ETags and per-process caches follow,
+    and the shared caches are purged of the same (docs/caching.md): the items, their collections' lists and pages
+    (which carry ``collection:<slug>``), the pages that may show any item, and every page when a setting uses it."""
+    uses = set(MediaUsage.objects.filter(media_id=media_id.upper()).values_list("collection", "entry_id"))
+    used = {collection for collection, _ in uses}
+    collections = sorted(used - {SETTINGS})
+    keys = [stamps.public(c) for c in collections]
     keys += ([stamps.MEDIA] if keys else []) + (["settings"] if SETTINGS in used else [])
     if keys:
         stamps.bump(*keys)
+    items = sorted(entry_id for collection, entry_id in uses if collection != SETTINGS)
+    # Past PURGE_ITEMS items their collections' keys (which every item read and page carries) do the work.
+    shown = [*(item_key(i) for i in items[:PURGE_ITEMS]), *(collection_key(c) for c in collections)]
+    purge.schedule([*shown, *([CONTENT_KEY] if collections else []), *([SETTINGS_KEY] if SETTINGS in used else [])])
 
 
 # ---- reads ---------------------------------------------------------------------------------------------------

@@ -11,11 +11,13 @@ import gzip
 import hashlib
 import io
 import json
+import shutil
 import tarfile
 import tempfile
 import uuid
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
@@ -113,17 +115,41 @@ class Writer:
         return manifest
 
 
-def _members(path: str) -> Iterator[tuple[tarfile.TarInfo, IO[bytes] | None]]:
+def _members(path: str) -> Iterator[tuple[str, IO[bytes]]]:
+    """(name, file) for each file of the archive, its name without the ``./`` a ``tar -C dir .`` puts before it;
+    directories are passed over, and anything else (a link, a device, a path out of the tree) refuses the archive."""
     try:
         # gzip.open, not tarfile's own "r|gz": it raises EOFError when the compressed stream stops short, where
         # tarfile's reader takes a cut that falls on a block boundary for a clean end of the archive.
         with gzip.open(path, "rb") as raw, tarfile.open(fileobj=raw, mode="r|") as tar:
             for member in tar:
-                yield member, tar.extractfile(member) if member.isfile() else None
+                name = _member_name(member)
+                handle = tar.extractfile(member) if name is not None else None
+                if name is not None and handle is not None:
+                    yield name, handle
     except FileNotFoundError:
         raise  # no archive at all: the caller says so, rather than calling it damaged
     except (tarfile.TarError, EOFError, OSError, ValueError) as exc:
         raise ArchiveError(f"the archive is damaged or truncated ({exc})") from None
+
+
+def _member_name(member: tarfile.TarInfo) -> str | None:
+    """The member's path inside the export (None for a directory), or ArchiveError when it has no place there."""
+    name = member.name
+    while name.startswith("./"):
+        name = name[2:]
+    if member.isdir():
+        name = name.rstrip("/")
+        if name in ("", "."):
+            return None  # the archive's root, as ``tar -C dir .`` writes it
+    if name.startswith("/") or any(part in ("", ".", "..") for part in name.split("/")):
+        raise ArchiveError(f"unsafe member path {member.name[:200]!r} (absolute, or with '..', '.' or '//')")
+    if member.isdir():
+        return None
+    if not member.isfile():
+        shown = member.name[:200]
+        raise ArchiveError(f"unexpected member {shown!r} (only files belong in an export: no links or devices)")
+    return name
 
 
 def _check_manifest(manifest: Any) -> dict[str, Any]:
@@ -160,10 +186,8 @@ def _digest(path: str) -> tuple[dict[str, str], dict[str, int], Any]:
     seen: dict[str, str] = {}
     lines: dict[str, int] = {}
     manifest: Any = None
-    for member, handle in _members(path):
-        if handle is None:
-            raise ArchiveError(f"unexpected member {member.name!r} (only files belong in an export)")
-        if member.name == MANIFEST:
+    for name, handle in _members(path):
+        if name == MANIFEST:
             try:
                 manifest = json.loads(handle.read(1 << 20))
             except ValueError:
@@ -173,18 +197,50 @@ def _digest(path: str) -> tuple[dict[str, str], dict[str, int], Any]:
         while chunk := handle.read(CHUNK):
             digest.update(chunk)
             count += chunk.count(b"\n")
-        seen[member.name] = digest.hexdigest()
-        if member.name.endswith(".jsonl"):
-            lines[member.name.removesuffix(".jsonl")] = count
+        seen[name] = digest.hexdigest()
+        if name.endswith(".jsonl"):
+            lines[name.removesuffix(".jsonl")] = count
     return seen, lines, manifest
 
 
-def read_rows(path: str) -> Iterator[tuple[str, Iterator[dict[str, Any]] | IO[bytes]]]:
-    """Members in archive order: (kind, rows) for JSONL, (media key, file) for media. Verify first."""
-    for member, handle in _members(path):
-        if handle is None or member.name == MANIFEST:
-            continue
-        if member.name.startswith(MEDIA_PREFIX):
-            yield member.name.removeprefix(MEDIA_PREFIX), handle
-        else:
-            yield member.name.removesuffix(".jsonl"), (json.loads(line) for line in handle)
+def read_rows(
+    path: str, manifest: dict[str, Any], order: Sequence[str] = ()
+) -> Iterator[tuple[str, Iterator[dict[str, Any]] | IO[bytes]]]:
+    """(kind, rows) for each JSONL member, the kinds of ``order`` first and in that order, then (media key, file)
+    for each media file; ``manifest`` is what :func:`verify` returned. An export streams through in its own order;
+    a member that comes early (an archive re-packed by hand, in directory order) waits in a temporary file."""
+    rank = {kind: i for i, kind in enumerate(order)}
+    kinds = (name.removesuffix(".jsonl") for name in manifest["files"] if not name.startswith(MEDIA_PREFIX))
+    due = sorted(kinds, key=lambda kind: rank.get(kind, len(rank)))
+    with ExitStack() as spools:
+        waiting: dict[str, IO[bytes]] = {}  # member name -> its spooled bytes, in archive order
+        for name, handle in _members(path):
+            kind = None if name.startswith(MEDIA_PREFIX) else name.removesuffix(".jsonl")
+            if name == MANIFEST:
+                continue
+            if kind is not None and due and due[0] == kind:
+                due.pop(0)
+                yield kind, _lines(handle)
+            elif kind is None and not due:
+                yield name.removeprefix(MEDIA_PREFIX), handle
+            else:
+                spool = spools.enter_context(tempfile.TemporaryFile())
+                shutil.copyfileobj(handle, spool, CHUNK)
+                spool.seek(0)
+                waiting[name] = spool
+            yield from _due(due, waiting)
+        yield from _due(due, waiting)
+
+
+def _due(due: list[str], waiting: dict[str, IO[bytes]]) -> Iterator[tuple[str, Iterator[dict[str, Any]] | IO[bytes]]]:
+    """The spooled members whose turn has come: the JSONL kinds next in ``due``, then media once every kind is in."""
+    while due and f"{due[0]}.jsonl" in waiting:
+        kind = due.pop(0)
+        yield kind, _lines(waiting.pop(f"{kind}.jsonl"))
+    if not due:
+        for name in [n for n in waiting if n.startswith(MEDIA_PREFIX)]:
+            yield name.removeprefix(MEDIA_PREFIX), waiting.pop(name)
+
+
+def _lines(handle: IO[bytes]) -> Iterator[dict[str, Any]]:
+    return (json.loads(line) for line in handle)

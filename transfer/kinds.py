@@ -52,6 +52,10 @@ KINDS: tuple[Kind, ...] = (
     Kind("changeset_entries", ChangeSetEntry, ("changeset_id", "id"), user_columns=("added_by_id",)),
 )
 
+# The order an import restores the JSONL members in (the export writes them so): collections before their
+# entries, users before the rows naming them, entries before their revisions and everything attached to them.
+ORDER: tuple[str, ...] = ("schema", USERS.name, "entries", REVISIONS.name, *(kind.name for kind in KINDS))
+
 
 def columns(kind: Kind) -> list[str]:
     return [f.attname for f in kind.model._meta.concrete_fields if f.attname not in kind.secrets]

@@ -32,7 +32,7 @@ from menus.models import Menu
 from settings_app.models import SiteSettings
 from taxonomy.models import TaxonomyDefinition, Term
 from transfer.archive import ArchiveError, read_rows, verify
-from transfer.kinds import KINDS, REVISIONS, USERS, Kind
+from transfer.kinds import KINDS, ORDER, REVISIONS, USERS, Kind
 from transfer.progress import Progress, Silent
 from webhooks.models import Webhook
 
@@ -154,10 +154,10 @@ def _keep_auto_times(model: type[models.Model], rows: list[dict[str, Any]]) -> N
         model._default_manager.filter(pk=row["id"]).update(**{f.attname: f.to_python(row[f.attname]) for f in auto})
 
 
-def _write_all(job: Restore, path: str) -> None:
+def _write_all(job: Restore, path: str, manifest: dict[str, Any]) -> None:
     in_transaction: transaction.Atomic | None = None
     try:
-        for name, member in read_rows(path):
+        for name, member in read_rows(path, manifest, ORDER):
             job.current = name
             if name == "schema":
                 for line in cast(Iterator[dict[str, Any]], member):
@@ -225,7 +225,7 @@ def _after(job: Restore) -> None:
 
 def site_import(path: str, *, progress: Progress | None = None, on_verified: Callable[[], None] | None = None) -> dict:
     """Verify ``path`` and restore it into this (empty) site; the counts written, per kind."""
-    verify(path)
+    manifest = verify(path)
     if on_verified:
         on_verified()
     found = site_contents()
@@ -234,7 +234,7 @@ def site_import(path: str, *, progress: Progress | None = None, on_verified: Cal
         raise SiteNotEmpty(f"this site is not empty ({listed}); import into a fresh site")
     job = Restore(progress or Silent())
     try:
-        _write_all(job, path)
+        _write_all(job, path, manifest)
     except BaseException as exc:
         log.warning("import of %s failed; undoing what was written", path)
         _undo(job)

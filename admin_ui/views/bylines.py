@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
 
+from admin_ui import credits
 from admin_ui.base import actor_for, admin_page, form_page, posted, run
 from bylines import selectors
 from emdash.conf import emdash_settings
@@ -81,3 +82,13 @@ def byline_edit(request: HttpRequest, id: str) -> HttpResponse:
 def byline_delete(request: HttpRequest, id: str) -> HttpResponse:
     run(request, "byline_delete", {"id": id}, "Byline deleted.")
     return redirect("admin_ui:bylines")
+
+
+@admin_page(Perm.BYLINES_READ)
+def byline_search(request: HttpRequest) -> JsonResponse:
+    """The entry form's bylines picker, as the editor types: up to MAX_CHOICES bylines whose name or slug holds
+    ``q`` (all of them, from the first, when it is empty), and whether there are more."""
+    query = request.GET.get("q", "").strip()[:200]
+    found, more = credits.choices(actor_for(request), query)
+    keys = ("id", "displayName", "isGuest", "locale")
+    return JsonResponse({"query": query, "results": [{k: b.get(k) for k in keys} for b in found], "more": more})

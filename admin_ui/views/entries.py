@@ -144,7 +144,9 @@ def entry_new(request: HttpRequest, collection: str) -> HttpResponse:
     if request.method == "POST":
         data, problems = widgets.parse(spec, request.POST, {})
         values = widgets.posted(spec, request.POST)
-        if problems:
+        if credits.searching(request.POST):  # the bylines picker's "Find" (no script): show matches, save nothing
+            problems = {}
+        elif problems:
             messages.error(request, FIELDS_NEED_ATTENTION, extra_tags=plain.code_tag("VALIDATION_ERROR"))
         else:
             data = {k: v for k, v in data.items() if v is not None}
@@ -167,7 +169,7 @@ def entry_new(request: HttpRequest, collection: str) -> HttpResponse:
     context = _form_context(request, spec, actor, values, problems)
     context["slug"] = request.POST.get("slug", "")
     context["term_groups"] = entry_terms.groups(actor, spec, None, entry_terms.posted(spec, request.POST))
-    context["byline_picker"] = credits.rows(actor, None, credits.posted(request.POST))
+    context["byline_picker"] = credits.rows(actor, None, credits.posted(request.POST), _byline_search(request))
     context["seo"] = seo_form.values(request, {})
     context["seo_images"] = seo_form.image_picker(actor, context["seo"]["image"])
     return render(request, "admin_ui/entries/new.html", context, status=status_for(outcome, problems))
@@ -211,6 +213,10 @@ def _save(request: HttpRequest, spec: CollectionSpec, actor: Actor, entry: Any) 
     return outcome, outcome.problems
 
 
+def _byline_search(request: HttpRequest) -> str:
+    return request.POST.get(credits.SEARCH_KEY, "") if credits.searching(request.POST) else ""
+
+
 def _given(request: HttpRequest, **names: str) -> dict[str, str]:
     """Input keys (wire names) filled from non-empty form fields; empty fields are absent, not null."""
     return {key: request.POST[field] for key, field in names.items() if request.POST.get(field)}
@@ -223,12 +229,14 @@ def entry_edit(request: HttpRequest, collection: str, id: str) -> HttpResponse:
     problems: dict[str, str] = {}
     outcome = None
     values = widgets.initial(spec, entry.to_dict()["data"])
-    if request.method == "POST":
+    searching = request.method == "POST" and credits.searching(request.POST)
+    if request.method == "POST" and not searching:
         outcome, problems = _save(request, spec, actor, entry)
         if autosave.wanted(request):
             return autosave.answer(request, outcome, problems)
         if outcome is not None and outcome.ok:
             return redirect("admin_ui:entry_edit", spec.slug, entry.id)
+    if request.method == "POST":
         values = widgets.posted(spec, request.POST)
     item = entry.to_dict()
     conflict = outcome is not None and outcome.code == "CONFLICT"
@@ -238,11 +246,11 @@ def entry_edit(request: HttpRequest, collection: str, id: str) -> HttpResponse:
         {
             "item": item,
             "title": title_of(item),
-            "rev": request.POST.get("_rev", entry.rev) if conflict else entry.rev,
+            "rev": request.POST.get("_rev", entry.rev) if conflict or searching else entry.rev,
             "conflict": conflict,
             "perms": _entry_perms(actor, entry),
             "term_groups": entry_terms.groups(actor, spec, entry.id, entry_terms.posted(spec, request.POST)),
-            "byline_picker": credits.rows(actor, entry, credits.posted(request.POST)),
+            "byline_picker": credits.rows(actor, entry, credits.posted(request.POST), _byline_search(request)),
             "translations": translations,
             "source": _source(actor, spec, item, translations["items"], request.GET.get("source")),
             "public_url": reverse("entry", args=[spec.slug, item["slug"]]) if item["status"] == "published" else "",

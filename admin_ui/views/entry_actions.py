@@ -179,6 +179,8 @@ def revision_restore(request: HttpRequest, revision_id: str) -> HttpResponse:
         "Revision restored as the current draft (not published yet).",
     )
     if outcome.ok:
+        if note := outcome.result.get("note"):  # media deleted since the revision: left out, and said so
+            messages.warning(request, note)
         item = outcome.result["item"]
         return redirect("admin_ui:entry_edit", item["collection"], item["id"])
     try:  # back to the item the form came from

@@ -23,6 +23,8 @@ class Entry:
     show_draft: bool = True  # False for readers who may only see published values
     meta: dict[str, Any] = field(default_factory=dict)  # the draft's pending slug / SEO (rows.DRAFT_META)
     seo: dict[str, Any] = field(default_factory=dict)  # the live SEO
+    # What a revision restore left out: ``[{field, mediaId}]`` of media items deleted since (dead_media.py).
+    dropped_media: list[dict[str, str]] = field(default_factory=list)
 
     @classmethod
     def load(

@@ -93,8 +93,13 @@ def _restored(entry: Entry, args: Any) -> dict[str, Any]:
 
 
 def _item_with_rev(entry: Entry, args: Any) -> dict[str, Any]:
-    """A restored item with its credits (the revision's, when it kept them)."""
-    return {"item": {**entry.to_dict(), **_credits(entry)}, "_rev": entry.rev}
+    """A restored item with its credits (the revision's, when it kept them), and the media it left out."""
+    out: dict[str, Any] = {"item": {**entry.to_dict(), **_credits(entry)}, "_rev": entry.rev}
+    if entry.dropped_media:
+        named = ", ".join(f"{d['field']} ({d['mediaId']})" for d in entry.dropped_media)
+        out["droppedMedia"] = entry.dropped_media
+        out["note"] = f"Restored without media deleted since the revision was saved: {named}."
+    return out
 
 
 LIST = Endpoint(C, "api-content-list")
@@ -270,4 +275,5 @@ edit(
     Endpoint("_emdash/api/revisions/<str:revision_id>/restore", "api-revision-restore").post("path"),
     category="revision",
     present=_item_with_rev,
+    output=outputs.REVISION_RESTORED,
 ).describe("Make a revision's values the item's new draft; content_publish makes it live.")

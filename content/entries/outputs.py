@@ -146,6 +146,23 @@ class ItemWithRev(TypedDict):
 ITEM_WITH_REV = schema_of(ItemWithRev)
 
 
+class DroppedMedia(TypedDict):
+    field: str
+    mediaId: str
+
+
+class RevisionRestored(TypedDict, total=False):
+    item: Required[ListedItem]
+    _rev: Required[str]
+    droppedMedia: Annotated[
+        list[DroppedMedia], Field(description="Media items the revision named that were deleted since: left out")
+    ]
+    note: Annotated[str, Field(description="What the restore left out, in a sentence (with droppedMedia)")]
+
+
+REVISION_RESTORED = schema_of(RevisionRestored)
+
+
 class Restored(TypedDict):
     restored: bool
     item: ListedItem

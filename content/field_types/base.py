@@ -211,8 +211,9 @@ class FieldType(ABC):
         return []
 
     def resolve(self, value: Any, options: dict[str, Any], path: str, problems: Problems, find: Any) -> Any:
-        """The value with the entries it names by slug resolved (``find(collections, ident, collection)`` gives
-        ``(collection, id)`` or None); problems added for the ones that cannot be. Most types name none."""
+        """The value with the entries it names by slug resolved (``find(collections, [(ident, collection), ...])``
+        gives ``(collection, id)`` or None for each, in one query per collection); problems added for the ones that
+        cannot be. Most types name none."""
         return value
 
     def drop_entries(self, value: Any, ids: set[str]) -> Any:
@@ -234,6 +235,11 @@ class FieldType(ABC):
 
     def with_media(self, value: Any, found: Details) -> Any:
         """The value as reads show it, each media reference with its item's details (content.media_values)."""
+        return value
+
+    def drop_media(self, value: Any, ids: set[str]) -> Any:
+        """The stored value without its references to the media items ``ids`` (a revision restored after they
+        were deleted: content.entries.dead_media)."""
         return value
 
     # Reading -----------------------------------------------------------------------------------------------

@@ -37,6 +37,9 @@ class MediaReference(FieldType):
     def with_media(self, value: Any, found: Details) -> Any:
         return shown(value, found)
 
+    def drop_media(self, value: Any, ids: set[str]) -> Any:
+        return None if any(media_id in ids for _, media_id in self.media_links(value)) else value
+
     def display(self, value: Any) -> str:
         return super().display(stored(value) if isinstance(value, dict) else value)
 

@@ -19,7 +19,7 @@ from content.field_types.registry import register
 
 ID_LENGTH = 26  # a ULID
 MAX_TARGETS = 10  # collections one field may point into
-Find = Callable[[list[str], str, str | None], tuple[str, str] | None]
+Find = Callable[[list[str], list[tuple[str, str | None]]], list[tuple[str, str] | None]]
 
 
 class _Contains(django_filters.CharFilter):
@@ -50,14 +50,17 @@ class ReferencesType(FieldType):
             problems[path] = "must be a list of item ids or slugs"
             return None
         targets = [c for c in options.get("collections") or [] if isinstance(c, str)]
-        resolved: list[dict[str, str]] = []
-        seen: set[tuple[str, str]] = set()
-        for index, item in enumerate(value):
-            ident, only = (item, None) if isinstance(item, str) else _pair(item)
+        named = [(index, *((item, None) if isinstance(item, str) else _pair(item))) for index, item in enumerate(value)]
+        wanted: list[tuple[int, str, str | None]] = []
+        for index, ident, only in named:
             if not ident or (only is not None and only not in targets):
                 problems[f"{path}[{index}]"] = f"must be an id or slug of an item of {', '.join(targets)}"
-                continue
-            found = find(targets, ident, only)
+            else:
+                wanted.append((index, ident, only))
+        hits = find(targets, [(ident, only) for _, ident, only in wanted])  # one query per target collection
+        resolved: list[dict[str, str]] = []
+        seen: set[tuple[str, str]] = set()
+        for (index, ident, _), found in zip(wanted, hits, strict=True):
             if found is None:
                 problems[f"{path}[{index}]"] = f"no item '{ident[:100]}' in {', '.join(targets)}"
             elif found in seen:

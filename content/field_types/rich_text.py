@@ -155,6 +155,14 @@ class PortableTextType(FieldType):
             if block.get("_type") == "image"
         ]
 
+    def drop_media(self, value: Any, ids: set[str]) -> Any:
+        """The text without the image blocks showing those items (the rest of the text stays)."""
+        if not isinstance(value, list):
+            return value
+        # media_links names each image block by its index: "[3].asset.id"
+        drop = {int(suffix[1 : suffix.index("]")]) for suffix, media_id in self.media_links(value) if media_id in ids}
+        return [block for index, block in enumerate(value) if index not in drop]
+
     def with_media(self, value: Any, found: Details) -> Any:
         """Inline images with their media's details in ``asset`` (the stored blocks are not changed)."""
         if not isinstance(value, list):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Q
+
 from content import hooks
 from content.schema import specs as schema
 from content.schema.dynamic import field_attname
@@ -56,7 +58,7 @@ def validate_data(
         if not field.kind.is_empty(value):
             value = field.kind.prepare(value, f"data.{key}", problems)  # e.g. Markdown -> Portable Text
             if value is not None:  # entries named by slug -> ids (references)
-                value = field.kind.resolve(value, field.options, f"data.{key}", problems, find_entry)
+                value = field.kind.resolve(value, field.options, f"data.{key}", problems, find_entries)
         if value is None or field.kind.is_empty(value):
             if len(problems) > found:  # the value could not be read
                 continue
@@ -88,35 +90,61 @@ def validate_data(
 
 def find_entry(collections: list[str], ident: str, only: str | None = None) -> tuple[str, str] | None:
     """The first live item of ``collections`` (or of ``only``) with id or slug ``ident``: (collection, id)."""
+    return find_entries(collections, [(ident, only)])[0]
+
+
+def find_entries(collections: list[str], wanted: list[tuple[str, str | None]]) -> list[tuple[str, str] | None]:
+    """:func:`find_entry` for each ``(ident, only)`` of ``wanted``, in one query per collection looked in: an id
+    wins over a slug, and among items sharing a slug the first locale."""
     current = schema.current().collections
-    for slug in [only] if only is not None else collections:
+    found: list[tuple[str, str] | None] = [None] * len(wanted)
+    for slug in collections:
         spec = current.get(slug)
-        if spec is None or len(ident) > 200:
+        todo = [i for i, (ident, only) in enumerate(wanted) if found[i] is None and only in (None, slug)]
+        todo = [i for i in todo if len(wanted[i][0]) <= 200]
+        if spec is None or not todo:
             continue
-        live = spec.model.objects.filter(deleted_at__isnull=True)
-        found = live.filter(id=ident.upper()).values_list("id", flat=True).first()
-        if found is None:
-            found = live.filter(slug=ident).order_by("locale").values_list("id", flat=True).first()
-        if found is not None:
-            return spec.slug, found
-    return None
+        ids = {wanted[i][0].upper() for i in todo}
+        slugs = {wanted[i][0] for i in todo}
+        rows = spec.model.objects.filter(deleted_at__isnull=True).filter(Q(id__in=ids) | Q(slug__in=slugs))
+        by_id: dict[str, str] = {}
+        by_slug: dict[str, str] = {}
+        for entry_id, entry_slug in rows.order_by("-locale").values_list("id", "slug"):
+            by_id[entry_id] = entry_id
+            by_slug[entry_slug] = entry_id  # ordered by locale descending: the first locale's item stays
+        for i in todo:
+            ident = wanted[i][0]
+            hit = by_id.get(ident.upper()) or by_slug.get(ident)
+            if hit is not None:
+                found[i] = (slug, hit)
+    return found
 
 
 def _check_references(spec: CollectionSpec, clean: dict[str, Any], problems: dict[str, str]) -> None:
-    """Values naming entries (reference fields) must name live items of their target collection."""
-    for field in spec.fields:
-        value = clean.get(field.slug)
-        links = field.kind.entry_links(value, field.options) if value is not None else []
-        for suffix, target_slug, entry_id in links:
-            path = f"data.{field.slug}{suffix}"
-            try:
-                target = schema.current().get(target_slug)
-            except Exception:
-                problems[path] = f"target collection '{target_slug}' no longer exists"
-                continue
-            exists = target.model.objects.filter(id=entry_id, deleted_at__isnull=True).exists()
-            if not exists:
-                problems[path] = f"no item with id '{entry_id}' in '{target_slug}'"
+    """Values naming entries (reference fields) must name live items of their target collection: one query per
+    target collection for every link of the write, however many it holds."""
+    links = [
+        (f"data.{field.slug}{suffix}", target_slug, entry_id)
+        for field in spec.fields
+        if clean.get(field.slug) is not None
+        for suffix, target_slug, entry_id in field.kind.entry_links(clean[field.slug], field.options)
+    ]
+    live: dict[str, set[str] | None] = {}  # target slug -> its live ids among the links (None: no such collection)
+    for target_slug in dict.fromkeys(slug for _, slug, _ in links):
+        try:
+            target = schema.current().get(target_slug)
+        except Exception:
+            live[target_slug] = None
+            continue
+        ids = {entry_id for _, slug, entry_id in links if slug == target_slug}
+        found = target.model.objects.filter(id__in=ids, deleted_at__isnull=True).values_list("id", flat=True)
+        live[target_slug] = set(found)
+    for path, target_slug, entry_id in links:  # problems in the order the fields list them, as before
+        found_ids = live[target_slug]
+        if found_ids is None:
+            problems[path] = f"target collection '{target_slug}' no longer exists"
+        elif entry_id not in found_ids:
+            problems[path] = f"no item with id '{entry_id}' in '{target_slug}'"
 
 
 def _check_media_refs(spec: CollectionSpec, clean: dict[str, Any], problems: dict[str, str]) -> None:

@@ -133,3 +133,34 @@ def test_a_broken_configuration_is_named(settings) -> None:
     settings.EMDASH = {**settings.EMDASH, "CACHE_PURGE": {"backend": "akamai"}}
     with pytest.raises(purge.PurgeConfigError, match="http, cloudflare, fastly"):
         purge.config()
+
+
+def test_a_media_change_purges_the_items_collections_and_pages_showing_it(cms, cdn, settings) -> None:
+    """The media stamp moving is not enough for a CDN: the items using the image, their collections' lists and
+    pages, the pages showing any item and (for the site logo) every page are purged by key."""
+    from media.services import media_update
+    from tests.factories import make_collection
+    from tests.media.helpers import media_rows
+
+    cover, logo, unused = "01ARZ3NDEKTSV4RRFFQ69G5FA1", "01ARZ3NDEKTSV4RRFFQ69G5FA2", "01ARZ3NDEKTSV4RRFFQ69G5FA3"
+    media_rows(cover, logo, unused)
+    image_field = {"slug": "cover", "label": "Cover", "type": "image"}
+    make_collection("posts", fields=[{"slug": "title", "label": "Title", "type": "string"}, image_field])
+    make_collection("pages", fields=[{"slug": "title", "label": "Title", "type": "string"}, image_field])
+    post = services.entry_create(
+        actor=SYSTEM, collection="posts", data={"title": "P", "cover": {"id": cover}}, status="published"
+    )
+    page = services.entry_create(actor=SYSTEM, collection="pages", data={"title": "A", "cover": {"id": cover}})
+    services.entry_create(actor=SYSTEM, collection="pages", data={"title": "No image"})
+    settings_services.settings_update(actor=SYSTEM, changes={"logo": {"mediaId": logo}})
+    _configure(settings, backend="http", url=f"{cdn.url}/")
+    media_update(actor=SYSTEM, id=cover, alt="A new description")
+    assert purge.flush()
+    shown = {f"item:{post.id}", f"item:{page.id}", "collection:posts", "collection:pages", "content"}
+    assert cdn.purged_keys() == shown
+    cdn.seen.clear()
+    media_update(actor=SYSTEM, id=logo, alt="Logo")
+    assert purge.flush() and cdn.purged_keys() == {"settings"}
+    cdn.seen.clear()
+    media_update(actor=SYSTEM, id=unused, alt="Nobody shows it")
+    assert purge.flush() and cdn.seen == []

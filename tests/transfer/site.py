@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import json
 import os
 import subprocess
 import sys
@@ -91,3 +92,14 @@ def manage(*args: str, database_url: str, media_root: Path, check: bool = True) 
     if check and done.returncode != 0:
         raise AssertionError(f"manage.py {' '.join(args)} failed:\n{done.stdout}\n{done.stderr}")
     return done
+
+
+def still_empty(tmp_path: Path, where: dict[str, Any]) -> None:
+    """The site at ``where`` holds nothing (exported to check: no rows but the defaults, no media files)."""
+    check = tmp_path / "check.tar.gz"
+    manage("emdash_export", str(check), **where)
+    with tarfile.open(check, "r:gz") as tar:
+        manifest = json.load(tar.extractfile("manifest.json"))  # type: ignore[arg-type]
+    written = {kind: n for kind, n in manifest["counts"].items() if n and kind not in ("taxonomies",)}
+    assert written == {}, f"a refused import wrote {written}"
+    assert not any(where["media_root"].rglob("*.png"))

@@ -7,7 +7,6 @@ import gzip
 import hashlib
 import io
 import json
-import shutil
 import tarfile
 from pathlib import Path
 from typing import Any
@@ -15,41 +14,9 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from tests.transfer.site import build_site, manage, members
+from tests.transfer.site import manage, members, still_empty
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture
-def archive(cms: None, tmp_path: Path, settings: Any) -> Path:
-    build_site(settings)
-    path = tmp_path / "site.tar.gz"
-    call_command("emdash_export", str(path))
-    return path
-
-
-@pytest.fixture(scope="module")
-def migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A freshly migrated SQLite file, made once and copied for each test (migrating takes seconds)."""
-    path = tmp_path_factory.mktemp("template") / "empty.sqlite3"
-    manage("migrate", "--no-input", "-v", "0", database_url=f"sqlite:///{path}", media_root=path.parent / "media")
-    return path
-
-
-@pytest.fixture
-def empty_site(tmp_path: Path, migrated: Path) -> dict[str, Any]:
-    shutil.copy(migrated, tmp_path / "empty.sqlite3")
-    return {"database_url": f"sqlite:///{tmp_path / 'empty.sqlite3'}", "media_root": tmp_path / "empty-media"}
-
-
-def _still_empty(tmp_path: Path, where: dict[str, Any]) -> None:
-    check = tmp_path / "check.tar.gz"
-    manage("emdash_export", str(check), **where)
-    with tarfile.open(check, "r:gz") as tar:
-        manifest = json.load(tar.extractfile("manifest.json"))  # type: ignore[arg-type]
-    written = {kind: n for kind, n in manifest["counts"].items() if n and kind not in ("taxonomies",)}
-    assert written == {}, f"a refused import wrote {written}"
-    assert not any(where["media_root"].rglob("*.png"))
 
 
 def _rewrite(source: Path, target: Path, change: Any) -> None:
@@ -100,7 +67,7 @@ def test_a_damaged_archive_is_refused_and_nothing_is_written(
     done = manage("emdash_import", str(bad), check=False, **empty_site)
     assert done.returncode != 0
     assert "import refused, nothing was written" in done.stderr and message in done.stderr
-    _still_empty(tmp_path, empty_site)
+    still_empty(tmp_path, empty_site)
 
 
 def _rehash(source: Path, target: Path, change: Any) -> None:
@@ -137,7 +104,7 @@ def test_an_archive_whose_rows_contradict_each_other_is_refused_clearly(
     assert done.returncode != 0
     assert "import refused, nothing was written" in done.stderr and "entries" in done.stderr, done.stderr
     assert "'nowhere'" in done.stderr and "Traceback" not in done.stderr, done.stderr
-    _still_empty(tmp_path, empty_site)
+    still_empty(tmp_path, empty_site)
 
 
 def test_a_missing_file_is_named_as_missing(empty_site: dict[str, Any], tmp_path: Path) -> None:

@@ -1,6 +1,8 @@
 // The bylines picker on the edit page: rows of (byline, role) posted in order, the first the primary credit.
 // Without this script an editor reorders by choosing again; with it each filled row gets ↑ ↓ (which swap the
 // row's byline and role with its neighbour's) and ✕ (which empties the row and moves it below the credits).
+// On a site with more bylines than one list holds, the search box asks the server as the editor types and puts
+// the matches in every row's list (each row keeps its own choice); without the script "Find" posts the form back.
 (() => {
   "use strict";
   const init = (root) => {
@@ -69,6 +71,67 @@
       refresh();
       row.querySelector("select").focus();
     });
+    const search = root.querySelector("[data-byline-search]");
+    if (search) {
+      const find = root.querySelector("[data-byline-find]");
+      find.type = "button"; // not the form's default button: Enter in another field still saves
+      const label = (b) => {
+        const notes = [b.isGuest ? "guest" : "", b.locale || ""].filter(Boolean).join(", ");
+        return notes ? `${b.displayName} (${notes})` : b.displayName;
+      };
+      const option = (b) => {
+        const o = new Option(label(b), b.id);
+        o.dataset.name = b.displayName;
+        return o;
+      };
+      let asked = 0;
+      let timer = 0;
+      const lookUp = async () => {
+        const q = search.value.trim();
+        const mine = (asked += 1);
+        let answer;
+        try {
+          const response = await fetch(`${search.dataset.bylineSearch}?q=${encodeURIComponent(q)}`, {
+            credentials: "same-origin",
+            headers: { Accept: "application/json" },
+          });
+          if (!response.ok) throw new Error(String(response.status));
+          answer = await response.json();
+        } catch {
+          status.textContent = "The bylines could not be searched.";
+          return;
+        }
+        if (mine !== asked) return; // a later search is on its way
+        for (const select of root.querySelectorAll(".byline-row select")) {
+          const kept = select.value ? select.selectedOptions[0] : null;
+          const found = answer.results.filter((b) => b.id !== select.value).map(option);
+          select.replaceChildren(new Option("—", ""), ...(kept ? [kept] : []), ...found);
+          select.value = kept ? kept.value : "";
+        }
+        const n = answer.results.length;
+        const shows = root.querySelector("[data-byline-shows]");
+        if (shows) shows.textContent = q ? "(the list shows the matches)" : `(the list shows the first ${n})`;
+        status.textContent = q
+          ? n
+            ? `${n} byline${n === 1 ? "" : "s"} match “${q}”.`
+            : `No byline matches “${q}”.`
+          : `The first ${n} bylines.`;
+      };
+      search.addEventListener("input", () => {
+        clearTimeout(timer);
+        timer = setTimeout(lookUp, 250);
+      });
+      search.addEventListener("keydown", (e) => {
+        if (e.key !== "Enter") return;
+        e.preventDefault(); // a search, not a save
+        clearTimeout(timer);
+        lookUp();
+      });
+      find.addEventListener("click", () => {
+        clearTimeout(timer);
+        lookUp();
+      });
+    }
     root.addEventListener("change", refresh);
     root.addEventListener("click", (e) => {
       const b = e.target.closest("button");

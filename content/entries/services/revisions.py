@@ -7,6 +7,7 @@ from django.db import transaction
 
 from content.entries import revisions, rows
 from content.entries.dead_links import without_dead_links
+from content.entries.dead_media import without_dead_media
 from content.entries.entry import Entry
 from content.entries.services.drafts import write_values
 from content.hooks import restore_credits
@@ -38,10 +39,13 @@ def revision_restore(*, actor: Actor, revision_id: str) -> Entry:
             require_go_live(actor, "Restoring a revision of a live item")
         stored = {k: v for k, v in (revision.data or {}).items() if k in spec.field_map}
         stored = without_dead_links(spec, stored)  # items deleted since the revision was taken
+        stored, dropped = without_dead_media(spec, stored)  # media items deleted since (forced media_delete)
         values = validate_data(spec, stored, partial=True, entry_id=row.id)
         # Fields added after the revision was taken are not in it and keep their current values.
         if (credits := revisions.kept_credits(revision.data)) is not None:
             restore_credits(spec.slug, row.id, credits)  # first: the draft revision written next keeps them
         write_values(spec, row, values, actor)
         send_entry_changed(spec.slug, row.id, "updated", actor, shown=row.status == "published")
-    return Entry.load(spec, row)
+    entry = Entry.load(spec, row)
+    entry.dropped_media = dropped
+    return entry
