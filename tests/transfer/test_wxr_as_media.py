@@ -53,3 +53,18 @@ def test_editors_cannot_upload_xml(cms, make_mcp) -> None:  # noqa: F811
 def test_an_admin_file_that_is_not_xml_is_refused(cms, mcp) -> None:  # noqa: F811
     result = mcp.fails("media_upload", args(b"<html><script>alert(1)</script></html>"))
     assert "not an XML document" in result["content"][0]["text"]
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "field"),
+    [
+        ("import_wordpress", {}, "mediaId"),
+        ("media_upload", {"filename": "a.png"}, "data"),
+    ],
+)
+def test_neither_source_says_one_is_needed(cms, mcp, tool, arguments, field) -> None:  # noqa: F811
+    """Sending no source at all is not "both": the refusal says what to send."""
+    result = mcp.fails(tool, arguments)
+    assert result["_meta"]["code"] == "VALIDATION_ERROR"
+    message = result["_meta"]["details"]["fields"][field]
+    assert "not both" not in message and "url" in message, message
