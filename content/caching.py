@@ -37,6 +37,13 @@ def _revision_by_id(model: type[EntryBase]) -> Prepared:
     return Prepared(model.objects.filter(deleted_at__isnull=True, id="").values_list(*REVISION_COLUMNS)[:2])
 
 
+def _schema_changed(current: schema.Schema, slug: str) -> datetime | None:
+    """When the collection's fields last changed: a field added or dropped shows in every item's data, so
+    Last-Modified (If-Modified-Since alone) must move with it as the ETag (the schema version) does."""
+    spec = current.collections.get(slug)
+    return spec.updated_at if spec is not None else None
+
+
 def _public(actor: Actor) -> bool:
     return actor.user is None and not getattr(actor, "is_system", False)
 
@@ -62,7 +69,7 @@ def _item(actor: Actor, raw: Mapping[str, Any], query: str) -> Validators | None
         return None
     entry_id, version, updated_at, status = found[0]
     rev = rows.rev_of(version, updated_at)
-    return _item_validators(actor, slug, entry_id, rev, updated_at, status, query, current.version)
+    return _item_validators(actor, slug, entry_id, rev, updated_at, status, query, current)
 
 
 def _item_validators(
@@ -73,18 +80,17 @@ def _item_validators(
     updated_at: datetime,
     status: str,
     query: str,
-    schema_version: int | None = None,
+    current: schema.Schema | None = None,
 ) -> Validators | None:
     show_draft = can(actor, Perm.CONTENT_READ_UNPUBLISHED)
     if status != "published" and not show_draft:
         return None  # the operation answers 404, as for an item that does not exist
     public = _public(actor) and status == "published"
     now = stamps.read()  # the item's terms and bylines are part of its read; their changes do not touch its row
+    current = current or schema.current()
     return Validators(
-        etag=etag(
-            "item", entry_id, rev, now.token(*ATTACHED), show_draft, schema_version or schema.current().version, query
-        ),
-        last_modified=max(filter(None, (updated_at, now.newest(*ATTACHED)))),
+        etag=etag("item", entry_id, rev, now.token(*ATTACHED), show_draft, current.version, query),
+        last_modified=max(filter(None, (updated_at, now.newest(*ATTACHED), _schema_changed(current, slug)))),
         public=public,
         tags=[item_key(entry_id), collection_key(slug)] if public else [],
     )
@@ -119,7 +125,7 @@ def _list(actor: Actor, raw: Mapping[str, Any], query: str) -> Validators | None
     public = _public(actor)
     return Validators(
         etag=etag("list", slug, now.token(*scopes), show_draft, current.version, query),
-        last_modified=now.newest(*scopes),
+        last_modified=max(filter(None, (now.newest(*scopes), _schema_changed(current, slug))), default=None),
         public=public,
         tags=[collection_key(slug)] if public else [],
     )

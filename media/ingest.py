@@ -37,7 +37,8 @@ def media_upload(
     """Store the file and register it, or return the item that already holds these exact bytes."""
     require(actor, Perm.MEDIA_CREATE)
     if (data is None) == (url is None):
-        raise ValidationError.for_fields({"data": "send either data (base64) or url, not both"})
+        missing = "give the file as data (base64) or url (one to fetch)"
+        raise ValidationError.for_fields({"data": "send either data (base64) or url, not both" if data else missing})
     limit = limits.max_upload()
     content, declared_type = (_decode(data, limit), None) if data is not None else _download(str(url), limit)
     name = filename

@@ -201,7 +201,7 @@ write("media_upload", "Upload media", UploadInput, ingest.media_upload, UPLOAD.p
 own(
     "media_update", "Update media item", UpdateInput, services.media_update, ONE.put(), ONE.patch(), idempotent=True
 ).describe("Change a media item's alt, caption, width, height (null clears) or focalPoint.")
-own.gone("media_delete", "Delete media item", DeleteInput, services.media_delete, ONE.delete()).describe(
+own.gone("media_delete", "Delete media item", DeleteInput, services.media_delete, ONE.delete("query")).describe(
     "Permanently delete a media item and its file. Refused with MEDIA_IN_USE (listing the uses) while content "
     "or settings use it, unless force: true."
 )

@@ -13,9 +13,10 @@ from emdash.actor import Actor
 from emdash.cursors import Page
 from emdash.dates import iso, parse_iso
 from emdash.errors import InvalidCursor, NotFound, ValidationError
-from emdash.permissions import Perm, require
+from emdash.permissions import Perm, can, require
 from media import presenters, usage
 from media.models import MediaItem
+from media.sniff import XML_TYPES
 
 ULID_RE = re.compile(r"^[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}$")
 TYPE_PREFIX_RE = re.compile(r"^[a-z0-9!#$&^_.+/-]{1,127}$")
@@ -40,9 +41,18 @@ def find(id: Any) -> MediaItem:
     raise NotFound(f"No media item '{shown}' (media_list lists them)")
 
 
+def sees_exports(actor: Actor) -> bool:
+    """Site exports (the XML an admin uploads for import_wordpress) hold drafts, private posts and authors'
+    emails: only those who may import see them; for everyone else they do not exist."""
+    return can(actor, Perm.SITE_IMPORT)
+
+
 def media_get(*, actor: Actor, id: Any) -> MediaItem:
     require(actor, Perm.MEDIA_READ)
-    return find(id)
+    row = find(id)
+    if row.mime_type in XML_TYPES and not sees_exports(actor):
+        raise NotFound(f"No media item '{id}' (media_list lists them)")
+    return row
 
 
 def media_list(*, actor: Actor, mime_type: Any = None, limit: Any = 50, cursor: Any = None) -> Page:
@@ -57,6 +67,8 @@ def media_list(*, actor: Actor, mime_type: Any = None, limit: Any = 50, cursor: 
         raise ValidationError.for_fields(problems)
     prefix = mime_type.lower() if isinstance(mime_type, str) else None
     qs: QuerySet[MediaItem] = MediaItem.objects.all()
+    if not sees_exports(actor):
+        qs = qs.exclude(mime_type__in=XML_TYPES)
     if prefix:
         qs = qs.filter(mime_type__startswith=prefix)
     query_key = f"media:{prefix or ''}"

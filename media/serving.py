@@ -29,10 +29,12 @@ from django.http import FileResponse, HttpRequest, HttpResponse, HttpResponseBas
 from django.utils.http import content_disposition_header, http_date, parse_http_date_safe
 from django.views.decorators.http import require_safe
 
+from emdash.actor import Actor
 from emdash.conf import emdash_settings
 from media import sniff
 from media import storage as store
 from media.models import MediaItem
+from media.selectors import sees_exports
 
 BLOCK = 64 * 1024
 IMMUTABLE = "public, max-age=31536000, immutable"
@@ -61,7 +63,7 @@ def _not_found() -> HttpResponse:
 
 @require_safe
 def serve(request: HttpRequest, key: str) -> HttpResponseBase:
-    found = _locate(key)
+    found = _locate(key, request)
     if found is None:
         return _not_found()
     if accel := str(emdash_settings.MEDIA_ACCEL_PREFIX or ""):
@@ -85,13 +87,14 @@ def serve(request: HttpRequest, key: str) -> HttpResponseBase:
     return _decorate(response, found)
 
 
-def _locate(key: str) -> StoredMedia | None:
-    """The registered file at ``key`` under the media root, or None (bad key, outside the root, missing)."""
+def _locate(key: str, request: HttpRequest) -> StoredMedia | None:
+    """The registered file at ``key`` under the media root, or None (bad key, outside the root, missing, or a
+    site export that only admins may read)."""
     storage = store.storage()
     if not isinstance(storage, FileSystemStorage) or store.key_problem(key) or not store.inside_root(key):
         return None
     row = MediaItem.objects.filter(storage_key=key).values("mime_type", "filename").first()
-    if row is None:
+    if row is None or (row["mime_type"] in sniff.XML_TYPES and not _sees_exports(request)):
         return None
     path = os.path.realpath(storage.path(key))
     try:
@@ -102,6 +105,11 @@ def _locate(key: str) -> StoredMedia | None:
         return None
     etag = f'"{info.st_mtime_ns:x}-{info.st_size:x}"'
     return StoredMedia(path, key, info.st_size, info.st_mtime, etag, _content_type(row["mime_type"]), row["filename"])
+
+
+def _sees_exports(request: HttpRequest) -> bool:
+    user = getattr(request, "user", None)
+    return user is not None and user.is_authenticated and sees_exports(Actor.for_user(user))
 
 
 def _content_type(mime_type: str) -> str:

@@ -39,7 +39,8 @@ def wordpress_import(
     """Import the WXR file named by ``media_id`` (uploaded with the media tools) or ``url``; the report."""
     require(actor, Perm.SITE_IMPORT)
     if (media_id is None) == (url is None):
-        raise ValidationError.for_fields({"mediaId": "send either mediaId or url, not both"})
+        missing = "give mediaId (an uploaded export) or url (one to fetch)"
+        raise ValidationError.for_fields({"mediaId": "send either mediaId or url, not both" if media_id else missing})
     with tempfile.NamedTemporaryFile(suffix=".xml") as export:
         _download(url, export) if url is not None else _copy_media(str(media_id), export)
         export.flush()

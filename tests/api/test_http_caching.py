@@ -120,3 +120,27 @@ def test_anonymous_304s_are_answered_before_sessions_auth_and_views(published, p
     response = Client().get(path, HTTP_IF_NONE_MATCH=etag)
     assert response.status_code == 304 and response["ETag"] == etag
     assert response["Cache-Control"].startswith("public")
+
+
+@pytest.mark.parametrize("path", [f"{API}/hello", f"{API}?limit=5"])
+def test_a_schema_change_moves_last_modified_as_it_moves_the_etag(published, path) -> None:
+    """A client revalidating with If-Modified-Since alone must not keep an item read from before a field was added
+    (the new field shows in every item's data)."""
+    from datetime import UTC, datetime
+
+    from content.models import ChangeStamp, Collection
+    from content.schema import services as schema_services
+    from content.schema import specs as schema
+
+    long_ago = datetime(2020, 1, 1, tzinfo=UTC)
+    schema.get_collection("posts").model.objects.update(updated_at=long_ago)
+    ChangeStamp.objects.update(changed_at=long_ago)
+    Collection.objects.update(updated_at=long_ago)
+    schema.invalidate()
+    since = "Wed, 01 Jan 2020 00:00:01 GMT"
+    client = Client()
+    assert client.get(path, HTTP_IF_MODIFIED_SINCE=since).status_code == 304
+    schema_services.field_create(actor=SYSTEM, collection="posts", slug="subtitle", label="Subtitle", type="string")
+    again = client.get(path, HTTP_IF_MODIFIED_SINCE=since)
+    assert again.status_code == 200, again.status_code
+    assert "subtitle" in str(body(again))

@@ -123,6 +123,15 @@ def test_rest_delete_of_a_used_item_is_409(gallery, mcp) -> None:
     assert response.json()["error"]["code"] == "MEDIA_IN_USE"
 
 
+def test_rest_delete_with_force_deletes_a_used_item(gallery, mcp) -> None:
+    """REST offers media_delete's force (as ?force=true, like DELETE of a collection or a menu)."""
+    create(mcp, cover={"id": IMG})
+    auth = {"Authorization": f"Bearer {mcp.token}"}
+    response = mcp.client.delete(f"/_emdash/api/media/{IMG}?force=true", headers=auth)
+    assert response.status_code == 200, response.content
+    assert mcp.fails("media_get", {"id": IMG})["_meta"]["code"] == "NOT_FOUND"
+
+
 def test_repair_rebuilds_a_damaged_index_and_reports_it(gallery, mcp) -> None:
     item = create(mcp, cover={"id": IMG}, attachment={"id": DOC})
     mcp.ok("settings_update", {"favicon": {"mediaId": LOGO}})

@@ -274,3 +274,28 @@ def test_authors_become_bylines_credited_on_their_items(cms: None, uploads: Path
     user = User.objects.get(email="ann@small.example.com")
     made = Byline.objects.get()
     assert (made.user_id, made.is_guest) == (user.pk, False)
+
+
+def test_a_post_type_that_cannot_be_a_collection_is_skipped_and_reported(cms: None, tmp_path: Path) -> None:
+    """WordPress allows post types such as `2col` (a digit first) or `search`; neither can name a collection.
+    Their items are skipped and reported; the rest of the file imports (never a traceback)."""
+
+    def item(post_id: int, post_type: str, name: str) -> str:
+        return (
+            f"<item><title>{name}</title><wp:post_id>{post_id}</wp:post_id><wp:post_type>{post_type}</wp:post_type>"
+            f"<wp:status>publish</wp:status><wp:post_name>{name}</wp:post_name></item>"
+        )
+
+    path = tmp_path / "types.xml"
+    path.write_text(
+        '<rss xmlns:wp="http://wordpress.org/export/1.2/"><channel><wp:wxr_version>1.2</wp:wxr_version>'
+        + item(1, "post", "kept")
+        + item(2, "2col", "digit-first")
+        + item(3, "search", "reserved")
+        + item(4, "recipe", "cake")
+        + "</channel></rss>"
+    )
+    report = run(path)
+    assert "created 1 posts" in report and "created 1 recipe" in report, report
+    assert "skipped post type 2col" in report and "skipped post type search" in report, report
+    assert set(schema.current(fresh=True).collections) == {"posts", "pages", "recipe"}

@@ -6,7 +6,9 @@ from typing import Any
 
 from content.schema import services as schema_services
 from content.schema import specs as schema
+from content.schema.checks import RESERVED_COLLECTION_SLUGS, check_slug
 from emdash.actor import Actor
+from emdash.errors import InvalidSlug, ReservedSlug
 from taxonomy.definitions import taxonomy_update
 from taxonomy.models import TaxonomyDefinition
 
@@ -44,6 +46,16 @@ TAXONOMIES = {"category": "category", "post_tag": "tag"}
 
 def collection_for(post_type: str) -> str:
     return {"post": "posts", "page": "pages"}.get(post_type, post_type.replace("-", "_").lower()[:63])
+
+
+def unusable(slug: str) -> str | None:
+    """Why a post type's collection slug cannot name a collection, or None: WordPress allows names we do not
+    (`2col`, a digit first; `search`, one of our routes), and one such type must not stop the whole import."""
+    try:
+        check_slug(slug, "collection", RESERVED_COLLECTION_SLUGS)
+    except (InvalidSlug, ReservedSlug) as error:
+        return str(error)
+    return None
 
 
 def ensure_collection(slug: str, actor: Actor) -> list[str]:

@@ -14,7 +14,13 @@ from emdash.actor import Actor
 from emdash.call import calling, for_door
 from transfer.progress import Progress, Silent
 from transfer.wordpress import wxr
-from transfer.wordpress.collections import NOT_CONTENT, attach_taxonomies, collection_for, ensure_collection
+from transfer.wordpress.collections import (
+    NOT_CONTENT,
+    attach_taxonomies,
+    collection_for,
+    ensure_collection,
+    unusable,
+)
 from transfer.wordpress.entries import ItemImporter, add_redirects, parents_first
 from transfer.wordpress.media_files import import_attachments
 from transfer.wordpress.menus import import_menus
@@ -44,6 +50,10 @@ def _import(
     site = wxr.read(path)
     report, links = Report(site.link), Links(site.link)
     types = sorted({i.post_type for i in site.items} - NOT_CONTENT)
+    for post_type, why in [(t, unusable(collection_for(t))) for t in types if t]:
+        if why is not None:
+            report.skip(f"post type {post_type}", why)
+            types.remove(post_type)
     collections = [collection_for(t) for t in types if t]
     for slug in dict.fromkeys(["posts", "pages", *collections]):
         added = ensure_collection(slug, actor)
