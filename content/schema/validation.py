@@ -98,7 +98,8 @@ def find_entries(collections: list[str], wanted: list[tuple[str, str | None]]) -
     wins over a slug, and among items sharing a slug the first locale."""
     current = schema.current().collections
     found: list[tuple[str, str] | None] = [None] * len(wanted)
-    for slug in collections:
+    named = [only for _, only in wanted if only is not None]  # looked in even when not among ``collections``
+    for slug in dict.fromkeys([*collections, *named]):
         spec = current.get(slug)
         todo = [i for i, (ident, only) in enumerate(wanted) if found[i] is None and only in (None, slug)]
         todo = [i for i in todo if len(wanted[i][0]) <= 200]
