@@ -32,7 +32,7 @@ from taxonomy import definitions, outputs, presenters, selectors, services
 
 API = "_emdash/api/taxonomies"
 Taxonomy = Annotated[str, reference("Taxonomy name, e.g. tag", 63)]
-TermSlug = Annotated[str, reference("Term slug or id", 200)]
+TermSlug = Annotated[str, reference("Term id, or slug (the default locale's first)", 200)]
 Slug = Annotated[str, Field(description="URL slug (a-z, 0-9, - and _)", min_length=1, max_length=200)]
 Label = Annotated[str, Field(description="Display name", min_length=1, max_length=services.LABEL_MAX_LENGTH)]
 Description = Annotated[str, Field(description="What the term covers", max_length=services.DESCRIPTION_MAX_LENGTH)]

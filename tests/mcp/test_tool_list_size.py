@@ -31,7 +31,8 @@ from mcp_endpoint import dispatch, versions
 # Branch parity: taxonomy_list_terms' locale, revision_list items' bylines, byline_delete's {deleted: id}, the term
 # translations' id naming a group: +104 bytes (model-facing +104), +350 from 2025-06-18 (docs/mcp-wire-notes.md).
 # Branch parity, later: taxonomy_create_term's slug optional (made from the label), byline_translations' items
-# beside translations (EmDash's shape): +34 bytes (model-facing +34), +138 from 2025-06-18.
+# beside translations (EmDash's shape), termSlug naming the default locale's term first: +94 bytes (model-facing
+# +94), +198 from 2025-06-18.
 WHOLE_MAX = {"2024-11-05": 74_500, "2025-03-26": 74_500, "2025-06-18": 99_900, "2025-11-25": 102_800}
 WHOLE_MAX[versions.MODERN] = WHOLE_MAX["2025-06-18"]  # lists no execution (SPEC 5.6: the tasks extension)
 MODEL_MAX = 55_700  # media_update.focalPoint (SPEC 11), import_wordpress (SPEC 12), SPEC 9 and SPEC 10

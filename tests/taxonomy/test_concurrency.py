@@ -54,3 +54,16 @@ def test_concurrent_menu_replacements_do_not_interleave() -> None:
     assert [kind for kind, _ in results] == ["ok", "ok"], results
     labels = [i["label"] for i in menu_selectors.menu_get(actor=SYSTEM, name="primary")["items"]]
     assert labels in ([f"x{i}" for i in range(20)], [f"y{i}" for i in range(20)])
+
+
+def test_concurrent_creates_without_a_slug_each_get_their_own() -> None:
+    """Slugs made from one label at once: the loser of the unique index makes its slug again (no SLUG_CONFLICT)."""
+    results = run_in_threads(
+        [lambda: services.term_create(actor=SYSTEM, taxonomy="tag", label="Same Label") for _ in range(3)]
+    )
+    assert [kind for kind, _ in results] == ["ok"] * 3, results
+    assert sorted(Term.objects.filter(taxonomy__name="tag").values_list("slug", flat=True)) == [
+        "same-label",
+        "same-label-2",
+        "same-label-3",
+    ]
