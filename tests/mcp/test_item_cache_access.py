@@ -117,3 +117,26 @@ def test_an_answer_changed_by_the_door_leaves_the_kept_one_alone(items, mcp):
     assert isinstance(payload, item_cache.Presented)
     payload.payload()["item"]["data"]["title"] = "Changed"
     assert _read(mcp, items["live"]) == first
+
+
+def test_a_write_on_another_connection_is_seen_by_the_next_read(items, mcp):
+    """Another thread has its own database connection, as another process would: its committed write moves the
+    stamps this process's cache checks."""
+    import threading
+
+    from django.db import connection
+
+    first = _read(mcp, items["live"])
+
+    def write() -> None:
+        try:
+            services.entry_publish(actor=actor(mcp.user), collection="posts", id=items["live"])
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=write)
+    thread.start()
+    thread.join()
+    failed, text = _read(mcp, items["live"])
+    assert not failed and (failed, text) != first
+    assert orjson.loads(text)["item"]["hasDraft"] is False
