@@ -9,7 +9,8 @@ call in place of the entry statement.
 What an answer depends on, and so what the stamps token holds:
 
 - the collection's public stamp, and its drafts stamp for callers who see drafts (an edit of a draft moves
-  only the latter); with a ``reference(s)`` field, every collection's (the targets' slug, title and status show);
+  only the latter) and for reads by slug (a new draft in the default locale takes the slug over); with a
+  ``reference(s)`` field, every collection's (the targets' slug, title and status show);
 - ``terms``, ``taxonomies``, ``bylines`` (credits and the author's inferred byline) and ``media`` (the details
   of images and files);
 - the schema version in the database and the one this process's snapshot has (the latter may lag by up to
@@ -35,6 +36,7 @@ import orjson
 from django.db import connection
 
 from content import stamps
+from content.entries import rows
 from content.field_types.base import FieldType
 from content.models import ChangeStamp, SchemaState
 from content.schema import specs as schema
@@ -83,7 +85,10 @@ def get(
     spec = schema.get_collection(collection)
     show_draft = can(actor, Perm.CONTENT_READ_UNPUBLISHED)
     key = (spec.slug, ident, locale, show_draft, variant)
-    token = (*_token(spec, show_draft), schema.current().version)
+    # By slug, the default locale's row is preferred even when it is a draft (whose creation moves only the drafts
+    # stamp): a public answer by slug depends on drafts too.
+    drafts = show_draft or not rows.ULID_RE.match(ident)
+    token = (*_token(spec, drafts), schema.current().version)
     with _lock:
         found = _items.get(key)
         if found is not None and found[0] == token:
@@ -102,9 +107,9 @@ def get(
     return payload
 
 
-def _token(spec: CollectionSpec, show_draft: bool) -> tuple[Any, ...]:
-    """The stamps this item's answer depends on, as read now (one query)."""
-    sql, params = _token_query(spec.slug, show_draft, _links(spec), connection.vendor)
+def _token(spec: CollectionSpec, drafts: bool) -> tuple[Any, ...]:
+    """The stamps this item's answer depends on (with the drafts stamp or not), as read now (one query)."""
+    sql, params = _token_query(spec.slug, drafts, _links(spec), connection.vendor)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return tuple(cursor.fetchall())
@@ -116,10 +121,10 @@ def _links(spec: CollectionSpec) -> bool:
 
 
 @functools.lru_cache(maxsize=1024)
-def _token_query(collection: str, show_draft: bool, linking: bool, vendor: str) -> tuple[str, dict[str, str]]:
+def _token_query(collection: str, drafts: bool, linking: bool, vendor: str) -> tuple[str, dict[str, str]]:
     """SQL and parameters reading the stamps rows of the scopes (a scope's shard rows on PostgreSQL too) and the
     schema version, in key order. Named placeholders: see emdash/prepared.py."""
-    scopes = [stamps.public(collection), *([stamps.drafts(collection)] if show_draft else []), *ATTACHED]
+    scopes = [stamps.public(collection), *([stamps.drafts(collection)] if drafts else []), *ATTACHED]
     shards = stamps.SHARDS if vendor == "postgresql" else 1
     keys = [scope if n == 0 else f"{scope}#{n}" for scope in scopes for n in range(shards)]
     params = {f"k{i}": key for i, key in enumerate(keys)}
@@ -129,7 +134,7 @@ def _token_query(collection: str, show_draft: bool, linking: bool, vendor: str) 
     if linking:  # the targets may be in any collection
         params["public"] = "content:%"
         where += f" OR {name} LIKE %(public)s"
-        if show_draft:
+        if drafts:
             params["drafts"] = "drafts:%"
             where += f" OR {name} LIKE %(drafts)s"
     sql = (

@@ -140,3 +140,17 @@ def test_a_write_on_another_connection_is_seen_by_the_next_read(items, mcp):
     failed, text = _read(mcp, items["live"])
     assert not failed and (failed, text) != first
     assert orjson.loads(text)["item"]["hasDraft"] is False
+
+
+def test_a_read_by_slug_follows_a_new_draft_taking_the_slug_in_the_default_locale(posts, mcp, settings):
+    """By slug, the default locale's row is preferred even as a draft (the public then gets NOT_FOUND); creating
+    that draft moves only the drafts stamp, which reads by slug check too."""
+    settings.EMDASH = {**settings.EMDASH, "ITEM_CACHE_ITEMS": 64, "LOCALES": ["en", "fr"]}
+    by = actor(mcp.user)
+    services.entry_create(
+        actor=by, collection="posts", data={"title": "Bonjour"}, slug="hi", locale="fr", status="published"
+    )
+    first = _public("hi")
+    assert first[0] == 200 and _public("hi") == first
+    services.entry_create(actor=by, collection="posts", data={"title": "Hello"}, slug="hi", locale="en")
+    assert _public("hi") == _uncached(settings, lambda: _public("hi")) != first
