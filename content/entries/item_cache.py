@@ -47,7 +47,11 @@ from emdash.permissions import Perm, can, require
 
 ATTACHED = ("terms", "taxonomies", "bylines", stamps.MEDIA)  # shown with every item, kept outside its row
 
+MAX_BYTES = 32 * 1024 * 1024  # the kept answers' encoded size in all (a few long items must not fill memory)
+MAX_ANSWER = MAX_BYTES // 64  # a larger answer is built every time
+
 _items: OrderedDict[tuple[Any, ...], tuple[tuple[Any, ...], bytes]] = OrderedDict()
+_bytes = 0  # the encoded size of _items' answers
 _lock = threading.Lock()
 
 
@@ -99,12 +103,21 @@ def get(
         encoded = orjson.dumps(payload)
     except TypeError:  # a value orjson refuses (an integer beyond 64 bits in a JSON field): not kept
         return payload
-    with _lock:
-        _items[key] = (token, encoded)
-        _items.move_to_end(key)
-        while len(_items) > _capacity():
-            _items.popitem(last=False)  # the least recently used
+    if len(encoded) <= MAX_ANSWER:
+        _keep(key, token, encoded)
     return payload
+
+
+def _keep(key: tuple[Any, ...], token: tuple[Any, ...], encoded: bytes) -> None:
+    global _bytes
+    with _lock:
+        replaced = _items.pop(key, None)
+        _bytes -= len(replaced[1]) if replaced is not None else 0
+        _items[key] = (token, encoded)
+        _bytes += len(encoded)
+        while len(_items) > _capacity() or _bytes > MAX_BYTES:
+            _, (_, dropped) = _items.popitem(last=False)  # the least recently used
+            _bytes -= len(dropped)
 
 
 def _token(spec: CollectionSpec, drafts: bool) -> tuple[Any, ...]:
@@ -146,8 +159,10 @@ def _token_query(collection: str, drafts: bool, linking: bool, vendor: str) -> t
 
 
 def clear() -> None:
+    global _bytes
     with _lock:
         _items.clear()
+        _bytes = 0
 
 
 def size() -> int:

@@ -154,3 +154,19 @@ def test_a_read_by_slug_follows_a_new_draft_taking_the_slug_in_the_default_local
     assert first[0] == 200 and _public("hi") == first
     services.entry_create(actor=by, collection="posts", data={"title": "Hello"}, slug="hi", locale="en")
     assert _public("hi") == _uncached(settings, lambda: _public("hi")) != first
+
+
+def test_the_cache_is_bounded_by_size_too(posts, mcp, settings, monkeypatch):
+    settings.EMDASH = {**settings.EMDASH, "ITEM_CACHE_ITEMS": 64}
+    by = actor(mcp.user)
+    small = services.entry_create(actor=by, collection="posts", data={"title": "Short"})
+    long = services.entry_create(actor=by, collection="posts", data={"title": "Long", "excerpt": "x" * 5000})
+    other = services.entry_create(actor=by, collection="posts", data={"title": "Other"})
+    monkeypatch.setattr(item_cache, "MAX_ANSWER", 2000)
+    for ident in (small.id, long.id):
+        assert not _read(mcp, ident)[0]
+    assert {key[1] for key in item_cache._items} == {small.id}  # the long answer is built every time
+    monkeypatch.setattr(item_cache, "MAX_BYTES", item_cache._bytes + 100)  # room for one answer of that size
+    _read(mcp, other.id)
+    assert {key[1] for key in item_cache._items} == {other.id}  # the least recently used made room
+    assert item_cache._bytes == sum(len(encoded) for _, encoded in item_cache._items.values())
