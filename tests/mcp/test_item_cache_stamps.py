@@ -48,7 +48,7 @@ class World:
 @pytest.fixture
 def world(cms: None, mcp: MCP) -> World:
     make_collection("tools", fields=[TITLE], supports=[])
-    image = {"slug": "cover", "label": "Cover", "type": "image"}
+    image = {"slug": "cover", "label": "Cover", "type": "image", "translatable": False}
     uses = {"slug": "uses", "label": "Uses", "type": "references", "options": {"collections": ["tools"]}}
     make_collection("posts", fields=[TITLE, image, uses])
     media_rows(MEDIA_ID)
@@ -102,6 +102,18 @@ def _restore_an_older_revision(world: World) -> None:
     world.ok("revision_restore", {"revisionId": first.id})
 
 
+def _translate(world: World) -> None:
+    world.ok(
+        "content_create",
+        {"collection": "posts", "data": {"title": "Vivant"}, "locale": "fr", "translationOf": world.live},
+    )
+
+
+def _edit_the_translations_shared_value(world: World) -> None:
+    found = world.ok("content_get", {"collection": "posts", "id": "vivant", "locale": "fr"})["item"]["id"]
+    world.ok("content_update", {"collection": "posts", "id": found, "data": {"cover": None}})
+
+
 def _terms_set(world: World) -> None:  # a REST-only operation (PUT .../terms/<taxonomy>)
     by = actor(world.mcp.user)
     entry_terms_set(actor=by, collection="posts", id=world.live, taxonomy="topics", terms=["b"])
@@ -144,6 +156,7 @@ WRITES: dict[str, Write] = {
     "a draft discarded": Write(_live("content_discard_draft"), public=False, prepare=_publish_a_draft_edit),
     "a revision restored": Write(_restore_an_older_revision, public=False),
     "a live item's slug change (drafted)": Write(_live("content_update", slug="moved"), public=False),
+    "a translation's shared value edited": Write(_edit_the_translations_shared_value, public=False, prepare=_translate),
     # SEO
     "a live item's SEO edit (drafted)": Write(_live("content_update", seo={"title": "New"}), public=False),
     "a draft item's SEO edit": Write(_draft("content_update", seo={"title": "New"}), "draft", False),
@@ -179,7 +192,7 @@ WRITES: dict[str, Write] = {
 
 @pytest.mark.parametrize("kind", list(WRITES))
 def test_a_write_is_seen_by_the_next_read(world: World, settings: Any, kind: str) -> None:
-    settings.EMDASH = {**settings.EMDASH, "ITEM_CACHE_ITEMS": 64}
+    settings.EMDASH = {**settings.EMDASH, "ITEM_CACHE_ITEMS": 64, "LOCALES": ["en", "fr"]}
     write = WRITES[kind]
     ident = world.live if write.target == "live" else world.draft
     if write.prepare is not None:
