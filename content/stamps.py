@@ -231,7 +231,17 @@ class PerProcess:
             self._values.clear()
 
 
+_forgetters: list[Callable[[], None]] = []
+
+
+def on_forget(clear: Callable[[], None]) -> None:
+    """Have :func:`forget_all` call ``clear`` too (a stamp-checked cache kept outside PerProcess)."""
+    _forgetters.append(clear)
+
+
 def forget_all() -> None:
     """Drop every per-process cache (tests, and a process that restored a backup)."""
     for cache in PerProcess.instances:
         cache.clear()
+    for clear in _forgetters:
+        clear()

@@ -79,6 +79,9 @@ DEFAULTS: dict[str, Any] = {
     # and seconds the schema snapshot is trusted before the version stamp is read again (0 = every call).
     "AUTH_CACHE_SECONDS": 1.0,
     "SCHEMA_CHECK_SECONDS": 1.0,
+    # content_get answers kept per process while the change stamps they were built under hold
+    # (content/entries/item_cache.py); 0 turns the cache off.
+    "ITEM_CACHE_ITEMS": 2048,
     # MCP audit rows of reads and failed calls: written by a background thread per process in batches (every
     # AUDIT_FLUSH_INTERVAL seconds or AUDIT_BATCH rows, at most AUDIT_QUEUE_MAX waiting), flushed on a clean
     # shutdown; False writes them on the request path.

@@ -140,3 +140,13 @@ def test_the_writer_stores_every_column_as_given(posts, mcp, read_path):  # noqa
     assert (row.user_id, row.source, row.outcome, row.client) == (mcp.user.pk, "mcp", "ok", "probe/1.0")
     assert row.token_ref.startswith("pat:") and row.token_name and len(row.trace_id) == 24
     assert row.created_at is not None and row.created_at.tzinfo is not None and row.duration_ms >= 0
+
+
+def test_a_warm_content_get_reads_only_the_change_stamps(posts, mcp, read_path):  # noqa: F811
+    """The entry statement (five correlated subqueries) runs once; later calls check the stamps and answer from
+    the per-process cache (content/entries/item_cache.py): one query, no write."""
+    entry = make_entry(status="published")
+    payload, sql = _warm_call(mcp, {"collection": "posts", "id": entry.id})
+    assert payload["item"]["id"] == entry.id
+    assert len(sql) == 1, sql
+    assert "content_changestamp" in sql[0] and "ec_posts" not in sql[0], sql
