@@ -30,7 +30,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-from django.core.wsgi import get_wsgi_application
+import django
 
 BASE_ENVIRON: dict[str, Any] = {
     "SCRIPT_NAME": "",
@@ -124,7 +124,9 @@ def main() -> None:
     parser.add_argument("--time-only", action="store_true", help="the mean time per call, no profile")
     parser.add_argument("--cprofile", action="store_true", help="cProfile's flat table instead of pyinstrument")
     args = parser.parse_args()
-    app = get_wsgi_application()
+    django.setup()
+    from config.wsgi import application as app  # what the servers run: the conditional edge in front
+
     chosen = {name for name in args.only.split(",") if name}
     try:
         from pyinstrument import Profiler
