@@ -15,6 +15,10 @@ the SecurityMiddleware's HTTPS redirect (given here, as the chain would) and hea
 headers (``Vary: Origin``, and an allowed origin's grant), and a trace id. Django's ``request_finished`` signal
 is sent as after any request, so a thread's database connection is kept or closed as usual. Rate limits are not
 counted for these answers: a 304 costs less than the limiter's own bookkeeping.
+
+A 304 computed here is kept (emdash/edge/kept.py) and given again for the same request inputs while the database's
+change token stands (SQLite): no query, no request object, no header building, only the comparison of the
+client's validators, a fresh trace id and, when the connection is due to close, ``request_finished``.
 """
 
 from __future__ import annotations
