@@ -37,11 +37,13 @@ ATTACHED = ("terms", "bylines", stamps.MEDIA)
 def _revision_by_id(model: type[EntryBase]) -> str:
     """The columns an item's validators need, by id (``%(p0)s``), shaped for ``stamps.read_with``: read in the
     statement that reads the stamps, so a 304 costs one query."""
-    q, meta = connection.ops.quote_name, model._meta
-    columns = ", ".join(q(meta.get_field(name).column) for name in REVISION_COLUMNS)
-    deleted, ident = q(meta.get_field("deleted_at").column), q(meta.get_field("id").column)
-    inner = f"SELECT {columns} FROM {q(meta.db_table)} WHERE {deleted} IS NULL AND {ident} = %(p0)s"
-    return _aligned(inner)
+
+    def column(name: str) -> str:
+        return connection.ops.quote_name(str(getattr(model._meta.get_field(name), "column", name)))
+
+    columns = ", ".join(column(name) for name in REVISION_COLUMNS)
+    table = connection.ops.quote_name(model._meta.db_table)
+    return _aligned(f"SELECT {columns} FROM {table} WHERE {column('deleted_at')} IS NULL AND {column('id')} = %(p0)s")
 
 
 def _aligned(revision_sql: str) -> str:
