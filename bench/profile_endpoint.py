@@ -6,7 +6,8 @@ functions by own time). Workloads (``--only``, comma-separated; default all):
 
 - ``mcp-get``, ``mcp-list``: MCP ``tools/call content_get`` and ``content_list`` limit 50 (with ``--token``);
 - ``rest-get``, ``rest-list``: anonymous REST item and list of 50 (issue 27 goal 6);
-- ``rest-get-304``, ``page-304``: the same item and its public page with a current ``If-None-Match`` (goal 3).
+- ``rest-get-304``, ``rest-list-304``, ``search-304``, ``page-304``: the item, the list, a search and the item's
+  public page with a current ``If-None-Match`` (goal 3).
 
 Uses the database of EMDASH_VAR_DIR (``bench/run.py --profile`` passes its own).
 
@@ -30,7 +31,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-from django.core.wsgi import get_wsgi_application
+import django
 
 BASE_ENVIRON: dict[str, Any] = {
     "SCRIPT_NAME": "",
@@ -108,6 +109,11 @@ def workloads(app: Any, args: argparse.Namespace) -> dict[str, Callable[[], Any]
     found["rest-list"] = request(app, "GET", f"/_emdash/api/content/{slug}?limit=50")
     current = {"If-None-Match": _etag_of(found["rest-get"])}
     found["rest-get-304"] = request(app, "GET", item, headers=current, expect=304)
+    listing, search = f"/_emdash/api/content/{slug}?limit=50", "/_emdash/api/search?q=content"
+    for name, path in (("rest-list-304", listing), ("search-304", search)):
+        found[name] = request(
+            app, "GET", path, headers={"If-None-Match": _etag_of(request(app, "GET", path))}, expect=304
+        )
     found["page-304"] = request(
         app, "GET", page, headers={"If-None-Match": _etag_of(request(app, "GET", page))}, expect=304
     )
@@ -124,7 +130,9 @@ def main() -> None:
     parser.add_argument("--time-only", action="store_true", help="the mean time per call, no profile")
     parser.add_argument("--cprofile", action="store_true", help="cProfile's flat table instead of pyinstrument")
     args = parser.parse_args()
-    app = get_wsgi_application()
+    django.setup()
+    from config.wsgi import application as app  # what the servers run: the conditional edge in front
+
     chosen = {name for name in args.only.split(",") if name}
     try:
         from pyinstrument import Profiler

@@ -2,9 +2,9 @@
 menus, settings, taxonomies and bylines), computed before the body is built.
 
 The REST door (api/operations.py) asks :func:`validators` first; a matching conditional GET is answered 304
-after one small query (the item's revision columns, or the change stamps) and the operation never runs. When
-this returns None (unknown collection, no right to read, an item the reader may not see) the operation runs as
-usual and gives its own error, so nothing here decides access or leaks more than the 404 would.
+after one query (the change stamps, with an item's revision columns in the same statement) and the operation
+never runs. When this returns None (unknown collection, no right to read, an item the reader may not see) the
+operation runs as usual and gives its own error, so nothing here decides access or leaks more than the 404 would.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ import functools
 from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
+
+from django.db import connection
 
 from content import stamped_reads, stamps
 from content.entries import rows
@@ -23,7 +25,7 @@ from emdash.dates import parse_iso
 from emdash.errors import EmDashError
 from emdash.http_cache import CONTENT_KEY, Validators, collection_key, etag, item_key
 from emdash.permissions import Perm, can
-from emdash.prepared import Prepared
+from emdash.prepared import named_placeholders
 
 REVISION_COLUMNS = ("id", "version", "updated_at", "status")
 # Shown with every item, kept outside its row: assigning terms or credits, editing a byline or a used
@@ -32,9 +34,24 @@ ATTACHED = ("terms", "bylines", stamps.MEDIA)
 
 
 @functools.lru_cache(maxsize=512)  # per model class, i.e. per collection and schema snapshot
-def _revision_by_id(model: type[EntryBase]) -> Prepared:
-    """The columns an item's validators need, by id (the id is the last parameter)."""
-    return Prepared(model.objects.filter(deleted_at__isnull=True, id="").values_list(*REVISION_COLUMNS)[:2])
+def _revision_by_id(model: type[EntryBase]) -> str:
+    """The columns an item's validators need, by id (``%(p0)s``), shaped for ``stamps.read_with``: read in the
+    statement that reads the stamps, so a 304 costs one query."""
+
+    def column(name: str) -> str:
+        return connection.ops.quote_name(str(getattr(model._meta.get_field(name), "column", name)))
+
+    columns = ", ".join(column(name) for name in REVISION_COLUMNS)
+    table = connection.ops.quote_name(model._meta.db_table)
+    return _aligned(f"SELECT {columns} FROM {table} WHERE {column('deleted_at')} IS NULL AND {column('id')} = %(p0)s")
+
+
+def _aligned(revision_sql: str) -> str:
+    # The stamps' columns are (key, version, changed_at, NULL, NULL): the revision row goes beside them with the
+    # same types in the same places (a NULL key, its version, its update time, then its id and status).
+    q = connection.ops.quote_name
+    columns = ", ".join(f"revision.{q(name)}" for name in ("version", "updated_at", "id", "status"))
+    return f"SELECT NULL, {columns} FROM ({revision_sql}) revision"
 
 
 def _schema_changed(current: schema.Schema, slug: str) -> datetime | None:
@@ -56,20 +73,25 @@ def _item(actor: Actor, raw: Mapping[str, Any], query: str) -> Validators | None
     spec = current.collections.get(slug)
     if spec is None:
         return None
-    if rows.ULID_RE.match(ident):  # the usual case: compiled once per collection model, like rows.find's read
-        by_id = _revision_by_id(spec.model)
-        found = list(by_id.rows([*by_id.params[:-1], ident.upper()]))
+    # The item's revision row and the stamps in one statement.
+    if rows.ULID_RE.match(ident):  # the usual case: its SQL built once per collection model
+        select, params = _revision_by_id(spec.model), {"p0": ident.upper()}
     else:
         try:
             locale = rows.resolve_locale(raw.get("locale"))
         except EmDashError:
             return None
-        found = list(rows.live_rows(spec).filter(slug=ident, locale=locale).values_list(*REVISION_COLUMNS)[:2])
+        by_slug = rows.live_rows(spec).filter(slug=ident, locale=locale).values_list(*REVISION_COLUMNS)[:2]
+        sql, values = by_slug.query.sql_with_params()
+        sql, names = named_placeholders(sql)
+        select, params = _aligned(sql), dict(zip(names, values, strict=True))
+    now, found = stamps.read_with(select, params)
     if len(found) != 1:
         return None
-    entry_id, version, updated_at, status = found[0]
+    _, version, updated_at, entry_id, status = found[0]
+    updated_at = stamps.aware(updated_at)
     rev = rows.rev_of(version, updated_at)
-    return _item_validators(actor, slug, entry_id, rev, updated_at, status, query, current)
+    return _item_validators(actor, slug, entry_id, rev, updated_at, status, query, current, now)
 
 
 def _item_validators(
@@ -81,12 +103,14 @@ def _item_validators(
     status: str,
     query: str,
     current: schema.Schema | None = None,
+    now: stamps.Stamps | None = None,
 ) -> Validators | None:
     show_draft = can(actor, Perm.CONTENT_READ_UNPUBLISHED)
     if status != "published" and not show_draft:
         return None  # the operation answers 404, as for an item that does not exist
     public = _public(actor) and status == "published"
-    now = stamps.read()  # the item's terms and bylines are part of its read; their changes do not touch its row
+    if now is None:  # the item's terms and bylines are part of its read; their changes do not touch its row
+        now = stamps.read()
     current = current or schema.current()
     return Validators(
         etag=etag("item", entry_id, rev, now.token(*ATTACHED), show_draft, current.version, query),

@@ -87,14 +87,31 @@ def read() -> Stamps:
     # SQL: building this union through the ORM cost more than running it (about 1 ms a read).
     with connection.cursor() as cursor:
         cursor.execute(_read_sql())
-        rows = cursor.fetchall()
+        return _collect(cursor.fetchall())
+
+
+def read_with(select: str, params: dict[str, Any]) -> tuple[Stamps, list[tuple[Any, ...]]]:
+    """The stamps and the rows of ``select`` in one statement (an item's validators: its revision row and the
+    stamps it shows). ``select`` has five columns, the first NULL (stamp rows never have a NULL key), and named
+    placeholders (``%(p0)s``). Inside a snapshot only ``select`` runs."""
+    current = _current.get()
+    with connection.cursor() as cursor:
+        if current is not None:
+            cursor.execute(select, params)
+            return current, [tuple(row) for row in cursor.fetchall()]
+        cursor.execute(f"{_read_sql(pad=2)} UNION ALL {select}", params)
+        found = cursor.fetchall()
+    return _collect([row for row in found if row[0] is not None]), [tuple(row) for row in found if row[0] is None]
+
+
+def _collect(rows: list[Any]) -> Stamps:
     versions: dict[str, int] = {}
     changed: dict[str, datetime] = {}
-    for raw_key, version, when in rows:
+    for raw_key, version, when, *_ in rows:
         key = str(raw_key).partition("#")[0]  # a shard row counts towards its scope
         versions[key] = versions.get(key, 0) + int(version)
-        if when is not None and (key not in changed or _aware(when) > changed[key]):
-            changed[key] = _aware(when)
+        if when is not None and (key not in changed or aware(when) > changed[key]):
+            changed[key] = aware(when)
     # ``content`` (any item anywhere) is derived from the collections' rows rather than kept as a row of its own:
     # every content write would otherwise lock that one row until its transaction commits, and concurrent writers
     # to different collections would queue on it (PostgreSQL).
@@ -106,16 +123,17 @@ def read() -> Stamps:
 
 
 @functools.cache
-def _read_sql() -> str:
+def _read_sql(pad: int = 0) -> str:
     q = connection.ops.quote_name
     stamps_table, state_table = q(ChangeStamp._meta.db_table), q(SchemaState._meta.db_table)
+    more = ", NULL" * pad  # columns of what read_with unites with them
     return (
-        f"SELECT {q('key')}, {q('version')}, {q('changed_at')} FROM {stamps_table} "
-        f"UNION ALL SELECT '{SCHEMA}', {q('version')}, NULL FROM {state_table} WHERE {q('id')} = 1"
+        f"SELECT {q('key')}, {q('version')}, {q('changed_at')}{more} FROM {stamps_table} "
+        f"UNION ALL SELECT '{SCHEMA}', {q('version')}, NULL{more} FROM {state_table} WHERE {q('id')} = 1"
     )
 
 
-def _aware(value: Any) -> datetime:
+def aware(value: Any) -> datetime:
     """A timestamp as the driver hands it over: a datetime (PostgreSQL) or ISO text in UTC (SQLite)."""
     found = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
     return found if found.tzinfo is not None else found.replace(tzinfo=UTC)

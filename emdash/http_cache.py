@@ -143,7 +143,9 @@ class PublicVaryMiddleware(HybridMiddleware):
 # url name -> the validators of a conditional GET to it, answered at the edge (emdash.edge.conditional) or, where a
 # handler has no edge (the test client), by EarlyNotModifiedMiddleware. Apps register their cacheable reads here
 # when their URL conf loads: public_site's pages, api's content reads. A URL name not in this table is never
-# answered early; the view still checks its own validators.
+# answered early; the view still checks its own validators. A function here reads nothing of the request but its
+# path match and query string (the edge keeps its 304s by those, the host, scheme and origin: emdash/edge/kept.py)
+# and nothing but the database and settings.
 EARLY: dict[str, Callable[[HttpRequest, ResolverMatch], Validators | None]] = {}
 
 # Set in the WSGI environ by the edge once it has looked at a request, so the middleware does not look again.

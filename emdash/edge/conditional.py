@@ -15,11 +15,16 @@ the SecurityMiddleware's HTTPS redirect (given here, as the chain would) and hea
 headers (``Vary: Origin``, and an allowed origin's grant), and a trace id. Django's ``request_finished`` signal
 is sent as after any request, so a thread's database connection is kept or closed as usual. Rate limits are not
 counted for these answers: a 304 costs less than the limiter's own bookkeeping.
+
+A 304 computed here is kept (emdash/edge/kept.py) and given again for the same request inputs while the database's
+change token stands (SQLite): no query, no request object, no header building, only the comparison of the
+client's validators, a fresh trace id and, when the connection is due to close, ``request_finished``.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -27,10 +32,12 @@ from django.core import signals
 from django.core.exceptions import DisallowedHost
 from django.core.handlers.wsgi import WSGIRequest, get_script_name
 from django.core.signals import setting_changed
+from django.db import DEFAULT_DB_ALIAS, connections
 from django.http import HttpRequest, HttpResponseBase
 from django.urls import set_script_prefix
 
 from emdash import http_cache, tracing
+from emdash.edge import kept
 
 log = logging.getLogger("emdash.edge.conditional")
 
@@ -78,11 +85,40 @@ class ConditionalWSGI:
             and "HTTP_AUTHORIZATION" not in environ
         ):
             environ[http_cache.EDGE_LOOKED] = True
+            found = self._kept(environ)
+            if found is not None:
+                if found:
+                    start_response("304 Not Modified", found)
+                    return [b""]
+                return self.app(environ, start_response)  # the client's copy is stale: Django gives the 200
             answer = self._answer(environ)
             if answer is not None:
                 start_response(f"{answer.status_code} {answer.reason_phrase}", list(answer.items()))
                 return [b""]
         return self.app(environ, start_response)
+
+    def _kept(self, environ: dict[str, Any]) -> list[tuple[str, str]] | None:
+        """A kept 304's headers (emdash/edge/kept.py), [] when the kept validators say the copy is stale, None
+        when nothing current is kept (or Django's rules must decide)."""
+        try:
+            found = kept.find(environ)
+            current = kept.verdict(environ, found) if found is not None else None
+        except Exception:  # a broken connection: the full path finds out, and Django after it
+            log.debug("the edge's kept answers failed", exc_info=True)
+            return None
+        if current is None or found is None:
+            return None
+        if not current:
+            return []
+        self._finished()
+        return kept.headers(found)
+
+    def _finished(self) -> None:
+        # request_finished closes a connection that failed or outlived CONN_MAX_AGE (and returns a pooled one):
+        # sent as after any request, unless this thread's connection is neither (a kept 304 touched nothing else).
+        wrapper = connections[DEFAULT_DB_ALIAS]
+        if wrapper.errors_occurred or (wrapper.close_at is not None and time.monotonic() >= wrapper.close_at):
+            signals.request_finished.send(sender=self.__class__)
 
     def _answer(self, environ: dict[str, Any]) -> HttpResponseBase | None:
         with tracing.trace() as trace_id:
@@ -91,11 +127,13 @@ class ConditionalWSGI:
             # before use) is done by request_finished below, or by Django's handler when a failed query sends
             # the request on. Half the signals' cost of a 304.
             try:
+                since = kept.token()  # before the validators: a write in between moves it, so nothing stale is kept
                 answer = self._not_modified(WSGIRequest(environ))
             except Exception:  # Django answers instead, and logs what it meets with its trace id
                 log.debug("the edge left a conditional GET to Django", exc_info=True)
                 return None
             if answer is not None:
+                kept.keep(environ, since, answer)
                 answer[tracing.HEADER] = trace_id
                 signals.request_finished.send(sender=self.__class__)
             return answer

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import sqlite3
 import time
 from typing import Any
 
@@ -85,6 +86,21 @@ class DatabaseWrapper(base.DatabaseWrapper):
             if self._writer_fd is not None:
                 os.close(self._writer_fd)
                 self._writer_fd = None
+
+    def change_token(self) -> tuple[Any, int, int] | None:
+        """What names the database's state as this connection sees it, without reading a table: SQLite's
+        ``data_version`` moves when another connection (another thread or process) commits, ``total_changes``
+        counts this connection's own row changes. Equal tokens mean nothing was written in between, so a value
+        derived from the database then is still current (emdash/edge/kept.py). None before the connection opens
+        and inside a transaction, whose writes may yet roll back."""
+        raw = self.connection
+        if raw is None or raw.in_transaction:
+            return None
+        try:
+            (version,) = raw.execute("PRAGMA data_version").fetchone()
+        except sqlite3.Error:
+            return None
+        return (raw, version, raw.total_changes)
 
     def get_new_connection(self, conn_params: dict[str, Any]) -> Any:
         self._release_writer()
