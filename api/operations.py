@@ -23,7 +23,7 @@ from api.base import ApiView
 from api.parsers import StreamedJSONParser
 from api.rules import rule
 from api.schema_doc import ERRORS
-from content import caching
+from content import caching, stamps
 from emdash import http_cache
 from emdash.actor import Actor
 from emdash.call import Call
@@ -53,11 +53,12 @@ class OperationView(ApiView):
         if isinstance(found, HttpResponseBase):
             return found  # type: ignore[return-value]  # a 304: DRF passes any HttpResponse through
         shape = Shape(lax=route.args == "query", fixed=frozenset(fixed), noun="field")
-        payload = run_operation(op, rest_call(self, request), raw, shape=shape)
+        with stamps.noting():  # the read's own reading of the stamps serves its validators
+            payload = run_operation(op, rest_call(self, request), raw, shape=shape)
+            if cacheable and not asks:  # validators from the answer where it carries them (the item's _rev)
+                query = request.META.get("QUERY_STRING", "")
+                found = caching.validators_after(op.name, self.actor(request), raw, query, payload)
         response = Response(payload, status=route.status)
-        if cacheable and not asks:  # validators from the answer where it carries them (the item's _rev)
-            query = request.META.get("QUERY_STRING", "")
-            found = caching.validators_after(op.name, self.actor(request), raw, query, payload)
         if found is not None:
             http_cache.apply(response, found)
         return response

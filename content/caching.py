@@ -110,7 +110,7 @@ def _item_validators(
         return None  # the operation answers 404, as for an item that does not exist
     public = _public(actor) and status == "published"
     if now is None:  # the item's terms and bylines are part of its read; their changes do not touch its row
-        now = stamps.read()
+        now = stamps.noted(*ATTACHED) or stamps.read()
     current = current or schema.current()
     return Validators(
         etag=etag("item", entry_id, rev, now.token(*ATTACHED), show_draft, current.version, query),

@@ -19,7 +19,7 @@ import functools
 import random
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -162,6 +162,37 @@ def snapshot() -> Iterator[Stamps]:
         yield stamps
     finally:
         _current.reset(token)
+
+
+_noted: contextvars.ContextVar[list[tuple[frozenset[str], Stamps]] | None] = contextvars.ContextVar(
+    "emdash_noted_stamps", default=None
+)
+
+
+@contextmanager
+def noting() -> Iterator[None]:
+    """Keep the partial readings made inside (:func:`note`), so the validators computed after a read reuse the
+    stamps the read itself checked (the item cache's token) instead of reading them again."""
+    token = _noted.set([])
+    try:
+        yield
+    finally:
+        _noted.reset(token)
+
+
+def note(scopes: Iterable[str], rows: list[Any]) -> None:
+    """Record a reading of ``scopes`` (rows of key, version, changed_at) made inside :func:`noting`."""
+    kept = _noted.get()
+    if kept is not None:
+        kept.append((frozenset(scopes), _collect(rows)))
+
+
+def noted(*keys: str) -> Stamps | None:
+    """The latest reading inside :func:`noting` that asked for every one of ``keys`` (None when there is none)."""
+    for scopes, found in reversed(_noted.get() or ()):
+        if scopes.issuperset(keys):
+            return found
+    return None
 
 
 def bump(*keys: str) -> None:

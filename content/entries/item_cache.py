@@ -125,7 +125,14 @@ def _token(spec: CollectionSpec, drafts: bool) -> tuple[Any, ...]:
     sql, params = _token_query(spec.slug, drafts, _links(spec), connection.vendor)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        return tuple(cursor.fetchall())
+        found = cursor.fetchall()
+    # The REST door's validators show the attached scopes: this reading serves them (stamps.noting).
+    stamps.note((*_scopes(spec.slug, drafts), stamps.SCHEMA), found)
+    return tuple(found)
+
+
+def _scopes(collection: str, drafts: bool) -> list[str]:
+    return [stamps.public(collection), *([stamps.drafts(collection)] if drafts else []), *ATTACHED]
 
 
 def _links(spec: CollectionSpec) -> bool:
@@ -137,7 +144,7 @@ def _links(spec: CollectionSpec) -> bool:
 def _token_query(collection: str, drafts: bool, linking: bool, vendor: str) -> tuple[str, dict[str, str]]:
     """SQL and parameters reading the stamps rows of the scopes (a scope's shard rows on PostgreSQL too) and the
     schema version, in key order. Named placeholders: see emdash/prepared.py."""
-    scopes = [stamps.public(collection), *([stamps.drafts(collection)] if drafts else []), *ATTACHED]
+    scopes = _scopes(collection, drafts)
     shards = stamps.SHARDS if vendor == "postgresql" else 1
     keys = [scope if n == 0 else f"{scope}#{n}" for scope in scopes for n in range(shards)]
     params = {f"k{i}": key for i, key in enumerate(keys)}
