@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from operator import attrgetter
 from typing import Any, cast
 
 from content.entries.outputs import Item, ItemMeta, Seo, Status
 from content.entries.rows import DRAFT_SEO, DRAFT_SLUG, known_values, row_values, summary_fields
+from content.field_types.base import FieldType
 from content.models import EntryBase
+from content.schema.dynamic import field_attname
 from content.schema.specs import CollectionSpec
 from emdash.dates import iso
 
 
-def _meta(spec: CollectionSpec, row: EntryBase) -> ItemMeta:
+def _shown(value: datetime | str | None) -> str | None:
+    """A timestamp column as the wire shows it: list pages read them as that text already (emdash/wire_dates.py),
+    model rows hold datetimes."""
+    return value if value is None or value.__class__ is str else iso(cast(datetime, value))
+
+
+def _meta(spec: CollectionSpec, row: Any) -> ItemMeta:
     body: ItemMeta = {
         "id": row.id,
         "collection": spec.slug,
@@ -20,13 +31,13 @@ def _meta(spec: CollectionSpec, row: EntryBase) -> ItemMeta:
         "locale": row.locale,
         "translationGroup": row.translation_group,
         "authorId": row.author_id,
-        "createdAt": iso(row.created_at),
-        "updatedAt": iso(row.updated_at),
-        "publishedAt": iso(row.published_at),
-        "scheduledAt": iso(row.scheduled_at),
+        "createdAt": _shown(row.created_at),
+        "updatedAt": _shown(row.updated_at),
+        "publishedAt": _shown(row.published_at),
+        "scheduledAt": _shown(row.scheduled_at),
     }
     if row.deleted_at is not None:
-        body["deletedAt"] = iso(row.deleted_at)
+        body["deletedAt"] = _shown(row.deleted_at)
     return body
 
 
@@ -41,19 +52,41 @@ def entry(spec: CollectionSpec, row: EntryBase, *, draft: dict[str, Any] | None,
     return {**_meta(spec, row), "data": live}
 
 
-def summary(
-    spec: CollectionSpec, row: EntryBase, *, draft: dict[str, Any] | None, show_draft: bool, full: bool = False
-) -> Item:
-    """A list item: metadata and small fields only, unless ``full``."""
+def summaries(
+    spec: CollectionSpec, rows: Sequence[Any], drafts: Mapping[str, dict[str, Any]], *, show_draft: bool, full: bool
+) -> list[Item]:
+    """List items: metadata and small fields only, unless ``full`` (a summary page does not load the long
+    columns). ``drafts``: pending drafts' data by revision id, shown in place of the row's values with
+    ``show_draft``. The fields' columns and conversions are looked up once for the page, not per item."""
     shown = spec.fields if full else summary_fields(spec)
-    if show_draft and draft is not None:
-        values = known_values(spec, draft)
-        values = values if full else {f.slug: values[f.slug] for f in shown}
-    else:
-        values = row_values(spec, row, shown)  # a summary page does not load the long columns
-    if show_draft:
-        return {**_meta(spec, row), "hasDraft": draft is not None, "data": values}
-    return {**_meta(spec, row), "data": values}
+    slugs = [f.slug for f in shown]
+    read = attrgetter(*(field_attname(slug) for slug in slugs)) if slugs else None
+    # Most types store the JSON value as it is: only the others are called per value.
+    converts = [None if type(f.kind).from_db is FieldType.from_db else f.kind.from_db for f in shown]
+    plain = not any(converts)
+    items: list[Item] = []
+    for row in rows:
+        draft = drafts.get(row.draft_revision_id or "") if show_draft else None
+        if draft is not None:
+            values = known_values(spec, draft)
+            values = values if full else {slug: values[slug] for slug in slugs}
+        elif read is None:
+            values = {}
+        else:
+            found = read(row) if len(slugs) > 1 else (read(row),)
+            if plain:
+                values = dict(zip(slugs, found, strict=True))
+            else:
+                values = {
+                    slug: value if convert is None else convert(value)
+                    for slug, value, convert in zip(slugs, found, converts, strict=True)
+                }
+        item = cast(Item, _meta(spec, row))
+        if show_draft:
+            item["hasDraft"] = draft is not None
+        item["data"] = values
+        items.append(item)
+    return items
 
 
 def with_seo(body: Item, row: EntryBase, *, live_seo: dict[str, Any], meta: dict[str, Any]) -> Item:

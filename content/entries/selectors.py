@@ -38,7 +38,7 @@ ORDER_FIELDS = {
     "slug": "slug",
     "status": "status",
 }
-DATETIME_ORDERS = {"created_at", "updated_at", "published_at", "scheduled_at", "deleted_at"}
+DATETIME_ORDERS = frozenset(rows.SYSTEM_DATES)
 
 
 def sees_unpublished(actor: Actor) -> bool:
@@ -106,8 +106,8 @@ def _keyset(qs: QuerySet[EntryBase], column: str, descending: bool, cursor: Any,
     return keyset.after(qs, (column, "id"), (value, last_id), descending=descending, nullable_first=bool(nulls_last))
 
 
-def _position(row: EntryBase, column: str) -> list[Any]:
-    value = getattr(row, column)
+def _position(row: Any, column: str) -> list[Any]:
+    value = getattr(row, column)  # a record's timestamps are the wire's text already
     return [iso(value) if isinstance(value, datetime) else value, row.id]
 
 
@@ -142,12 +142,12 @@ def _page(
             qs = qs.defer(*rows.long_columns(spec))
         qs = qs.annotate(**hooks.credits_columns(spec.slug))  # credits in the same statement
         sliced = _keyset(qs, column, descending, cursor, query_key)[: limit + 1]
-        if key is None:
-            page: list[Any] = list(sliced)
-        else:
-            prepared = _remember(key, Prepared(sliced))
-    if prepared is not None:
-        page = prepared.records(prepared.params)
+        # Records, not model rows, with the timestamps read as the wire's text (emdash/wire_dates.py): the
+        # presenters show them as they are. A cursor page is compiled per request, as the ORM would.
+        prepared = Prepared(sliced, wire_dates=rows.SYSTEM_DATES)
+        if key is not None:
+            _remember(key, prepared)
+    page: list[Any] = prepared.records(prepared.params)
     more = len(page) > limit
     page = page[:limit]
     drafts = rows.drafts_for(page) if show_draft else {}
