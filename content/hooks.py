@@ -178,7 +178,7 @@ def rows_credits(collection: str, rows: list[Any]) -> list[Credits] | None:
     app (items then carry no ``bylines`` key)."""
     if _bylines is None:
         return None
-    if all(hasattr(row, "credits_live") for row in rows):
+    if not rows or hasattr(rows[0], "credits_live"):  # one query read them all, or none
         return _bylines.of_page([(row.credits_live, row.byline_live) for row in rows])
     found = entry_credits(collection, [(row.id, row.author_id, row.locale) for row in rows])
     return [found.get(row.id) or {"bylines": [], "byline": None} for row in rows]

@@ -3,41 +3,42 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import datetime
 from operator import attrgetter
 from typing import Any, cast
 
-from content.entries.outputs import Item, ItemMeta, Seo, Status
-from content.entries.rows import DRAFT_SEO, DRAFT_SLUG, known_values, row_values, summary_fields
+from content.entries.outputs import Item, ItemMeta, Seo
+from content.entries.rows import DRAFT_SEO, DRAFT_SLUG, SYSTEM_DATES, known_values, row_values, summary_fields
 from content.field_types.base import FieldType
 from content.models import EntryBase
 from content.schema.dynamic import field_attname
 from content.schema.specs import CollectionSpec
 from emdash.dates import iso
 
-
-def _shown(value: datetime | str | None) -> str | None:
-    """A timestamp column as the wire shows it: list pages read them as that text already (emdash/wire_dates.py),
-    model rows hold datetimes."""
-    return value if value is None or value.__class__ is str else iso(cast(datetime, value))
+_DATES = attrgetter(*SYSTEM_DATES)
 
 
-def _meta(spec: CollectionSpec, row: Any) -> ItemMeta:
-    body: ItemMeta = {
+def _as_iso(row: Any) -> tuple[str | None, ...]:
+    return tuple(iso(value) for value in _DATES(row))
+
+
+def _meta(spec: CollectionSpec, row: Any, dates: tuple[str | None, ...]) -> Any:
+    """The item's system fields (an ItemMeta, typed ``Any`` for the list loop's sake): ``dates`` are the row's
+    timestamps in the wire's text (``_DATES``' order)."""
+    body = {
         "id": row.id,
         "collection": spec.slug,
         "slug": row.slug,
-        "status": cast(Status, row.status),  # services write only rows.STATUSES
+        "status": row.status,  # services write only rows.STATUSES
         "locale": row.locale,
         "translationGroup": row.translation_group,
         "authorId": row.author_id,
-        "createdAt": _shown(row.created_at),
-        "updatedAt": _shown(row.updated_at),
-        "publishedAt": _shown(row.published_at),
-        "scheduledAt": _shown(row.scheduled_at),
+        "createdAt": dates[0],
+        "updatedAt": dates[1],
+        "publishedAt": dates[2],
+        "scheduledAt": dates[3],
     }
-    if row.deleted_at is not None:
-        body["deletedAt"] = _shown(row.deleted_at)
+    if dates[4] is not None:
+        body["deletedAt"] = dates[4]
     return body
 
 
@@ -45,11 +46,12 @@ def entry(spec: CollectionSpec, row: EntryBase, *, draft: dict[str, Any] | None,
     """The full item. With ``show_draft`` a pending draft is the item's ``data`` and the live values go to
     ``liveData``; without it (subscribers, the public) only the live values are shown."""
     live = row_values(spec, row)
+    meta: ItemMeta = _meta(spec, row, _as_iso(row))
     if show_draft and draft is not None:
-        return {**_meta(spec, row), "hasDraft": True, "data": known_values(spec, draft), "liveData": live}
+        return {**meta, "hasDraft": True, "data": known_values(spec, draft), "liveData": live}
     if show_draft:
-        return {**_meta(spec, row), "hasDraft": False, "data": live}
-    return {**_meta(spec, row), "data": live}
+        return {**meta, "hasDraft": False, "data": live}
+    return {**meta, "data": live}
 
 
 def summaries(
@@ -64,7 +66,10 @@ def summaries(
     # Most types store the JSON value as it is: only the others are called per value.
     converts = [None if type(f.kind).from_db is FieldType.from_db else f.kind.from_db for f in shown]
     plain = not any(converts)
-    items: list[Item] = []
+    # A list page's records hold the timestamps as the wire's text already (emdash/wire_dates.py, created_at is
+    # never NULL); model rows (the public site's pages) hold datetimes.
+    as_text = bool(rows) and isinstance(rows[0].created_at, str)
+    items: list[Any] = []
     for row in rows:
         draft = drafts.get(row.draft_revision_id or "") if show_draft else None
         if draft is not None:
@@ -81,12 +86,12 @@ def summaries(
                     slug: value if convert is None else convert(value)
                     for slug, value, convert in zip(slugs, found, converts, strict=True)
                 }
-        item = cast(Item, _meta(spec, row))
+        item = _meta(spec, row, _DATES(row) if as_text else _as_iso(row))
         if show_draft:
             item["hasDraft"] = draft is not None
         item["data"] = values
         items.append(item)
-    return items
+    return cast(list[Item], items)
 
 
 def with_seo(body: Item, row: EntryBase, *, live_seo: dict[str, Any], meta: dict[str, Any]) -> Item:
