@@ -1,7 +1,8 @@
 """What a list page no longer does per item (issue 27 goal 6), held by values and counts, never timings: it reads
 its timestamps as the wire's text (emdash/wire_dates.py), the same bytes as formatting the stored datetime with
 ``iso`` on SQLite (text reformatted, other stored forms the old way) and PostgreSQL (datetimes formatted), for
-first pages, cursor pages and the trash; its queries do not grow with its length; its cursor is signed once."""
+first pages, cursor pages and the trash; its queries do not grow with its length; its cursor is signed once; the
+pages after the first reuse one compiled query."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from bylines.services import byline_create
-from content.entries import rows, selectors, services
+from content.entries import pages, rows, selectors, services
 from content.schema import specs as schema
 from emdash import cursors
 from emdash.dates import iso
@@ -150,3 +151,23 @@ def test_the_same_next_cursor_is_signed_once_and_still_decodes(posts, settings, 
     renewed = listed(limit=2)["nextCursor"]
     assert renewed != first and len(signed) == 2
     assert listed(limit=2, cursor=renewed)["items"]
+
+
+@pytest.mark.parametrize("order_by", ["createdAt", "publishedAt", "title"])
+def test_the_pages_after_the_first_reuse_one_compiled_query(posts, monkeypatch, order_by):
+    for n in range(7):
+        make_entry(data={"title": f"Item {n % 3}"}, status="published" if n % 2 else "draft")
+    compiled: list[Any] = []
+    real = pages.Prepared
+    monkeypatch.setattr(pages, "Prepared", lambda *a, **k: compiled.append(a) or real(*a, **k))
+    expected = [i["id"] for i in listed(order_by=order_by, limit=100)["items"]]
+    compiled.clear()
+    seen, cursor = [], None
+    while True:
+        page = listed(order_by=order_by, limit=2, cursor=cursor)
+        seen += [i["id"] for i in page["items"]]
+        if (cursor := page.get("nextCursor")) is None:
+            break
+    assert seen == expected and len(seen) == 7
+    # The first page, one after a value and (publishedAt: drafts have none) one after a NULL.
+    assert len(compiled) == (3 if order_by == "publishedAt" else 2)
