@@ -67,7 +67,7 @@ class OperationView(ApiView):
         if route.args == "query":
             # Unknown query parameters are ignored (caches, tracking tags); empty ones count as absent. The
             # known ones are this method's operation's (DELETE ?force=true shares its path with a GET).
-            known = set(op.schema["properties"])
+            known = _query_names(op)[0]
             flat = {k: v for k, v in request.query_params.items() if k in known and v != ""}
             return {**flat, **list_query(request, op), **nested_query(request, op)}
         if route.args == "path":
@@ -98,10 +98,25 @@ def _has_type(prop: dict[str, Any], kind: str) -> bool:
     return prop.get("type") == kind or any(branch.get("type") == kind for branch in prop.get("anyOf", []))
 
 
+# By operation name: (its input schema, its argument names, the list ones, the object ones), read from the schema
+# once rather than on every request; a record swapped in the table (tests) brings another schema object.
+_QUERY_NAMES: dict[str, tuple[Any, frozenset[str], frozenset[str], frozenset[str]]] = {}
+
+
+def _query_names(op: Operation) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    found = _QUERY_NAMES.get(op.name)
+    if found is None or found[0] is not op.schema:
+        properties = op.schema["properties"]
+        lists = frozenset(name for name, prop in properties.items() if _has_type(prop, "array"))
+        objects = frozenset(name for name, prop in properties.items() if _has_type(prop, "object"))
+        found = _QUERY_NAMES[op.name] = (op.schema, frozenset(properties), lists, objects)
+    return found[1:]
+
+
 def list_query(request: Request, op: Operation) -> dict[str, Any]:
     """List arguments from the query string, repeated or comma-separated: ``?fields=title,excerpt`` and
     ``?fields=title&fields=excerpt`` both give ``["title", "excerpt"]``."""
-    lists = {name for name, prop in op.schema["properties"].items() if _has_type(prop, "array")}
+    lists = _query_names(op)[1]
     found: dict[str, Any] = {}
     for name in lists & set(request.query_params):
         values = [part.strip() for value in request.query_params.getlist(name) for part in value.split(",")]
@@ -117,7 +132,7 @@ def nested_query(request: Request, op: Operation) -> dict[str, Any]:
     """Object arguments from deepObject-style keys: ``filter[fields][price][gte]=3`` fills
     ``{"filter": {"fields": {"price": {"gte": 3}}}}`` (a repeated key gives a list). A bracketed key whose
     name is not an object argument is refused: it is a filter the caller expects to apply."""
-    objects = {name for name, prop in op.schema["properties"].items() if _has_type(prop, "object")}
+    objects = _query_names(op)[2]
     found: dict[str, Any] = {}
     for key in request.query_params:
         if "[" not in key:

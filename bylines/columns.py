@@ -7,6 +7,7 @@ add two more to every read, so they ride along as terms do.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -90,19 +91,35 @@ def _summary(values: list[Any]) -> BylineSummary:
     }
 
 
-def of_columns(credits: Any, own: Any) -> Credits:
+def of_columns(credits: Any, own: Any, summary_of: Callable[[list[Any]], BylineSummary] = _summary) -> Credits:
     """The credits of an entry out of its two columns (explicit credits win over the author's byline)."""
     if credits:
         ordered = sorted(credits, key=lambda entry: entry[0])
         made: list[BylineCredit] = [
-            {"byline": _summary(c[2:]), "sortOrder": c[0], "roleLabel": c[1] or None, "source": "explicit"}
+            {"byline": summary_of(c[2:]), "sortOrder": c[0], "roleLabel": c[1] or None, "source": "explicit"}
             for c in ordered
         ]
         return {"bylines": made, "byline": made[0]["byline"]}
     if own:
-        summary = _summary(own)
+        summary = summary_of(own)
         return {
             "bylines": [{"byline": summary, "sortOrder": 0, "roleLabel": None, "source": "inferred"}],
             "byline": summary,
         }
     return {"bylines": [], "byline": None}
+
+
+def of_page(columns: Iterable[tuple[Any, Any]]) -> list[Credits]:
+    """The credits of a page of entries out of their two columns each. A byline credited on several of them (the
+    author's, on most items of a list) is presented once and its summary shared: these are answers, never
+    changed after."""
+    shown: dict[tuple[Any, ...], BylineSummary] = {}
+
+    def summary_of(values: list[Any]) -> BylineSummary:
+        key = tuple(values)
+        found = shown.get(key)
+        if found is None:
+            found = shown[key] = _summary(values)
+        return found
+
+    return [of_columns(credits, own, summary_of) for credits, own in columns]

@@ -13,5 +13,6 @@ class EntryBylines:
     credits = staticmethod(selectors.entry_credits)
     columns = staticmethod(credit_columns.columns)
     of_columns = staticmethod(credit_columns.of_columns)
+    of_page = staticmethod(credit_columns.of_page)
     snapshot = staticmethod(services.entry_credit_refs)
     restore = staticmethod(services.restore_entry_bylines)

@@ -11,7 +11,7 @@ entries have no terms and no media reference is valid. The provider's methods ar
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -80,6 +80,10 @@ class BylinesProvider(Protocol):
 
     def of_columns(self, credits: Any, own: Any) -> Credits:
         """The credits out of those two columns' values."""
+
+    def of_page(self, columns: Iterable[tuple[Any, Any]]) -> list[Credits]:
+        """``of_columns`` for each of a page's ``(credits, own)`` pairs, a byline credited on several presented
+        once."""
 
     def snapshot(self, *, collection: str, entry_id: str) -> list[CreditRef]:
         """The entry's explicit credits as ``[{bylineId, roleLabel}]`` in order, for a revision to keep."""
@@ -175,8 +179,8 @@ def rows_credits(collection: str, rows: list[Any]) -> list[Credits] | None:
     app (items then carry no ``bylines`` key)."""
     if _bylines is None:
         return None
-    if all(hasattr(row, "credits_live") for row in rows):
-        return [_bylines.of_columns(row.credits_live, row.byline_live) for row in rows]
+    if not rows or hasattr(rows[0], "credits_live"):  # one query read them all, or none
+        return _bylines.of_page([(row.credits_live, row.byline_live) for row in rows])
     found = entry_credits(collection, [(row.id, row.author_id, row.locale) for row in rows])
     return [found.get(row.id) or {"bylines": [], "byline": None} for row in rows]
 

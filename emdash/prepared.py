@@ -15,15 +15,18 @@ converter, so the values are the same.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import namedtuple
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 import orjson
 from django.db import connections
 from django.db.models import JSONField, Model, QuerySet
 from django.db.models.fields.json import KeyTransform
+
+from emdash import wire_dates as wire
 
 _PLACEHOLDER = re.compile(r"%%|%s")
 
@@ -59,13 +62,25 @@ def _fast_json(convert: Any, expression: Any) -> Any:
     return decode
 
 
+@functools.lru_cache(maxsize=256)
+def _record_type(names: tuple[str, ...]) -> Any:
+    # Making a namedtuple class costs ~50 us: a list page's query built per request (a cursor page) reuses it.
+    return namedtuple("Record", names)  # type: ignore[misc]
+
+
 class Prepared:
     """``qs`` compiled once. ``rows(params)`` runs it with ``params`` in place of the values it was built
-    with (same count, same order) and returns converted tuples; ``objects(params)`` model instances."""
+    with (same count, same order) and returns converted tuples; ``objects(params)`` model instances.
+    ``wire_dates`` names datetime columns read as the wire's ISO text (emdash/wire_dates.py), for records."""
 
-    def __init__(self, qs: QuerySet[Any]) -> None:
+    def __init__(self, qs: QuerySet[Any], *, wire_dates: Collection[str] = ()) -> None:
         compiler = qs.query.get_compiler(qs.db)
         sql, built_with = compiler.as_sql()
+        columns = [column for column, _, _ in compiler.select]
+        converters = compiler.get_converters(columns)
+        self.wire: list[wire.Wire] = []
+        if wire_dates:
+            sql, converters, self.wire = wire.apply(sql, compiler, converters, wire_dates)
         self.sql, self.names = named_placeholders(sql)
         self.params = tuple(built_with)  # the values it was built with, for a query reused as it is
         self.arity = len(built_with)
@@ -73,11 +88,11 @@ class Prepared:
             raise ValueError(f"{len(self.names)} placeholders for {self.arity} parameters: {sql[:200]}")
         self.db = qs.db
         self.model: type[Model] = qs.model
-        columns = [column for column, _, _ in compiler.select]
-        self.converters = [
-            (i, [_fast_json(convert, expr) for convert in convs], expr)
-            for i, (convs, expr) in compiler.get_converters(columns).items()
-        ]
+        self.converters = []
+        for i, (convs, expr) in converters.items():
+            steps = [_fast_json(convert, expr) for convert in convs]
+            # Ours keep NULL as None, so a NULL skips the call (credits, covers and the like are often NULL).
+            self.converters.append((i, steps, expr, all(step not in convs for step in steps)))
         info = compiler.klass_info
         self.attnames: list[str] = []
         if info is not None and not info.get("related_klass_infos"):
@@ -87,7 +102,7 @@ class Prepared:
         # Records carry the annotations too (after the model's columns, where the compiler selects them).
         extra = [name for name, _ in sorted(self.annotations, key=lambda pair: pair[1]) if name not in self.attnames]
         named = self.attnames + extra if len(self.attnames) + len(extra) == len(compiler.select) else self.attnames
-        self.record: Any = namedtuple("Record", named) if self.attnames else None  # type: ignore[misc]
+        self.record: Any = _record_type(tuple(named)) if self.attnames else None
 
     def rows(self, params: Sequence[Any]) -> list[Sequence[Any]]:
         if len(params) != self.arity:
@@ -96,17 +111,21 @@ class Prepared:
         with connection.cursor() as cursor:
             cursor.execute(self.sql, dict(zip(self.names, params, strict=True)))
             found: list[Sequence[Any]] = cursor.fetchall()
-        if not self.converters or not found:
+        if not (self.converters or self.wire) or not found:
             return found
-        converted: list[Sequence[Any]] = []
+        converted: list[Any] = []  # lists, changed in place
         for row in found:
             values = list(row)
-            for i, convs, expression in self.converters:
+            for i, convs, expression, keeps_none in self.converters:
                 value = values[i]
+                if value is None and keeps_none:
+                    continue
                 for convert in convs:
                     value = convert(value, expression, connection)
                 values[i] = value
             converted.append(values)
+        if self.wire:
+            wire.convert(converted, self.wire)
         return converted
 
     def records(self, params: Sequence[Any]) -> list[Any]:
@@ -118,8 +137,8 @@ class Prepared:
         return [make(row) for row in self.rows(params)]
 
     def objects(self, params: Sequence[Any]) -> list[Any]:
-        if not self.attnames:
-            raise TypeError("objects() needs a queryset of one model without select_related")
+        if not self.attnames or self.wire:
+            raise TypeError("objects() needs a queryset of one model without select_related, nor wire_dates")
         found = []
         for row in self.rows(params):
             instance = self.model.from_db(self.db, self.attnames, row[: len(self.attnames)])

@@ -60,23 +60,14 @@ class EntryRows:
     Presenting them is the caller's step: the operation's presenter, or a door's view, calls ``present``."""
 
     spec: CollectionSpec
-    rows: list[EntryBase]
+    rows: list[Any]  # model rows, or a list page's records (emdash.prepared.Prepared.records)
     drafts: dict[str, dict[str, Any]]
     next_cursor: str | None = None
     show_draft: bool = False
     full: bool = False  # every field, not only the summary's small ones
 
     def present(self) -> Page[Item]:
-        items = [
-            presenters.summary(
-                self.spec,
-                row,
-                draft=self.drafts.get(row.draft_revision_id or ""),
-                show_draft=self.show_draft,
-                full=self.full,
-            )
-            for row in self.rows
-        ]
+        items = presenters.summaries(self.spec, self.rows, self.drafts, show_draft=self.show_draft, full=self.full)
         datas = [item["data"] for item in items]
         linked.show_targets(self.spec, datas, published_only=not self.show_draft)
         show_media(self.spec, datas)

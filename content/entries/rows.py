@@ -25,6 +25,8 @@ STATUSES = ("draft", "published", "scheduled")
 DRAFT_SLUG = "_slug"
 DRAFT_SEO = "_seo"
 DRAFT_META = (DRAFT_SLUG, DRAFT_SEO)
+# The timestamp columns every entry has (EntryBase), shown in every item's metadata.
+SYSTEM_DATES = ("created_at", "updated_at", "published_at", "scheduled_at", "deleted_at")
 
 
 def resolve_locale(locale: Any) -> str:

@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import datetime
 from typing import Any, cast
 
-from django.core.exceptions import FieldDoesNotExist
 from django.db.models import Count, F, Q, QuerySet
 
-from content import hooks
-from content.entries import filters, revisions, rows, seo
+from content.entries import filters, pages, revisions, rows, seo
 from content.entries.entry import Entry, EntryRows
 from content.entries.outputs import Compare, Revisions, SavedRevision, Seo, Translations
 from content.models import EntryBase, Revision
@@ -18,12 +15,10 @@ from content.schema import specs as schema
 from content.schema.dynamic import field_attname
 from content.schema.retry import schema_retry
 from content.schema.specs import CollectionSpec
-from emdash import cursors, keyset
 from emdash.actor import Actor
-from emdash.dates import iso, parse_iso
+from emdash.dates import iso
 from emdash.errors import ValidationError
 from emdash.permissions import Perm, can, require
-from emdash.prepared import Prepared
 
 ORDER_FIELDS = {
     "created_at": "created_at",
@@ -38,7 +33,6 @@ ORDER_FIELDS = {
     "slug": "slug",
     "status": "status",
 }
-DATETIME_ORDERS = {"created_at", "updated_at", "published_at", "scheduled_at", "deleted_at"}
 
 
 def sees_unpublished(actor: Actor) -> bool:
@@ -73,86 +67,6 @@ def _order_column(spec: CollectionSpec, order_by: Any) -> str:
             raise ValidationError.for_fields({"orderBy": f"collection '{spec.slug}' has no title field"})
         return field_attname(title.slug)
     return name
-
-
-def _nullable(model: type[EntryBase], column: str) -> bool:
-    try:
-        return bool(model._meta.get_field(column).null)
-    except FieldDoesNotExist:
-        return True
-
-
-def _keyset(qs: QuerySet[EntryBase], column: str, descending: bool, cursor: Any, query_key: str) -> QuerySet[EntryBase]:
-    """Order by (column, id) with NULLs last in both directions, continuing after ``cursor``."""
-    # NULLS LAST only where NULLs can occur: on a NOT NULL column (created_at, updated_at...) it would keep
-    # SQLite from walking the (column, id) index and make it sort the whole table for every page.
-    nulls_last = _nullable(qs.model, column) or None
-    ordering = (
-        [F(column).desc(nulls_last=nulls_last), F("id").desc()]
-        if descending
-        else [F(column).asc(nulls_last=nulls_last), F("id").asc()]
-    )
-    qs = qs.order_by(*ordering)
-    if cursor is None:
-        return qs
-    position = cursors.decode(cursor, query_key)
-    if len(position) != 2 or not isinstance(position[1], str):
-        raise cursors.InvalidCursor("Invalid cursor")
-    value, last_id = position
-    if value is not None and column in DATETIME_ORDERS:
-        value = parse_iso(value)
-    if value is None and not nulls_last:
-        raise cursors.InvalidCursor("Invalid cursor")
-    return keyset.after(qs, (column, "id"), (value, last_id), descending=descending, nullable_first=bool(nulls_last))
-
-
-def _position(row: EntryBase, column: str) -> list[Any]:
-    value = getattr(row, column)
-    return [iso(value) if isinstance(value, datetime) else value, row.id]
-
-
-# First pages (no cursor) compiled once per collection model and query: the page everyone asks for.
-_first_pages: dict[tuple[Any, ...], Prepared] = {}
-FIRST_PAGES_MAX = 512
-
-
-def _remember(key: tuple[Any, ...], prepared: Prepared) -> Prepared:
-    if len(_first_pages) >= FIRST_PAGES_MAX:
-        _first_pages.clear()
-    _first_pages[key] = prepared
-    return prepared
-
-
-def _page(
-    spec: CollectionSpec,
-    qs: QuerySet[EntryBase],
-    *,
-    column: str,
-    descending: bool,
-    limit: int,
-    cursor: Any,
-    query_key: str,
-    show_draft: bool,
-    full: bool,
-) -> EntryRows:
-    key = (spec.model, query_key, limit, full) if cursor is None else None
-    prepared = _first_pages.get(key) if key is not None else None
-    if prepared is None:
-        if not full:
-            qs = qs.defer(*rows.long_columns(spec))
-        qs = qs.annotate(**hooks.credits_columns(spec.slug))  # credits in the same statement
-        sliced = _keyset(qs, column, descending, cursor, query_key)[: limit + 1]
-        if key is None:
-            page: list[Any] = list(sliced)
-        else:
-            prepared = _remember(key, Prepared(sliced))
-    if prepared is not None:
-        page = prepared.records(prepared.params)
-    more = len(page) > limit
-    page = page[:limit]
-    drafts = rows.drafts_for(page) if show_draft else {}
-    next_cursor = cursors.encode(query_key, _position(page[-1], column)) if more and page else None
-    return EntryRows(spec, page, drafts, next_cursor, show_draft, full)
 
 
 # The FilterSet's form validation costs about as much as the list query; a list narrowed only by status and
@@ -210,7 +124,7 @@ def entry_list(
     if search is not None:
         qs = qs.filter(_title_contains(spec, search))
     query_key = f"list:{spec.slug}:{status}:{locale}:{column}:{order}:{show_draft}:{search}:{digest}"
-    return _page(
+    return pages.page(
         spec,
         qs,
         column=column,
@@ -237,7 +151,7 @@ def entry_list_trashed(*, actor: Actor, collection: str, limit: int = 50, cursor
     spec = schema.get_collection(collection)
     require(actor, Perm.CONTENT_READ_UNPUBLISHED)
     limit = _check_limit(limit)
-    return _page(
+    return pages.page(
         spec,
         rows.trashed_rows(spec),
         column="deleted_at",

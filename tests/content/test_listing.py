@@ -9,7 +9,7 @@ import pytest
 from django.test import override_settings
 from django.utils import timezone
 
-from content.entries import selectors, services
+from content.entries import pages, selectors, services
 from content.schema import specs as schema
 from content.schema.dynamic import field_attname
 from emdash.errors import EmDashError
@@ -459,9 +459,9 @@ def test_deep_pages_walk_the_index_as_a_range(catalogue, status):
     from emdash import cursors
 
     row = model().objects.order_by("-created_at", "-id")[2]
-    cursor = cursors.encode("deep", selectors._position(row, "created_at"))
+    cursor = cursors.encode("deep", pages.position_of(row, "created_at"))
     live = model().objects.filter(deleted_at__isnull=True, **({"status": status} if status else {}))
-    qs = selectors._keyset(live, "created_at", True, cursor, "deep")
+    qs = pages.ordered(live, "created_at", True, pages.decode(model(), "created_at", cursor, "deep"))
     sql, params = qs[:3].query.sql_with_params()
     with connection.cursor() as cursor:
         cursor.execute(f"EXPLAIN QUERY PLAN {sql}", params)
