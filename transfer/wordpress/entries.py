@@ -177,7 +177,7 @@ def add_redirects(site: wxr.Site, actor: Actor, links: Links, report: Report) ->
         new = entry_path(link.collection, slug.first() or "")
         pretty = "/" + urlsplit(item.link).path.lstrip("/") if item.link and not urlsplit(item.link).query else ""
         olds = [pretty] if pretty and pretty != "/" and unquote(pretty).rstrip("/") != new.rstrip("/") else []
-        for old in [*olds, normalize_source(_query_link(site, item))]:
+        for old in [normalize_source(o) for o in [*olds, _query_link(site, item)]]:
             if Redirect.objects.filter(source=old).exists():
                 report.existing["redirects"] += 1
                 continue
