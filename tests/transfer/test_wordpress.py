@@ -336,3 +336,21 @@ def test_an_import_racing_another_of_the_same_file_creates_no_duplicates(
     assert site_counts()["entries:posts"] == before["entries:posts"], again
     assert site_counts()["entries:pages"] == before["entries:pages"], again
     assert "already imported: 5 posts" in again, again
+
+
+def test_an_author_with_an_invalid_email_gets_no_user(cms: None, tmp_path: Path) -> None:
+    """--create-users makes accounts from the export's emails; one that is not an address makes none (the author
+    is still credited, by a guest byline) and the report says why."""
+    from accounts.models import User
+
+    path = tmp_path / "authors.xml"
+    path.write_text(
+        '<rss xmlns:wp="http://wordpress.org/export/1.2/" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel>'
+        "<wp:wxr_version>1.2</wp:wxr_version><wp:author><wp:author_login>bob</wp:author_login>"
+        "<wp:author_email>not-an-email</wp:author_email><wp:author_display_name>Bob</wp:author_display_name>"
+        "</wp:author><item><title>By Bob</title><dc:creator>bob</dc:creator><wp:post_id>1</wp:post_id>"
+        "<wp:post_type>post</wp:post_type><wp:status>publish</wp:status></item></channel></rss>"
+    )
+    report = run(path, "--create-users")
+    assert not User.objects.filter(email__iexact="not-an-email").exists()
+    assert "created 1 posts" in report and "not-an-email" in report and "created 1 users" not in report, report
