@@ -84,8 +84,10 @@ def title_of(spec: CollectionSpec, values: dict[str, Any], row: EntryBase) -> st
     return str(title) if title else row.slug
 
 
-def inspect(entry: ChangeSetEntry) -> dict[str, Any]:
-    """The reviewer's view of one entry (the ``entries`` of changeset_get)."""
+def inspect(entry: ChangeSetEntry, *, settled: bool = False) -> dict[str, Any]:
+    """The reviewer's view of one entry (the ``entries`` of changeset_get). In a ``settled`` set (published or
+    cancelled) the pin has done its work: publishing made the pinned draft live, so the item's draft moved on
+    without anything left to review."""
     base: dict[str, Any] = {"collection": entry.collection, "id": entry.entry_id, "action": entry.action}
     try:
         spec, row, trashed = locate(entry)
@@ -105,7 +107,7 @@ def inspect(entry: ChangeSetEntry) -> dict[str, Any]:
         **base,
         "item": {"id": row.id, "slug": row.slug, "title": title_of(spec, draft, row), "status": row.status},
         "pinnedRevisionId": entry.pinned_revision_id or "",
-        "changedSincePinned": is_stale(entry, row),
+        "changedSincePinned": not settled and is_stale(entry, row),
         "diff": changes,
         "problems": found,
         "urls": urls,

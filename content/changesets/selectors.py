@@ -49,5 +49,6 @@ def changeset_get(*, actor: Actor, id: str) -> dict[str, Any]:
     changeset = ChangeSet.objects.select_related("creator", "reviewer").filter(id=id).first()
     if changeset is None:
         raise not_found(id)
-    entries = [review.inspect(entry) for entry in changeset.entries.order_by("id")]
+    settled = changeset.state in (ChangeSet.PUBLISHED, ChangeSet.CANCELLED)
+    entries = [review.inspect(entry, settled=settled) for entry in changeset.entries.order_by("id")]
     return {**changeset_dict(changeset, len(entries)), "entries": entries}

@@ -7,6 +7,7 @@ redirect, and a redirect that would loop is refused, so serving one is a single 
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
@@ -54,11 +55,16 @@ def path_problem(value: Any, *, source: bool) -> str | None:
     return None
 
 
+PERCENT_ESCAPE_RE = re.compile(r"%[0-9a-fA-F]{2}")
+
+
 def normalize_source(value: str) -> str:
     """A source as stored and looked up: the path, and its ``?query`` (if any) with the parameters sorted, so
     ``/?b=2&a=1`` and ``/?a=1&b=2`` are one source. Old WordPress links (``/?p=12``, ``/?page_id=7``) are
-    query sources."""
+    query sources. %-escapes are upper case (RFC 3986's normal form, what a request's path re-encodes to):
+    WordPress writes non-Latin permalinks in lower case."""
     path, _, query = value.partition("?")
+    path = PERCENT_ESCAPE_RE.sub(lambda m: m.group(0).upper(), path)
     if not query:
         return path
     return f"{path}?{urlencode(sorted(parse_qsl(query, keep_blank_values=True)))}"

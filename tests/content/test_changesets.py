@@ -413,3 +413,16 @@ def test_a_draft_only_token_proposes_but_never_reviews_or_publishes(people):
     services.changeset_review(actor=people["reviewer"], id=changeset.id, decision="approve")
     fails("INSUFFICIENT_SCOPE", publishing.changeset_publish, actor=editor_draft_only, id=changeset.id)
     assert row(item).status == "draft"
+
+
+def test_a_published_set_does_not_report_its_items_as_changed_since_pinned(people):
+    """Publishing makes the pinned drafts live (an item then has no draft): that is no change to review again,
+    and the Review screen must not tell anyone to submit a published set again."""
+    author = people["author"]
+    new, edited, gone = three_items(author)
+    changeset = approved(author, people["reviewer"], (new, "publish"), (edited, "publish"), (gone, "delete"))
+    assert not any(e["changedSincePinned"] for e in selectors.changeset_get(actor=author, id=changeset.id)["entries"])
+    publishing.changeset_publish(actor=people["editor"], id=changeset.id)
+    shown = selectors.changeset_get(actor=author, id=changeset.id)
+    assert shown["state"] == "published"
+    assert [e["changedSincePinned"] for e in shown["entries"]] == [False, False, False]

@@ -42,6 +42,10 @@ def seo_of(item: wxr.Item, site_title: str) -> dict[str, str]:
     return {k: v for k, v in seo.items() if v}
 
 
+class LinkedMeanwhile(Exception):
+    """The item's link appeared while this import was making it (two imports of one file at once)."""
+
+
 class ItemImporter:
     def __init__(
         self,
@@ -98,7 +102,11 @@ class ItemImporter:
         try:
             with transaction.atomic():
                 entry_id = self.create(item, collection)
-                self.links.add("item", item.post_id, entry_id, collection)
+                if not self.links.add("item", item.post_id, entry_id, collection):
+                    raise LinkedMeanwhile  # another import of this file made it: roll this copy back
+        except LinkedMeanwhile:
+            self.report.existing[collection] += 1
+            return
         except EmDashError as exc:
             self.report.skip(f"{item.post_type} {item.post_id} ({item.title[:60]})", str(exc))
             return
@@ -177,7 +185,7 @@ def add_redirects(site: wxr.Site, actor: Actor, links: Links, report: Report) ->
         new = entry_path(link.collection, slug.first() or "")
         pretty = "/" + urlsplit(item.link).path.lstrip("/") if item.link and not urlsplit(item.link).query else ""
         olds = [pretty] if pretty and pretty != "/" and unquote(pretty).rstrip("/") != new.rstrip("/") else []
-        for old in [*olds, normalize_source(_query_link(site, item))]:
+        for old in [normalize_source(o) for o in [*olds, _query_link(site, item)]]:
             if Redirect.objects.filter(source=old).exists():
                 report.existing["redirects"] += 1
                 continue

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.db import IntegrityError
 from django.utils.text import slugify
 
@@ -40,6 +42,12 @@ def map_authors(site: wxr.Site, actor: Actor, links: Links, report: Report, *, c
 
 def _user(author: wxr.Author, report: Report, *, create_users: bool) -> User | None:
     email = author.email.strip().lower()
+    if email and not _is_address(email):
+        report.notes.append(
+            f"author {author.login}: the export's email {email[:100]!r} is not an address; no user is linked or "
+            "created, and their items are credited to a guest byline"
+        )
+        return None
     user = User.objects.filter(email__iexact=email).first() if email else None
     if user is None and create_users and email:
         try:
@@ -51,6 +59,14 @@ def _user(author: wxr.Author, report: Report, *, create_users: bool) -> User | N
         why = "no user has this email (run with --create-users to create one)" if email else "the export has no email"
         report.notes.append(f"author {author.login}: {why}; their items are credited to a guest byline")
     return user
+
+
+def _is_address(email: str) -> bool:
+    try:
+        validate_email(email)
+    except ValidationError:
+        return False
+    return True
 
 
 def _byline(author: wxr.Author, user: User | None, actor: Actor, links: Links, report: Report) -> str | None:

@@ -55,11 +55,13 @@ class Links:
     def get(self, kind: str, wp_id: object) -> WordPressLink | None:
         return self.known.get((kind, str(wp_id)))
 
-    def add(self, kind: str, wp_id: object, target: str, collection: str = "") -> None:
-        """Record what ``wp_id`` became; an export that lists an object twice keeps the first."""
+    def add(self, kind: str, wp_id: object, target: str, collection: str = "") -> bool:
+        """Record what ``wp_id`` became; an export that lists an object twice keeps the first. False when it was
+        known already, or another import of the same file linked it first (it read the table before that)."""
         if (kind, str(wp_id)) in self.known:
-            return
-        link, _ = WordPressLink.objects.get_or_create(
+            return False
+        link, created = WordPressLink.objects.get_or_create(
             site=self.site, kind=kind, wp_id=str(wp_id), defaults={"target": target, "collection": collection}
         )
         self.known[(kind, str(wp_id))] = link
+        return created
