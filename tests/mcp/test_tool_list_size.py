@@ -33,7 +33,9 @@ from mcp_endpoint import dispatch, versions
 # Branch parity, later: taxonomy_create_term's slug optional (made from the label), byline_translations' items
 # beside translations (EmDash's shape), termSlug naming the default locale's term first: +94 bytes (model-facing
 # +94), +198 from 2025-06-18.
-WHOLE_MAX = {"2024-11-05": 74_500, "2025-03-26": 74_500, "2025-06-18": 99_900, "2025-11-25": 102_800}
+# Branch hardening: revision_restore's output names droppedMedia and note (a restore with deleted media): +341
+# bytes from 2025-06-18, nothing model-facing.
+WHOLE_MAX = {"2024-11-05": 74_500, "2025-03-26": 74_500, "2025-06-18": 100_300, "2025-11-25": 103_200}
 WHOLE_MAX[versions.MODERN] = WHOLE_MAX["2025-06-18"]  # lists no execution (SPEC 5.6: the tasks extension)
 MODEL_MAX = 55_700  # media_update.focalPoint (SPEC 11), import_wordpress (SPEC 12), SPEC 9 and SPEC 10
 
