@@ -13,8 +13,8 @@ from collections.abc import Callable
 from typing import Any
 
 from content.field_types.base import FieldType
-from content.schema import specs as schema
 from content.schema.specs import CollectionSpec, FieldSpec
+from content.schema.validation import live_ids
 
 
 def _linking(spec: CollectionSpec) -> list[FieldSpec]:
@@ -29,19 +29,13 @@ def _links(field: FieldSpec, value: Any) -> list[tuple[str, str]]:
 
 
 def _gone(pairs: set[tuple[str, str]]) -> set[str]:
-    """The ids of ``pairs`` that name no live item (trashed, deleted for good, or their collection dropped)."""
+    """The ids of ``pairs`` that name no live item (trashed, deleted for good); a dropped collection's are left
+    alone: that is a schema problem, reported as such by the checks."""
     wanted: dict[str, set[str]] = {}
     for collection, entry_id in pairs:
         wanted.setdefault(collection, set()).add(entry_id)
-    current = schema.current().collections
-    gone: set[str] = set()
-    for collection, ids in wanted.items():
-        target = current.get(collection)
-        if target is None:
-            continue  # a dropped collection is a schema problem, reported as such by the checks
-        live = target.model.objects.filter(id__in=ids, deleted_at__isnull=True).values_list("id", flat=True)
-        gone |= ids - set(live)
-    return gone
+    live = live_ids(wanted)
+    return {entry_id for slug, ids in wanted.items() if (found := live[slug]) is not None for entry_id in ids - found}
 
 
 def without_dead_links(spec: CollectionSpec, values: dict[str, Any]) -> dict[str, Any]:

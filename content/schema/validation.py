@@ -121,6 +121,18 @@ def find_entries(collections: list[str], wanted: list[tuple[str, str | None]]) -
     return found
 
 
+def live_ids(wanted: dict[str, set[str]]) -> dict[str, set[str] | None]:
+    """Of each collection's ``wanted`` ids, those naming live items (neither trashed nor deleted for good): one
+    query per collection; None for a collection that no longer exists."""
+    current = schema.current().collections
+    live: dict[str, set[str] | None] = {}
+    for slug, ids in wanted.items():
+        target = current.get(slug)
+        found = target.model.objects.filter(id__in=ids, deleted_at__isnull=True) if target is not None else None
+        live[slug] = set(found.values_list("id", flat=True)) if found is not None else None
+    return live
+
+
 def _check_references(spec: CollectionSpec, clean: dict[str, Any], problems: dict[str, str]) -> None:
     """Values naming entries (reference fields) must name live items of their target collection: one query per
     target collection for every link of the write, however many it holds."""
@@ -130,16 +142,10 @@ def _check_references(spec: CollectionSpec, clean: dict[str, Any], problems: dic
         if clean.get(field.slug) is not None
         for suffix, target_slug, entry_id in field.kind.entry_links(clean[field.slug], field.options)
     ]
-    live: dict[str, set[str] | None] = {}  # target slug -> its live ids among the links (None: no such collection)
-    for target_slug in dict.fromkeys(slug for _, slug, _ in links):
-        try:
-            target = schema.current().get(target_slug)
-        except Exception:
-            live[target_slug] = None
-            continue
-        ids = {entry_id for _, slug, entry_id in links if slug == target_slug}
-        found = target.model.objects.filter(id__in=ids, deleted_at__isnull=True).values_list("id", flat=True)
-        live[target_slug] = set(found)
+    wanted: dict[str, set[str]] = {}
+    for _, target_slug, entry_id in links:
+        wanted.setdefault(target_slug, set()).add(entry_id)
+    live = live_ids(wanted)
     for path, target_slug, entry_id in links:  # problems in the order the fields list them, as before
         found_ids = live[target_slug]
         if found_ids is None:
