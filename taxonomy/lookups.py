@@ -16,9 +16,9 @@ from typing import Any
 from django.db.models import Q
 
 from content.entries import rows
-from emdash.conf import emdash_settings
 from emdash.errors import NotFound, ValidationError, known, shown
 from emdash.locking import locked
+from taxonomy import variants
 from taxonomy.models import TaxonomyDefinition, Term
 
 IDENT_MAX_LENGTH = 200
@@ -44,10 +44,9 @@ def valid_ident(ident: Any) -> bool:
 
 def _choose(slug: str, candidates: list[Term], locale: str | None) -> Term | None:
     """The term ``slug`` means among the ``candidates`` sharing it (see the module docstring)."""
-    by_locale = {t.locale: t for t in candidates}
-    for wanted in (locale, emdash_settings.default_locale):
-        if wanted is not None and wanted in by_locale:
-            return by_locale[wanted]
+    chosen = variants.pick(candidates, locale)  # the wanted locale's, else the default locale's
+    if chosen is not None:
+        return chosen
     if len(candidates) == 1:
         return candidates[0]
     if not candidates:
