@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -14,21 +15,17 @@ _SALT = "emdash.cursor.v1"
 T = TypeVar("T")
 
 
+def encode(query_key: str, position: list[Any]) -> str:
+    # positions hold column values (text, numbers, None): hashable as a tuple
+    return _signed(settings.SECRET_KEY, query_key, tuple(position))
+
+
 # Signed tokens by (key, query, position): the first page's cursor is the same for every reader until the
 # collection changes, and signing it (JSON, zlib, HMAC) was 4% of a REST list of 50. A token keeps the time it
 # was first signed; decode() sets no maximum age, so that time is never read.
-_signed: dict[tuple[str, str, tuple[Any, ...]], str] = {}
-SIGNED_MAX = 1024
-
-
-def encode(query_key: str, position: list[Any]) -> str:
-    key = (settings.SECRET_KEY, query_key, tuple(position))  # positions hold column values: text, numbers, None
-    found = _signed.get(key)
-    if found is None:
-        if len(_signed) >= SIGNED_MAX:
-            _signed.clear()
-        found = _signed[key] = signing.dumps({"q": query_key, "p": position}, salt=_SALT, compress=True)
-    return found
+@functools.lru_cache(maxsize=1024)
+def _signed(secret: str, query_key: str, position: tuple[Any, ...]) -> str:
+    return signing.dumps({"q": query_key, "p": list(position)}, salt=_SALT, compress=True)
 
 
 def decode(token: Any, query_key: str) -> list[Any]:

@@ -19,6 +19,7 @@ string (and the host, scheme and origin the key holds), which is what they do.
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -31,7 +32,7 @@ from django.utils.http import parse_etags, parse_http_date_safe
 
 from emdash import tracing
 
-KEPT_PER_THREAD = 1024  # distinct requests; the table starts afresh when full
+KEPT_PER_THREAD = 1024  # distinct requests; past it the least recently given one goes
 # The request's inputs to a 304 besides its conditional headers: what the host check, the HTTPS redirect, the input
 # guard, the URL match, the validators and the CORS and security headers read. The proxy headers of the
 # HTTPS and host settings are added below.
@@ -94,15 +95,17 @@ def token() -> tuple[int, Any] | None:
 
 def find(environ: dict[str, Any]) -> Kept | None:
     """The kept 304 of this request's inputs, if the database has not changed since it was given."""
-    table: dict[tuple[Any, ...], Kept] | None = getattr(_local, "table", None)
+    table: OrderedDict[tuple[Any, ...], Kept] | None = getattr(_local, "table", None)
     if not table:
         return None
     cookie = environ.get("HTTP_COOKIE")
     if cookie and settings.SESSION_COOKIE_NAME in cookie:
         return None  # a session may make the answer private: the full path leaves it to Django
-    kept = table.get(key(environ))
+    inputs = key(environ)
+    kept = table.get(inputs)
     if kept is None or kept.token != token():
         return None
+    table.move_to_end(inputs)  # one table per thread: no lock
     return kept
 
 
@@ -134,13 +137,17 @@ def keep(environ: dict[str, Any], since: tuple[int, Any] | None, answer: HttpRes
     """Keep a 304 the edge computed, with the change token read before its validators were."""
     if since is None or answer.status_code != 304 or "ETag" not in answer:
         return
-    table: dict[tuple[Any, ...], Kept] | None = getattr(_local, "table", None)
-    if table is None or len(table) >= KEPT_PER_THREAD:
-        table = _local.table = {}
+    table: OrderedDict[tuple[Any, ...], Kept] | None = getattr(_local, "table", None)
+    if table is None:
+        table = _local.table = OrderedDict()
     modified = answer.get("Last-Modified")
-    table[key(environ)] = Kept(
+    inputs = key(environ)
+    table.pop(inputs, None)  # kept again: now the most recent
+    table[inputs] = Kept(
         token=since,
         etag=answer["ETag"],
         last_modified=parse_http_date_safe(modified) if modified else None,
         headers=tuple((name, value) for name, value in answer.items() if name != tracing.HEADER),
     )
+    while len(table) > KEPT_PER_THREAD:
+        table.popitem(last=False)

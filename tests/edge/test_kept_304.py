@@ -150,6 +150,23 @@ def test_nothing_is_kept_inside_a_transaction(credited) -> None:
 
 
 @sqlite_only
+def test_a_full_table_lets_the_least_recently_given_answer_go(credited, monkeypatch) -> None:
+    from emdash.edge import kept
+
+    monkeypatch.setattr(kept, "KEPT_PER_THREAD", 2)
+    hot, _ = _current_304(HELLO)
+    cold, _ = _current_304(f"{API}?limit=5")
+    assert wsgi_get(HELLO, IF_NONE_MATCH=hot)[0] == 304  # given again: now the most recent
+    _current_304("/_emdash/api/search?q=hello")  # a third answer: the list's goes
+    with CaptureQueriesContext(connection) as queries:
+        assert wsgi_get(HELLO, IF_NONE_MATCH=hot)[0] == 304
+    assert len(queries) == 0  # the hot answer stayed
+    with CaptureQueriesContext(connection) as queries:
+        assert wsgi_get(f"{API}?limit=5", IF_NONE_MATCH=cold)[0] == 304
+    assert len(queries) >= 1  # computed again
+
+
+@sqlite_only
 def test_a_kept_304_is_kept_per_origin_host_and_query(credited, settings) -> None:
     settings.EMDASH = {**settings.EMDASH, "ALLOWED_ORIGINS": ["https://front.example"]}
     etag, granted = _current_304(HELLO, ORIGIN="https://front.example")
