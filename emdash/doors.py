@@ -10,6 +10,7 @@ the REST door's own chain (``emdash.edge.chains``), the 500 page (``emdash.views
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Literal
 
@@ -100,6 +101,13 @@ def door_for(path: str) -> Door:
     """The door that answers ``path`` (the public site when no other does)."""
     if path == MCP_PATH:  # the hot path: every MCP call asks several times
         return MCP
+    return _door_of(path)
+
+
+# The edge asks for each request's door several times (rates, CORS, the chain, the body limit): the answer for a
+# path is fixed, so recent paths are remembered (bounded: paths carry ids).
+@functools.lru_cache(maxsize=4096)
+def _door_of(path: str) -> Door:
     for door in DOORS:
         if door.claims(path):
             return door
