@@ -85,9 +85,58 @@ def read() -> Stamps:
         return current
     # The schema's version stamp comes along (one query), so a page's schema check needs none of its own. Plain
     # SQL: building this union through the ORM cost more than running it (about 1 ms a read).
+    return fetch(_read_sql()).stamps
+
+
+class Reading:
+    """The rows of a query of the stamps tables and, computed once when asked for, the :class:`Stamps` they say."""
+
+    __slots__ = ("_stamps", "rows")
+
+    def __init__(self, rows: tuple[Any, ...]) -> None:
+        self.rows = rows
+        self._stamps: Stamps | None = None
+
+    @property
+    def stamps(self) -> Stamps:
+        if self._stamps is None:
+            self._stamps = _collect(self.rows)
+        return self._stamps
+
+
+# A thread's last readings of the stamps, given again while its connection reports no write anywhere since.
+_readings = threading.local()
+_generation = [0]  # forget_all() moves it: every thread's readings are dropped (a restored backup)
+MAX_READINGS = 64  # distinct stamps queries kept per thread between two writes
+
+
+def fetch(sql: str, params: dict[str, Any] | None = None) -> Reading:
+    """A query of the stamps tables, run again only when something may have changed: on SQLite the connection's
+    change token (``emdash.sqlite3``: ``data_version`` and its own ``total_changes``, a few microseconds) tells
+    whether any connection wrote since this thread last ran the same query; if none did, what it read then is
+    still the stamps. The token is read before the query, so a write committing in between makes the kept
+    reading look older, never newer. Without a token (PostgreSQL, inside a transaction) every call runs it."""
+    read_token = getattr(connection, "change_token", None)
+    token = read_token() if read_token is not None else None
+    key = (sql, tuple(params.items()) if params else ())
+    readings: dict[Any, Reading] | None = None
+    if token is not None:
+        state = (_generation[0], token)
+        kept = getattr(_readings, "kept", None)
+        if kept is not None and kept[0] == state:
+            readings = kept[1]
+            found = readings.get(key)
+            if found is not None:
+                return found
+        else:
+            readings = {}
+            _readings.kept = (state, readings)
     with connection.cursor() as cursor:
-        cursor.execute(_read_sql())
-        return _collect(cursor.fetchall())
+        cursor.execute(sql, params)
+        reading = Reading(tuple(cursor.fetchall()))
+    if readings is not None and len(readings) < MAX_READINGS:
+        readings[key] = reading
+    return reading
 
 
 def read_with(select: str, params: dict[str, Any]) -> tuple[Stamps, list[tuple[Any, ...]]]:
@@ -104,7 +153,7 @@ def read_with(select: str, params: dict[str, Any]) -> tuple[Stamps, list[tuple[A
     return _collect([row for row in found if row[0] is not None]), [tuple(row) for row in found if row[0] is None]
 
 
-def _collect(rows: list[Any]) -> Stamps:
+def _collect(rows: Iterable[Any]) -> Stamps:
     versions: dict[str, int] = {}
     changed: dict[str, datetime] = {}
     for raw_key, version, when, *_ in rows:
@@ -180,11 +229,11 @@ def noting() -> Iterator[None]:
         _noted.reset(token)
 
 
-def note(scopes: Iterable[str], rows: list[Any]) -> None:
+def note(scopes: Iterable[str], reading: Reading) -> None:
     """Record a reading of ``scopes`` (rows of key, version, changed_at) made inside :func:`noting`."""
     kept = _noted.get()
     if kept is not None:
-        kept.append((frozenset(scopes), _collect(rows)))
+        kept.append((frozenset(scopes), reading.stamps))
 
 
 def noted(*keys: str) -> Stamps | None:
@@ -294,3 +343,4 @@ def forget_all() -> None:
         cache.clear()
     for clear in _forgetters:
         clear()
+    _generation[0] += 1

@@ -121,14 +121,12 @@ def _keep(key: tuple[Any, ...], token: tuple[Any, ...], encoded: bytes) -> None:
 
 
 def _token(spec: CollectionSpec, drafts: bool) -> tuple[Any, ...]:
-    """The stamps this item's answer depends on (with the drafts stamp or not), as read now (one query)."""
+    """The stamps this item's answer depends on (with the drafts stamp or not), as read now (at most one query)."""
     sql, params = _token_query(spec.slug, drafts, _links(spec), connection.vendor)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        found = cursor.fetchall()
+    found = stamps.fetch(sql, params)  # no query on SQLite while nothing was written since this thread's last
     # The REST door's validators show the attached scopes: this reading serves them (stamps.noting).
     stamps.note((*_scopes(spec.slug, drafts), stamps.SCHEMA), found)
-    return tuple(found)
+    return found.rows
 
 
 def _scopes(collection: str, drafts: bool) -> list[str]:

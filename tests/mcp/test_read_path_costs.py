@@ -144,9 +144,11 @@ def test_the_writer_stores_every_column_as_given(posts, mcp, read_path):  # noqa
 
 def test_a_warm_content_get_reads_only_the_change_stamps(posts, mcp, read_path):  # noqa: F811
     """The entry statement (five correlated subqueries) runs once; later calls check the stamps and answer from
-    the per-process cache (content/entries/item_cache.py): one query, no write."""
+    the per-process cache (content/entries/item_cache.py): one query, no write. On SQLite not even that while
+    nothing was written since the previous call (stamps.fetch); the audit writer's thread may have written the
+    warm-up's row in between, so at most one."""
     entry = make_entry(status="published")
     payload, sql = _warm_call(mcp, {"collection": "posts", "id": entry.id})
     assert payload["item"]["id"] == entry.id
-    assert len(sql) == 1, sql
-    assert "content_changestamp" in sql[0] and "ec_posts" not in sql[0], sql
+    assert len(sql) == 1 or (connection.vendor == "sqlite" and not sql), sql
+    assert all("content_changestamp" in q and "ec_posts" not in q for q in sql), sql
