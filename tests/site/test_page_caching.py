@@ -37,7 +37,8 @@ def test_conditional_get_answers_304_before_rendering(site) -> None:
         again = client.get("/posts/hello-world/", HTTP_IF_NONE_MATCH=first["ETag"])
     assert again.status_code == 304 and again.content == b""
     assert again["ETag"] == first["ETag"] and again["Cache-Control"].startswith("public")
-    assert len(captured) == 1, [q["sql"] for q in captured.captured_queries]  # the change stamps, nothing else
+    # The change stamps, nothing else; on SQLite not even those: nothing was written since the 200 read them.
+    assert len(captured) == (0 if connection.vendor == "sqlite" else 1), [q["sql"] for q in captured.captured_queries]
     since = client.get("/posts/hello-world/", HTTP_IF_MODIFIED_SINCE=first["Last-Modified"])
     assert since.status_code == 304
     stale = client.get("/posts/hello-world/", HTTP_IF_NONE_MATCH='"other"')
