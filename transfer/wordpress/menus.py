@@ -11,6 +11,7 @@ from typing import Any
 from content.entries.slugs import slugify
 from emdash.actor import Actor
 from emdash.errors import EmDashError
+from emdash.numbers import plain_int
 from menus.models import Menu
 from menus.services import menu_create, menu_set_items
 from transfer.wordpress import wxr
@@ -26,7 +27,7 @@ def menu_name(slug: str) -> str:
 def _item(nav: wxr.Item, links: Links, titles: dict[int, str]) -> dict[str, Any] | str:
     """A menu_set_items entry, or why the item cannot be kept."""
     kind, target = wxr.value(nav.meta, "_menu_item_type"), wxr.value(nav.meta, "_menu_item_object_id")
-    item: dict[str, Any] = {"label": nav.title or titles.get(int(target) if target.isdigit() else 0, "")}
+    item: dict[str, Any] = {"label": nav.title or titles.get(plain_int(target) or 0, "")}
     if kind == "custom":
         item.update(type="custom", customUrl=wxr.value(nav.meta, "_menu_item_url") or "#")
     elif kind == "post_type":
@@ -70,8 +71,9 @@ def import_menus(site: wxr.Site, actor: Actor, links: Links, report: Report) -> 
                 report.skip(f"menu item {nav.post_id} of menu {term.slug}", made)
                 continue
             parent = wxr.value(nav.meta, "_menu_item_menu_item_parent")
-            if parent.isdigit() and int(parent) in position:
-                made["parentIndex"] = position[int(parent)]
+            parent_id = plain_int(parent)
+            if parent_id is not None and parent_id in position:
+                made["parentIndex"] = position[parent_id]
             position[nav.post_id] = len(items)
             items.append(made)
         try:
