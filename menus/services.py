@@ -78,8 +78,9 @@ def _variant_group(source: Any, locale: str, problems: dict[str, str]) -> str | 
     if source is None:
         return None
     found = None
-    if plain_int(source) is not None:
-        found = Menu.objects.filter(pk=plain_int(source)).first()
+    menu_id = plain_int(source)
+    if menu_id is not None:
+        found = Menu.objects.filter(pk=menu_id).first()
     if found is None and isinstance(source, str):
         found = Menu.objects.filter(name=source).exclude(locale=locale).order_by("locale").first()
     if found is None:
