@@ -112,3 +112,32 @@ def test_a_wordpress_export_with_odd_numbers_imports_the_rest(cms: None, tmp_pat
     assert "wp:post_id" in report, report
     menu = Menu.objects.get(name="main")
     assert MenuItem.objects.filter(menu=menu).count() == 1, report
+
+
+def _tool(client: Client, token: str, name: str, arguments: dict) -> dict:
+    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": name, "arguments": arguments}}
+    response = client.post(
+        "/_emdash/api/mcp", orjson.dumps(body), content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {token}"
+    )
+    assert response.status_code == 200, response.content
+    return response.json()["result"]
+
+
+@pytest.mark.parametrize("big", [2**63, 2**64 - 1, -(2**63)])
+def test_whole_number_arguments_stop_at_the_database_range(site: tuple[Client, str], big: int) -> None:
+    """JSON carries integers up to 2**64 (orjson) and a query string any length; SQLite cannot bind past 2**63
+    (a 500 from byline_list's userId and content_list's author filter). Every whole-number argument is refused
+    past the databases' range, with the bound in the message."""
+    client, token = site
+    for name, arguments in (
+        ("byline_list", {"userId": big}),
+        ("byline_create", {"displayName": "X", "slug": "x", "userId": big}),
+        ("content_list", {"collection": "posts", "filter": {"author": big}}),
+        ("content_list", {"collection": "posts", "limit": big}),
+    ):
+        result = _tool(client, token, name, arguments)
+        assert result.get("isError") and result["_meta"]["code"] == "VALIDATION_ERROR", (name, result)
+    rest = client.get("/_emdash/api/bylines", {"userId": str(big)}, HTTP_AUTHORIZATION=f"Bearer {token}")
+    assert rest.status_code == 400 and rest.json()["error"]["code"] == "VALIDATION_ERROR", rest.content
+    assert not _tool(client, token, "byline_list", {"userId": 2**63 - 1}).get("isError")
+    assert not _tool(client, token, "byline_list", {"userId": 3.0}).get("isError")  # SPEC 5.2: 3.0 is an integer
