@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 
 import dj_database_url
 from csp.constants import NONCE
+from django.core.exceptions import ImproperlyConfigured
 
 from config.layout import APPS
 
@@ -36,6 +37,20 @@ def env_int(name: str) -> int | None:
 def env_float(name: str) -> float | None:
     value = os.environ.get(name, "").strip()
     return float(value) if value else None
+
+
+def env_json_object(name: str) -> dict[str, Any] | None:
+    """A JSON object from the environment (e.g. EMDASH_CACHE_PURGE), refused at start when it is not one."""
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return None
+    try:
+        parsed = json.loads(value)
+    except ValueError:
+        parsed = None
+    if not isinstance(parsed, dict):
+        raise ImproperlyConfigured(f'{name} must be a JSON object, e.g. {{"backend": "http", "url": "http://..."}}')
+    return parsed
 
 
 def _secret_key() -> str:
@@ -337,6 +352,9 @@ EMDASH: dict[str, object] = {
     "ITEM_CACHE_ITEMS": env_int("EMDASH_ITEM_CACHE_ITEMS"),
     "AUDIT_ASYNC": env_bool("EMDASH_AUDIT_ASYNC", True),
     "AUDIT_FLUSH_INTERVAL": env_float("EMDASH_AUDIT_FLUSH_INTERVAL"),
+    "HTTP_CACHE_MAX_AGE": env_int("EMDASH_HTTP_CACHE_MAX_AGE"),
+    "HTTP_CACHE_S_MAXAGE": env_int("EMDASH_HTTP_CACHE_S_MAXAGE"),
+    "CACHE_PURGE": env_json_object("EMDASH_CACHE_PURGE"),
 }
 
 
