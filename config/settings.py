@@ -11,46 +11,13 @@ from urllib.parse import urlsplit
 
 import dj_database_url
 from csp.constants import NONCE
-from django.core.exceptions import ImproperlyConfigured
 
+from config.env import env_bool, env_float, env_int, env_json_object, env_list, env_size
 from config.layout import APPS
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("EMDASH_VAR_DIR", BASE_DIR / "var"))
 VAR_DIR.mkdir(parents=True, exist_ok=True)
-
-
-def env_bool(name: str, default: bool) -> bool:
-    value = os.environ.get(name)
-    return default if value is None else value.strip().lower() in {"1", "true", "yes", "on"}
-
-
-def env_list(name: str, default: str = "") -> list[str]:
-    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
-
-
-def env_int(name: str) -> int | None:
-    value = os.environ.get(name, "").strip()
-    return int(value) if value else None
-
-
-def env_float(name: str) -> float | None:
-    value = os.environ.get(name, "").strip()
-    return float(value) if value else None
-
-
-def env_json_object(name: str) -> dict[str, Any] | None:
-    """A JSON object from the environment (e.g. EMDASH_CACHE_PURGE), refused at start when it is not one."""
-    value = os.environ.get(name, "").strip()
-    if not value:
-        return None
-    try:
-        parsed = json.loads(value)
-    except ValueError:
-        parsed = None
-    if not isinstance(parsed, dict):
-        raise ImproperlyConfigured(f'{name} must be a JSON object, e.g. {{"backend": "http", "url": "http://..."}}')
-    return parsed
 
 
 def _secret_key() -> str:
@@ -360,14 +327,6 @@ EMDASH: dict[str, object] = {
 
 # --- Request-body limits and media serving (emdash/edge/limits.py, media/serving.py) ---------------------------
 # Sizes in bytes, or with a K/M/G suffix (binary: 4M = 4 MiB).
-def env_size(name: str, default: int) -> int:
-    raw = os.environ.get(name, "").strip().upper().removesuffix("IB").removesuffix("B")
-    if not raw:
-        return default
-    scale = {"K": 1024, "M": 1024**2, "G": 1024**3}.get(raw[-1], 1)
-    return int(raw[:-1] if scale > 1 else raw) * scale
-
-
 _MAX_BODY = env_size("EMDASH_MAX_BODY", 4 * 1024 * 1024)
 EMDASH["MAX_BODY"] = _MAX_BODY
 EMDASH["MAX_UPLOAD"] = env_size("EMDASH_MAX_UPLOAD", 50 * 1024 * 1024)
