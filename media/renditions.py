@@ -57,7 +57,7 @@ def parse(size: str, fit: str, fmt: str) -> Spec:
     problems: dict[str, str] = {}
     width = height = 0
     parts = size.split("x")
-    numbers = [plain_int(part, 99_999) for part in parts]
+    numbers = [plain_int(part) if len(part) <= 5 else None for part in parts]  # 5 digits at most each
     if len(numbers) != 2 or None in numbers:
         problems["size"] = "must be WIDTHxHEIGHT, e.g. 640x0"
     else:
