@@ -15,6 +15,7 @@ from accounts.models import PersonalAccessToken, User
 from emdash import scopes as scope_table
 from emdash.actor import Actor
 from emdash.errors import NotFound, ValidationError
+from emdash.numbers import plain_int
 from emdash.permissions import Perm, require
 
 PAT_PREFIX = "ec_pat_"
@@ -79,9 +80,10 @@ def revoke_own(*, actor: Actor, token_id: int | str) -> None:
     """Revoke one of the caller's own tokens (someone else's is NOT_FOUND)."""
     user = _own_user(actor)
     if isinstance(token_id, str):
-        if not token_id.isdigit() or len(token_id) > 18:
+        number = plain_int(token_id)
+        if number is None:
             raise NotFound("No such token")
-        token_id = int(token_id)
+        token_id = number
     token_revoke(user=user, token_id=token_id)
 
 

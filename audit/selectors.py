@@ -11,6 +11,7 @@ from emdash import cursors
 from emdash.actor import Actor
 from emdash.dates import iso, parse_iso
 from emdash.errors import InvalidCursor, ValidationError
+from emdash.numbers import plain_int
 from emdash.permissions import Perm, require
 
 SOURCES = ("mcp", "rest", "admin", "worker", "oauth", "cli", "import")
@@ -43,7 +44,8 @@ def audit_list(
 def _filters(user: str | None, since: str | None, until: str | None) -> Q:
     query, problems = Q(), {}
     if user is not None:
-        query &= Q(user_id=int(user)) if user.isdigit() else Q(user__email=user.strip().lower())
+        user_id = plain_int(user)
+        query &= Q(user_id=user_id) if user_id is not None else Q(user__email=user.strip().lower())
     for name, value, lookup in (("since", since, "created_at__gte"), ("until", until, "created_at__lt")):
         if value is not None:
             try:
@@ -108,7 +110,7 @@ def audit_page(
 def token_ref_of(value: Any) -> str:
     """A token id as people pass it ("pat:7", "oauth:3", or a bare personal access token id "7") as stored."""
     text = str(value).strip()
-    return f"pat:{text}" if text.isdigit() else text
+    return f"pat:{text}" if plain_int(text) is not None else text
 
 
 def present(row: AuditLog) -> dict[str, Any]:

@@ -24,14 +24,14 @@ Name = Annotated[str, Field(description="Name shown on content", min_length=1, m
 Bio = Annotated[str | None, NULLABLE, Field(description="Short biography", max_length=services.BIO_MAX_LENGTH)]
 Avatar = Annotated[str | None, NULLABLE, reference("Media id of the avatar image", 26)]
 Website = Annotated[str | None, NULLABLE, Field(description="https://... link", max_length=2048)]
-UserId = Annotated[int | None, NULLABLE, Field(description="Linked user's id")]
+UserId = Annotated[WholeNumber | None, NULLABLE, Field(description="Linked user's id")]
 Locale = Annotated[str, reference("Locale, e.g. en", 16)]
 
 
 class ListInput(Input):
     search: str | None = Field(None, description="Part of the display name or slug", max_length=200)
     is_guest: bool | None = Field(None, description="true: guests only; false: linked users only")
-    user_id: int | None = Field(None, description="The byline linked to this user")
+    user_id: WholeNumber | None = Field(None, description="The byline linked to this user")
     locale: Locale | None = None
     limit: WholeNumber = limit(50, 100)
     cursor: Cursor | None = None

@@ -12,30 +12,12 @@ from urllib.parse import urlsplit
 import dj_database_url
 from csp.constants import NONCE
 
+from config.env import env_bool, env_float, env_int, env_json_object, env_list, env_size
 from config.layout import APPS
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("EMDASH_VAR_DIR", BASE_DIR / "var"))
 VAR_DIR.mkdir(parents=True, exist_ok=True)
-
-
-def env_bool(name: str, default: bool) -> bool:
-    value = os.environ.get(name)
-    return default if value is None else value.strip().lower() in {"1", "true", "yes", "on"}
-
-
-def env_list(name: str, default: str = "") -> list[str]:
-    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
-
-
-def env_int(name: str) -> int | None:
-    value = os.environ.get(name, "").strip()
-    return int(value) if value else None
-
-
-def env_float(name: str) -> float | None:
-    value = os.environ.get(name, "").strip()
-    return float(value) if value else None
 
 
 def _secret_key() -> str:
@@ -337,19 +319,14 @@ EMDASH: dict[str, object] = {
     "ITEM_CACHE_ITEMS": env_int("EMDASH_ITEM_CACHE_ITEMS"),
     "AUDIT_ASYNC": env_bool("EMDASH_AUDIT_ASYNC", True),
     "AUDIT_FLUSH_INTERVAL": env_float("EMDASH_AUDIT_FLUSH_INTERVAL"),
+    "HTTP_CACHE_MAX_AGE": env_int("EMDASH_HTTP_CACHE_MAX_AGE"),
+    "HTTP_CACHE_S_MAXAGE": env_int("EMDASH_HTTP_CACHE_S_MAXAGE"),
+    "CACHE_PURGE": env_json_object("EMDASH_CACHE_PURGE"),
 }
 
 
 # --- Request-body limits and media serving (emdash/edge/limits.py, media/serving.py) ---------------------------
 # Sizes in bytes, or with a K/M/G suffix (binary: 4M = 4 MiB).
-def env_size(name: str, default: int) -> int:
-    raw = os.environ.get(name, "").strip().upper().removesuffix("IB").removesuffix("B")
-    if not raw:
-        return default
-    scale = {"K": 1024, "M": 1024**2, "G": 1024**3}.get(raw[-1], 1)
-    return int(raw[:-1] if scale > 1 else raw) * scale
-
-
 _MAX_BODY = env_size("EMDASH_MAX_BODY", 4 * 1024 * 1024)
 EMDASH["MAX_BODY"] = _MAX_BODY
 EMDASH["MAX_UPLOAD"] = env_size("EMDASH_MAX_UPLOAD", 50 * 1024 * 1024)

@@ -45,6 +45,9 @@ class TermsProvider(Protocol):
     def of_column(self, value: Any, *, localized: bool = False) -> Terms:
         """The terms out of that column's value; ``localized``: as the variants the entry's locale shows."""
 
+    def exists(self, name: str) -> bool:
+        """Whether a taxonomy of this name exists (its archives answer ``/<name>/<term>/``)."""
+
 
 class MediaProvider(Protocol):
     """Media items named by id or URL: what the media app gives content."""
@@ -235,6 +238,10 @@ def replace_entry_terms(*, collection: str, entry_id: str, terms: Any, locale: s
     if _terms is None:
         raise ValidationError.for_fields({"terms": "taxonomies are not installed"})
     _terms.replace(collection=collection, entry_id=entry_id, terms=terms, locale=locale)
+
+
+def taxonomy_exists(name: str) -> bool:
+    return _terms is not None and _terms.exists(name)
 
 
 def assigned_terms(*, collection: str, entry_id: str) -> Terms:

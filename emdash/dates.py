@@ -29,4 +29,7 @@ def parse_iso(value: object) -> datetime:
         raise ValueError(f"{value!r} is not an ISO 8601 date-time (e.g. 2026-06-01T09:00:00Z)") from None
     if parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=UTC)
-    return parsed.astimezone(UTC)
+    try:
+        return parsed.astimezone(UTC)
+    except OverflowError:  # 9999-12-31T23:00-05:00 is in year 10000 once in UTC, 0001-01-01T00:00+05:00 in year 0
+        raise ValueError(f"{value!r} falls outside the years 1-9999 in UTC") from None

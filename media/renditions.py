@@ -15,6 +15,7 @@ from typing import Any
 
 from emdash.conf import emdash_settings
 from emdash.errors import ValidationError
+from emdash.numbers import plain_int
 from media.images import MIME, Box
 
 FITS = ("cover", "contain", "inside")
@@ -56,7 +57,8 @@ def parse(size: str, fit: str, fmt: str) -> Spec:
     problems: dict[str, str] = {}
     width = height = 0
     parts = size.split("x")
-    if len(parts) != 2 or not all(part.isdigit() and len(part) <= 5 for part in parts):
+    numbers = [plain_int(part) if len(part) <= 5 else None for part in parts]  # 5 digits at most each
+    if len(numbers) != 2 or None in numbers:
         problems["size"] = "must be WIDTHxHEIGHT, e.g. 640x0"
     else:
         width, height = int(parts[0]), int(parts[1])

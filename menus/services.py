@@ -23,6 +23,7 @@ from emdash.errors import Conflict, NotFound, ValidationError, known, shown
 from emdash.http_cache import MENUS_KEY, menu_key
 from emdash.ids import new_id
 from emdash.locking import locked
+from emdash.numbers import plain_int
 from emdash.permissions import Perm, require
 from emdash.safe_urls import url_problem
 from menus.models import Menu, MenuItem
@@ -77,8 +78,9 @@ def _variant_group(source: Any, locale: str, problems: dict[str, str]) -> str | 
     if source is None:
         return None
     found = None
-    if isinstance(source, str) and source.isdigit():
-        found = Menu.objects.filter(pk=int(source)).first()
+    menu_id = plain_int(source)
+    if menu_id is not None:
+        found = Menu.objects.filter(pk=menu_id).first()
     if found is None and isinstance(source, str):
         found = Menu.objects.filter(name=source).exclude(locale=locale).order_by("locale").first()
     if found is None:

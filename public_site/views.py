@@ -15,6 +15,7 @@ from content.entries import preview, shares
 from emdash.actor import Actor
 from emdash.errors import EmDashError
 from emdash.http_cache import CONTENT_KEY, collection_key, item_key
+from emdash.numbers import plain_int
 from public_site import query
 from public_site.caching import add_keys, cached_page
 from public_site.seo import page_meta
@@ -27,10 +28,10 @@ MAX_ARCHIVE_PAGE = 100
 
 
 def _page_number(request: HttpRequest) -> int:
-    raw = request.GET.get("page", "1")
-    if not raw.isdigit() or not 1 <= int(raw) <= MAX_PAGE:
+    number = plain_int(request.GET.get("page", "1"), MAX_PAGE)
+    if number is None or number < 1:
         raise Http404("No such page")
-    return int(raw)
+    return number
 
 
 def _per_page(site: dict[str, Any]) -> int:

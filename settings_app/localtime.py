@@ -109,9 +109,17 @@ def _format(value: Any, site: SiteTime | None, *, with_time: bool) -> str:
     pattern = f"{site.date_format}, {TIME_FORMAT}" if with_time else site.date_format
     try:
         return format_datetime(moment, pattern, tzinfo=site.zone, locale="en")
-    except (ValueError, KeyError, AttributeError):  # a pattern Babel cannot read: show ISO rather than fail
-        local = moment.astimezone(site.zone)
-        return local.strftime("%Y-%m-%d %H:%M" if with_time else "%Y-%m-%d")
+    except (ValueError, KeyError, AttributeError, OverflowError):  # a pattern Babel cannot read: show ISO
+        return _local(moment, site).strftime("%Y-%m-%d %H:%M" if with_time else "%Y-%m-%d")
+
+
+def _local(moment: datetime, site: SiteTime) -> datetime:
+    """``moment`` in the site's zone; in UTC at the calendar's two ends (0001-01-01, 9999-12-31), where the zone's
+    offset would leave the years 1-9999 that Python's datetime holds."""
+    try:
+        return moment.astimezone(site.zone)
+    except OverflowError:
+        return moment
 
 
 def to_input(value: Any, site: SiteTime | None = None) -> str:
@@ -119,7 +127,8 @@ def to_input(value: Any, site: SiteTime | None = None) -> str:
     moment = _moment(value)
     if moment is None:
         return ""
-    return moment.astimezone((site or current()).zone).strftime(INPUT_FORMAT)
+    # isoformat, not strftime: glibc writes year 1 as "1", which the input cannot read
+    return _local(moment, site or current()).replace(tzinfo=None).isoformat(timespec="minutes")
 
 
 def from_input(raw: str, site: SiteTime | None = None) -> datetime:
@@ -137,8 +146,14 @@ def from_input(raw: str, site: SiteTime | None = None) -> datetime:
     if naive is None or (len(text) > 16 and not text[16:].lstrip(":").replace(".", "").isdigit()):
         raise ValidationError.for_fields({"scheduledAt": "Enter a date and time, e.g. 2026-06-01 09:00."})
     local = naive.replace(tzinfo=site.zone, fold=0)
-    instant = local.astimezone(UTC)
-    if instant.astimezone(site.zone).replace(tzinfo=None) != naive:
+    try:
+        instant = local.astimezone(UTC)
+        back = instant.astimezone(site.zone).replace(tzinfo=None)
+    except OverflowError:
+        raise ValidationError.for_fields(
+            {"scheduledAt": f"Enter a date and time between years 1 and 9999 in {site.zone_name}."}
+        ) from None
+    if back != naive:
         text = (
             f"{naive:%H:%M} on {naive:%Y-%m-%d} does not exist in {site.zone_name}: the clocks skip that hour "
             "(daylight saving time starts). Pick a time outside the gap."

@@ -14,3 +14,4 @@ class EntryTerms:
     tagged = staticmethod(selectors.tagged_entries)
     column = staticmethod(selectors.assigned_column)
     of_column = staticmethod(selectors.terms_of_rows)
+    exists = staticmethod(selectors.taxonomy_exists)

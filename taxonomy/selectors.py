@@ -175,6 +175,10 @@ def assigned_column(collection: str) -> Subquery:
     return Subquery(per_entry[:1], output_field=JSONField())
 
 
+def taxonomy_exists(name: str) -> bool:
+    return TaxonomyDefinition.objects.filter(name=name).exists()
+
+
 def taxonomies_for(collection: str) -> list[str]:
     """Names of the taxonomies that apply to ``collection`` (definitions are few: filtered here, not in SQL,
     as SQLite has no JSON containment)."""

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from admin_ui.base import actor_for, admin_page, run
 from audit.selectors import SOURCES, audit_list
+from emdash.numbers import plain_int
 from emdash.permissions import Perm
 
 PAGE_SIZE = 100
@@ -31,7 +32,7 @@ def audit_log(request: HttpRequest) -> HttpResponse:
         token=filters["token"] or None,
         client=filters["client"] or None,
         limit=PAGE_SIZE,
-        before_id=int(before) if before.isdigit() else None,
+        before_id=plain_int(before),
     )
     return render(request, "admin_ui/audit.html", _context(request, filters, rows))
 

@@ -14,6 +14,7 @@ from admin_ui.base import actor_for, admin_page, form_page, posted, run
 from bylines import selectors
 from emdash.conf import emdash_settings
 from emdash.errors import EmDashError, NotFound
+from emdash.numbers import plain_int
 from emdash.permissions import Perm
 
 TEXT_KEYS = ("slug", "displayName", "bio", "websiteUrl", "avatarMediaId")
@@ -31,7 +32,8 @@ def _form(post: Any, *, creating: bool) -> dict[str, Any]:
             values[key] = None
     user = post.get("userId", "").strip()
     if user:
-        values["userId"] = int(user) if user.isdigit() else user  # not a number: the pipeline says so
+        number = plain_int(user)
+        values["userId"] = user if number is None else number  # not a number: the pipeline says so
     elif not creating:
         values["userId"] = None
     values["isGuest"] = post.get("isGuest") == "on" if "isGuestShown" in post else not user

@@ -9,6 +9,7 @@ from django.views.decorators.http import require_GET
 
 from accounts.oauth import connections
 from admin_ui.base import actor_for, admin_page, attempt
+from emdash.numbers import plain_int
 from emdash.permissions import Perm, can
 
 
@@ -30,7 +31,7 @@ def app_list(request: HttpRequest) -> HttpResponse:
 @admin_page(None, "POST")
 def app_revoke(request: HttpRequest, client_id: str) -> HttpResponse:
     raw_user = request.POST.get("user", "")
-    user_id = int(raw_user) if raw_user.isdigit() else None
+    user_id = plain_int(raw_user)
     attempt(
         request,
         "oauth.revoke_connection",

@@ -14,6 +14,7 @@ from admin_ui.base import actor_for, admin_page, form_page, found_or_404, posted
 from content.field_types import FIELD_TYPES
 from content.schema import services as schema_services
 from content.schema.specs import SUPPORTS, CollectionSpec
+from emdash.numbers import plain_int
 from emdash.permissions import Perm, can
 
 TYPE_CHOICES = [(name, t.label or name, t.help) for name, t in FIELD_TYPES.items()]
@@ -173,7 +174,8 @@ def _field_page(
 def field_move(request: HttpRequest, slug: str, field: str) -> HttpResponse:
     """The up/down buttons: a plain form post, so reordering works without JavaScript."""
     position = request.POST.get("position", "")
-    raw = {"collection": slug, "fieldSlug": field, "position": int(position) if position.isdigit() else position}
+    number = plain_int(position)
+    raw = {"collection": slug, "fieldSlug": field, "position": position if number is None else number}
     run(request, "schema_update_field", raw, "Field moved.")
     return redirect("admin_ui:schema_collection", slug)
 

@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 
 from admin_ui.base import actor_for, admin_page, posted, status_for
+from emdash.numbers import plain_int
 from emdash.permissions import Perm, can
 from media import selectors as media_selectors
 from settings_app import selectors
@@ -36,7 +37,9 @@ def changes_from(post: QueryDict) -> dict[str, Any]:
     """The settings document the form describes; empty inputs unset their key."""
     changes: dict[str, Any] = {key: post.get(key, "").strip() or None for key, _ in TEXT}
     raw_ppp = post.get("postsPerPage", "").strip()
-    changes["postsPerPage"] = (int(raw_ppp) if raw_ppp.lstrip("-").isdigit() else raw_ppp) or None
+    number = plain_int(raw_ppp.removeprefix("-"))
+    whole = raw_ppp if number is None else -number if raw_ppp.startswith("-") else number
+    changes["postsPerPage"] = whole or None
     for key, _ in MEDIA:
         changes[key] = _media_ref(post.get(key, ""))
     changes["social"] = {key: post.get(f"social.{key}", "").strip() or None for key in SOCIAL_KEYS}

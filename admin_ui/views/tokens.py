@@ -11,6 +11,7 @@ from accounts import tokens
 from accounts.auth import resource_url
 from admin_ui.base import actor_for, admin_page, run, status_for
 from admin_ui.client_configs import client_configs
+from emdash.numbers import plain_int
 from emdash.scopes import Scope, describe
 
 NEW_TOKEN_KEY = "admin_ui.new_token"
@@ -20,7 +21,8 @@ def _expiry(raw: str) -> int | str | None:
     raw = raw.strip()
     if not raw:
         return None
-    return int(raw) if raw.isdigit() else raw
+    number = plain_int(raw)
+    return raw if number is None else number
 
 
 @admin_page(None, "GET", "POST")

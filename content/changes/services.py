@@ -43,6 +43,7 @@ from emdash.actor import Actor
 from emdash.dates import iso, parse_iso
 from emdash.errors import CollectionNotFound, ValidationError
 from emdash.models import via_text
+from emdash.numbers import plain_int
 from emdash.permissions import Perm, require
 
 # The audited content writes an undo takes back (operation names, as audit rows record them).
@@ -95,7 +96,8 @@ def subject_of(by: Any) -> Subject:
     if kind == "client":
         return Subject("oauth_client_id", str(value), f"OAuth client {value}")
     text = str(value).strip()
-    user = User.objects.filter(pk=int(text)).first() if text.isdigit() else None
+    user_id = plain_int(text)
+    user = User.objects.filter(pk=user_id).first() if user_id is not None else None
     user = user or User.objects.filter(email=text.lower()).first()
     if user is None:
         raise ValidationError.for_fields({"by.user": f"no user '{text[:100]}' (give an email or a user id)"})

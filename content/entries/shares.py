@@ -20,6 +20,7 @@ from content.entries.entry import Entry
 from content.models import PreviewShare
 from emdash.actor import Actor
 from emdash.errors import EmDashError, NotFound, ValidationError
+from emdash.numbers import plain_int
 from emdash.permissions import Perm, require
 
 SHARE_LIFETIMES: dict[str, tuple[timedelta, str]] = {
@@ -66,7 +67,8 @@ def share_list(*, actor: Actor, collection: str, id: Any) -> list[PreviewShare]:
 
 
 def share_revoke(*, actor: Actor, share_id: Any) -> PreviewShare:
-    share = PreviewShare.objects.filter(pk=share_id).first() if str(share_id).isdigit() else None
+    number = share_id if isinstance(share_id, int) else plain_int(share_id)
+    share = PreviewShare.objects.filter(pk=number).first() if number is not None else None
     if share is None:
         raise NotFound("No such share link")
     entry = selectors.entry_get(actor=actor, collection=share.collection, id=share.entry_id)

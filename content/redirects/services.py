@@ -22,6 +22,7 @@ from emdash.dates import iso
 from emdash.errors import Conflict, NotFound, ValidationError
 from emdash.ids import new_id
 from emdash.permissions import Perm, require
+from emdash.text import has_bad_chars
 from emdash.wire import attrs
 
 SOURCE_MAX = 500
@@ -76,9 +77,11 @@ QUERY_PARAMS_MAX = 10  # parameters of a request looked at one by one (a longer 
 def resolve_query(path: str, query: str) -> str | None:
     """The target of a query source matching this request: the whole query first, else any one of its
     parameters alone (``/?p=12&utm_source=x`` still finds ``/?p=12``). One indexed query."""
-    if not query or len(path) + len(query) >= SOURCE_MAX:
+    if not query or len(path) + len(query) >= SOURCE_MAX or has_bad_chars(path):
         return None
     pairs = parse_qsl(query, keep_blank_values=True)
+    if any(has_bad_chars(key) or has_bad_chars(value) for key, value in pairs):
+        return None
     candidates = [normalize_source(f"{path}?{query}")]
     candidates += [f"{path}?{urlencode([pair])}" for pair in pairs[:QUERY_PARAMS_MAX]]
     found = dict(Redirect.objects.filter(source__in=set(candidates)).values_list("source", "target"))
@@ -144,7 +147,9 @@ def forget_moves(collection: str, entry_id: str) -> None:
 
 def resolve(path: str) -> str | None:
     """The target of a redirect from ``path``, for the public site (which asks only when nothing else answered)."""
-    if len(path) > SOURCE_MAX:
+    # No source holds NUL or a lone surrogate (path_problem refuses them), and PostgreSQL cannot even compare one:
+    # a 404 for such a path is answered before the input guard, which sees only paths that name a view.
+    if len(path) > SOURCE_MAX or has_bad_chars(path):
         return None
     return Redirect.objects.filter(source=path).values_list("target", flat=True).first()
 

@@ -43,6 +43,7 @@ RESERVED_COLLECTION_SLUGS = frozenset(
         "emdash",
         "tasks",
         "sessions",
+        "static",  # STATIC_URL: a proxy serves /static/ from the collected files, never the entries
     }
 )
 MAX_SELECT_OPTIONS = 500

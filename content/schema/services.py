@@ -14,6 +14,7 @@ from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 from django.db.models import Max
 from django.utils import timezone
 
+from content import hooks
 from content.field_types import FIELD_TYPES
 from content.models import Collection, EntryBase, EntrySeo, Field, Redirect, Revision
 from content.schema import specs as schema
@@ -77,6 +78,8 @@ def collection_create(
         raise ValidationError.for_fields(problems)
     if Collection.objects.filter(slug=slug).exists():
         raise CollectionExists(f"Collection '{slug}' already exists")
+    if hooks.taxonomy_exists(slug):  # /<slug>/<x>/ would be the taxonomy's archive: no entry could be reached
+        raise Conflict(f"'{slug}' is a taxonomy: its archives would hide the collection's public URLs")
     table = table_name_for(slug)
     if table in connection.introspection.table_names():
         raise CollectionExists(f"A table named '{table}' already exists in the database; pick another slug")

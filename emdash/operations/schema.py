@@ -13,15 +13,18 @@ from typing import Annotated, Any, Union, get_args, get_origin
 
 from pydantic import (
     BaseModel,
-    BeforeValidator,
     ConfigDict,
     Field,
     ValidationInfo,
+    ValidatorFunctionWrapHandler,
+    WrapValidator,
     field_validator,
 )
 from pydantic import ValidationError as PydanticError
 from pydantic.alias_generators import to_camel
 from pydantic_core import PydanticCustomError
+
+from emdash.numbers import DB_INT_MAX
 
 NULL_MARK = "x-emdash-nullable"
 
@@ -40,16 +43,23 @@ class Nullable:
 NULLABLE = Nullable()
 
 
-def _whole_number(value: Any) -> Any:
+def _whole_number(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
     # SPEC 5.2: integer-valued numbers (3.0) are integers; some models only send doubles.
     if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value
+        value = int(value)
+    number = handler(value)
+    # JSON allows 2**64 and a query string any length; no database integer holds them (SQLite cannot even bind
+    # one), so every whole-number argument stops at the databases' range before it reaches a query.
+    if isinstance(number, int) and number > DB_INT_MAX:
+        raise PydanticCustomError("less_than_equal", "must be at most {le}", {"le": DB_INT_MAX})
+    if isinstance(number, int) and number < -DB_INT_MAX:
+        raise PydanticCustomError("greater_than_equal", "must be at least {ge}", {"ge": -DB_INT_MAX})
+    return number
 
 
 # The validator alone, for bounded integers inside ``X | None``: ``Annotated[int, Field(ge=1), WHOLE]`` keeps
 # ``minimum``/``maximum`` in the schema (bounds given to the field of an optional WholeNumber come out as ``ge``).
-WHOLE = BeforeValidator(_whole_number)
+WHOLE = WrapValidator(_whole_number)
 WholeNumber = Annotated[int, WHOLE]
 
 

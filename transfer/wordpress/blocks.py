@@ -110,26 +110,35 @@ def _kept(block: Block, out: Converted) -> None:
     out.blocks.append({"_type": "code", "_key": secrets.token_hex(6), "language": "html", "code": block.raw.strip()})
 
 
-def _convert(block: Block, images: Images, out: Converted) -> None:
-    if block.name in CONTAINERS or (block.name == "list" and block.children and not block.inner.strip("\n ")):
-        for child in block.children:
-            _convert(child, images, out)
-        return
-    if block.name in LAYOUT_ONLY:
-        return
-    if block.name == "embed" or block.name.startswith("core-embed/"):
-        url = str(block.attrs.get("url") or "")
-        html = f'<p><a href="{url}">{url}</a></p>' if url else block.inner
-        block = Block("paragraph", {}, html, block.raw)
-    if block.name == "html" or (block.name not in TEXT_BLOCKS and block.name):
-        _kept(block, out)
-        return
-    wp_id = block.attrs.get("id") if block.name == "image" and isinstance(block.attrs.get("id"), int) else None
-    converted, missing = html_text.to_portable_text(
-        block.inner, (lambda src, found: images(src, found or wp_id)), classic=block.name in ("", "freeform")
-    )
-    out.blocks.extend(converted)
-    out.missing_images.extend(missing)
+def _with_id(images: Images, wp_id: int | None) -> Images:
+    """An image block's media id (its ``id`` attribute) stands in for the one its <img> lacks."""
+    return lambda src, found: images(src, found or wp_id)
+
+
+def _convert(top: Block, images: Images, out: Converted) -> None:
+    # A loop over a stack, not recursion: containers nest as deep as the file says (thousands of unclosed
+    # <!-- wp:group --> in a hostile or broken export), past Python's recursion limit.
+    pending = [top]
+    while pending:
+        block = pending.pop()
+        if block.name in CONTAINERS or (block.name == "list" and block.children and not block.inner.strip("\n ")):
+            pending.extend(reversed(block.children))  # the first child next: document order
+            continue
+        if block.name in LAYOUT_ONLY:
+            continue
+        if block.name == "embed" or block.name.startswith("core-embed/"):
+            url = str(block.attrs.get("url") or "")
+            html = f'<p><a href="{url}">{url}</a></p>' if url else block.inner
+            block = Block("paragraph", {}, html, block.raw)
+        if block.name == "html" or (block.name not in TEXT_BLOCKS and block.name):
+            _kept(block, out)
+            continue
+        wp_id = block.attrs.get("id") if block.name == "image" and isinstance(block.attrs.get("id"), int) else None
+        converted, missing = html_text.to_portable_text(
+            block.inner, _with_id(images, wp_id), classic=block.name in ("", "freeform")
+        )
+        out.blocks.extend(converted)
+        out.missing_images.extend(missing)
 
 
 def content_to_portable_text(html: str, images: Images) -> Converted:

@@ -55,6 +55,8 @@ def unusable(slug: str) -> str | None:
         check_slug(slug, "collection", RESERVED_COLLECTION_SLUGS)
     except (InvalidSlug, ReservedSlug) as error:
         return str(error)
+    if slug not in schema.current(fresh=True).collections and TaxonomyDefinition.objects.filter(name=slug).exists():
+        return f"'{slug}' is a taxonomy here: its archives would hide the collection's public URLs"
     return None
 
 

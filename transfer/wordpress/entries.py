@@ -17,6 +17,7 @@ from content.redirects.services import normalize_source, redirect_create
 from content.schema import specs as schema
 from emdash.actor import Actor
 from emdash.errors import EmDashError, SlugConflict
+from taxonomy.models import Term
 from transfer.wordpress import wxr
 from transfer.wordpress.blocks import content_to_portable_text
 from transfer.wordpress.collections import TAXONOMIES, collection_for
@@ -58,6 +59,7 @@ class ItemImporter:
     ) -> None:
         self.site, self.actor, self.links, self.report = site, actor, links, report
         self.media, self.authors = media, authors
+        self.term_slugs: dict[str, str] = {}  # term id → slug
 
     def image(self, src: str, wp_id: int | None) -> str | None:
         return self.media.get(f"id:{wp_id}") or self.media.get(base_path(src)) if src or wp_id else None
@@ -84,11 +86,17 @@ class ItemImporter:
         return {k: v for k, v in data.items() if v is not None}
 
     def terms(self, item: wxr.Item) -> dict[str, list[str]]:
+        """The item's terms by their slugs here (the linked terms' own: a non-Latin one was given a new slug)."""
         found: dict[str, list[str]] = {}
         for taxonomy, slug in item.terms:
             link = self.links.get("term", f"{taxonomy}:{slug}") if taxonomy in TAXONOMIES else None
             if link is not None:
-                found.setdefault(TAXONOMIES[taxonomy], []).append(slugify(unquote(slug)))
+                if link.target not in self.term_slugs:
+                    self.term_slugs[link.target] = (
+                        Term.objects.filter(pk=link.target).values_list("slug", flat=True).first() or ""
+                    )
+                if self.term_slugs[link.target]:
+                    found.setdefault(TAXONOMIES[taxonomy], []).append(self.term_slugs[link.target])
         return found
 
     def run(self, item: wxr.Item) -> None:

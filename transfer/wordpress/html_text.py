@@ -15,6 +15,7 @@ from html.parser import HTMLParser
 from typing import Any
 
 from content.portable_text import safe_href
+from emdash.numbers import plain_int
 
 MARKS = {
     "strong": "strong",
@@ -231,7 +232,7 @@ class _Converter(HTMLParser):
     def image(self, values: dict[str, str]) -> None:
         src = values.get("src", "")
         classes = values.get("class", "")
-        wp_id = next((int(c[9:]) for c in classes.split() if c.startswith("wp-image-") and c[9:].isdigit()), None)
+        wp_id = next((plain_int(c[9:]) for c in classes.split() if c.startswith("wp-image-")), None)
         media_id = self.images(src, wp_id)
         if media_id is None:
             self.missing.append(src)

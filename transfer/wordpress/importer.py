@@ -49,6 +49,13 @@ def _import(
 ) -> Report:
     site = wxr.read(path)
     report, links = Report(site.link), Links(site.link)
+    # WordPress numbers every item from 1; without a usable id an item could not be linked (a second such item
+    # would pass for the first one "already imported"), so it is left out and reported.
+    for item in (i for i in site.items if not i.post_id):
+        report.skip(
+            f"{item.post_type or 'item'} '{item.title[:60]}'", "no usable wp:post_id (WordPress gives each item one)"
+        )
+    site.items = [i for i in site.items if i.post_id]
     types = sorted({i.post_type for i in site.items} - NOT_CONTENT)
     for post_type, why in [(t, unusable(collection_for(t))) for t in types if t]:
         if why is not None:

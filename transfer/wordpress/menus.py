@@ -1,7 +1,8 @@
 """Navigation menus (``nav_menu`` terms and their ``nav_menu_item`` posts) → menus, items in order and nested.
 
 WordPress menu slugs become valid menu names (``all-pages`` → ``all_pages``). An item pointing at something that
-was not imported is skipped and reported; the rest of the menu is kept.
+was not imported is skipped and reported; the rest of the menu is kept. A custom link menus refuse
+(``javascript:void(0)``, ``mailto:``) links to ``#`` instead, so the item and its children stay.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from typing import Any
 from content.entries.slugs import slugify
 from emdash.actor import Actor
 from emdash.errors import EmDashError
+from emdash.numbers import plain_int
+from emdash.safe_urls import url_problem
 from menus.models import Menu
 from menus.services import menu_create, menu_set_items
 from transfer.wordpress import wxr
@@ -26,7 +29,7 @@ def menu_name(slug: str) -> str:
 def _item(nav: wxr.Item, links: Links, titles: dict[int, str]) -> dict[str, Any] | str:
     """A menu_set_items entry, or why the item cannot be kept."""
     kind, target = wxr.value(nav.meta, "_menu_item_type"), wxr.value(nav.meta, "_menu_item_object_id")
-    item: dict[str, Any] = {"label": nav.title or titles.get(int(target) if target.isdigit() else 0, "")}
+    item: dict[str, Any] = {"label": nav.title or titles.get(plain_int(target) or 0, "")}
     if kind == "custom":
         item.update(type="custom", customUrl=wxr.value(nav.meta, "_menu_item_url") or "#")
     elif kind == "post_type":
@@ -69,9 +72,16 @@ def import_menus(site: wxr.Site, actor: Actor, links: Links, report: Report) -> 
             if isinstance(made, str):
                 report.skip(f"menu item {nav.post_id} of menu {term.slug}", made)
                 continue
+            problem = url_problem(made["customUrl"]) if made["type"] == "custom" else None
+            if problem is not None:  # javascript:void(0) on a dropdown's parent, mailto:, a bare "about/"...
+                report.notes.append(
+                    f"menu {term.slug}: item {nav.post_id}'s link {made['customUrl'][:100]!r} {problem}: it links to #"
+                )
+                made["customUrl"] = "#"
             parent = wxr.value(nav.meta, "_menu_item_menu_item_parent")
-            if parent.isdigit() and int(parent) in position:
-                made["parentIndex"] = position[int(parent)]
+            parent_id = plain_int(parent)
+            if parent_id is not None and parent_id in position:
+                made["parentIndex"] = position[parent_id]
             position[nav.post_id] = len(items)
             items.append(made)
         try:

@@ -39,10 +39,14 @@ def _one(term: wxr.Term, parent_id: str | None, actor: Actor, links: Links, repo
     if links.get("term", key) is not None:
         report.existing["terms"] += 1
         return
-    taxonomy, slug = TAXONOMIES[term.taxonomy], slugify(unquote(term.slug))
+    taxonomy, plain = TAXONOMIES[term.taxonomy], unquote(term.slug)
+    # A non-Latin slug (WordPress keeps it %-encoded) has no ASCII form: every one would fold to the same
+    # "untitled", so the term gets a fresh slug made from its label and is never matched by slug.
+    slug = slugify(plain) if plain.isascii() else None
     # Imported terms are the default locale's (term_create's default); slugs are unique per locale, so a match is
     # looked for there only: another locale's term of that slug is a different term.
-    existing = Term.objects.filter(taxonomy__name=taxonomy, slug=slug, locale=emdash_settings.default_locale).first()
+    found = Term.objects.filter(taxonomy__name=taxonomy, slug=slug, locale=emdash_settings.default_locale)
+    existing = found.first() if slug else None
     try:
         made = existing or term_create(
             actor=actor,

@@ -16,6 +16,8 @@ from xml.etree.ElementTree import Element, ParseError
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import iterparse
 
+from emdash.numbers import plain_int
+
 
 class WxrError(Exception):
     """The file is not a WordPress export we can read safely; nothing was imported."""
@@ -97,7 +99,7 @@ def _gmt(value: str) -> datetime | None:
 
 
 def _int(value: str) -> int:
-    return int(value) if value.strip().isdigit() else 0
+    return plain_int(value.strip()) or 0
 
 
 def _item(element: Element) -> Item:
