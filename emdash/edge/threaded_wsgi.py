@@ -261,6 +261,18 @@ async def _read_body(receive: Receive) -> tuple[IO[bytes], int] | None:
     return BytesIO(b"".join(chunks) if len(chunks) != 1 else chunks[0]), size
 
 
+_KEYS: dict[bytes, str] = {}  # header name -> environ key, for the names this process has seen (bounded)
+MAX_KEYS = 512
+
+
+def _key(raw_name: bytes) -> str:
+    name = raw_name.decode("latin-1").upper().replace("-", "_")
+    key = name if name == "CONTENT_LENGTH" or name == "CONTENT_TYPE" else "HTTP_" + name
+    if len(_KEYS) < MAX_KEYS:  # clients choose header names: past the bound, new ones are converted each time
+        _KEYS[raw_name] = key
+    return key
+
+
 def build_environ(scope: Scope, body: IO[bytes], size: int) -> dict[str, Any]:
     """The PEP 3333 environ for an ASGI http ``scope``: strings are latin-1 views of the raw bytes, as a WSGI
     server makes them (Django decodes the path from there). A chunked body (no Content-Length) gets its size."""
@@ -290,9 +302,8 @@ def build_environ(scope: Scope, body: IO[bytes], size: int) -> dict[str, Any]:
         environ["REMOTE_ADDR"] = str(client[0])
         environ["REMOTE_PORT"] = str(client[1])
     for raw_name, raw_value in scope.get("headers", ()):
-        name = raw_name.decode("latin-1").upper().replace("-", "_")
+        key = _KEYS.get(raw_name) or _key(raw_name)
         value = raw_value.decode("latin-1")
-        key = name if name == "CONTENT_LENGTH" or name == "CONTENT_TYPE" else "HTTP_" + name
         if key in environ and key.startswith("HTTP_"):
             # Repeated headers join with a comma (RFC 9110 5.3); cookies with "; " (RFC 6265 5.4).
             environ[key] += ("; " if key == "HTTP_COOKIE" else ",") + value
