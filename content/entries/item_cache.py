@@ -41,6 +41,7 @@ from content.field_types.base import FieldType
 from content.models import ChangeStamp, SchemaState
 from content.schema import specs as schema
 from content.schema.specs import CollectionSpec
+from emdash import prepared
 from emdash.actor import Actor
 from emdash.conf import emdash_settings
 from emdash.permissions import Perm, can, require
@@ -123,9 +124,7 @@ def _keep(key: tuple[Any, ...], token: tuple[Any, ...], encoded: bytes) -> None:
 def _token(spec: CollectionSpec, drafts: bool) -> tuple[Any, ...]:
     """The stamps this item's answer depends on (with the drafts stamp or not), as read now (one query)."""
     sql, params = _token_query(spec.slug, drafts, _links(spec), connection.vendor)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        found = cursor.fetchall()
+    found = prepared.read(sql, params)
     # The REST door's validators show the attached scopes: this reading serves them (stamps.noting).
     stamps.note((*_scopes(spec.slug, drafts), stamps.SCHEMA), found)
     return tuple(found)
