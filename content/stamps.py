@@ -30,6 +30,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from content.models import ChangeStamp, SchemaState
+from emdash import prepared
 
 T = TypeVar("T")
 CONTENT = "content"  # derived in read(): every content:<collection> together
@@ -131,9 +132,12 @@ def fetch(sql: str, params: dict[str, Any] | None = None) -> Reading:
         else:
             readings = {}
             _readings.kept = (state, readings)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        reading = Reading(tuple(cursor.fetchall()))
+    if params is None:
+        with connection.cursor() as cursor:
+            cursor.execute(sql)
+            reading = Reading(tuple(cursor.fetchall()))
+    else:  # on the driver's cursor: the item cache's check, which every warm call that misses the kept reading makes
+        reading = Reading(tuple(prepared.read(sql, params)))
     if readings is not None and len(readings) < MAX_READINGS:
         readings[key] = reading
     return reading

@@ -68,6 +68,39 @@ def _record_type(names: tuple[str, ...]) -> Any:
     return namedtuple("Record", names)  # type: ignore[misc]
 
 
+def read(sql: str, params: dict[str, Any], using: str = "default") -> list[tuple[Any, ...]]:
+    """Rows of ``sql`` (pyformat placeholders, ``%(name)s``) run on the driver's own cursor: Django's cursor
+    wrapper, its placeholder rewriting and its execute wrappers cost ~8 us a statement, a third of the item
+    cache's stamps read (22 -> 14.5 us on SQLite), which every warm call makes. What the wrapper guarantees is
+    kept: the connection's health check and (re)connection, refusal inside a broken transaction, Django's
+    database errors. While queries are logged (``DEBUG``, ``CaptureQueriesContext``, the test suite's query
+    counts) the statement goes through Django's cursor instead, so it is seen and counted like any other."""
+    connection = connections[using]
+    if connection.queries_logged:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            return list(cursor.fetchall())
+    connection.close_if_health_check_failed()
+    connection.ensure_connection()
+    connection.validate_no_broken_transaction()
+    with connection.wrap_database_errors:
+        if connection.vendor == "sqlite":
+            # The driver takes ``:name``: Django's own conversion of the pyformat placeholders, done here.
+            cursor = connection.connection.execute(_sqlite_named(sql, tuple(params)), params)
+        else:
+            cursor = connection.connection.cursor()
+            cursor.execute(sql, params)
+        try:
+            return list(cursor.fetchall())
+        finally:
+            cursor.close()
+
+
+@functools.lru_cache(maxsize=256)
+def _sqlite_named(sql: str, names: tuple[str, ...]) -> str:
+    return sql % {name: f":{name}" for name in names}
+
+
 class Prepared:
     """``qs`` compiled once. ``rows(params)`` runs it with ``params`` in place of the values it was built
     with (same count, same order) and returns converted tuples; ``objects(params)`` model instances.

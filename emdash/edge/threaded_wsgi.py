@@ -6,8 +6,11 @@ PostgreSQL handshake), started a thread and crossed the event loop three times: 
 CPU under gunicorn. ``ThreadedWSGI`` instead hands each HTTP request to a ``ThreadPoolExecutor`` whose threads
 live as long as the process, exactly as gunicorn's gthread worker does: a thread's database connection is kept
 between requests (``CONN_MAX_AGE``, or psycopg's pool where configured), the middleware, ``request.user`` and the
-request signals are Django's WSGI path unchanged, and the loop is crossed once each way. Websockets and lifespan
-stay on the event loop (channels, ``config.lifespan``), so one process still serves everything.
+request signals are Django's WSGI path unchanged, and the loop is crossed once each way. The hand-off is a plain
+queue to the threads and one ``call_soon_threadsafe`` back: ``loop.run_in_executor`` cost ~80 µs more CPU per
+request (two chained futures, the executor's locks and semaphore, their done-callbacks; issue 27 goal 2).
+Websockets and lifespan stay on the event loop (channels, ``config.lifespan``), so one process still serves
+everything.
 
 The body is read on the loop first (small bodies stay in memory, large ones spool to a file), so the thread never
 waits on the network to read. A buffered response returns to the loop in one piece; a streaming one (media, SSE)
@@ -18,14 +21,15 @@ server writing to its socket), and stops when the client has gone.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import sys
 import tempfile
 import threading
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
-from concurrent.futures import ThreadPoolExecutor
 from io import BytesIO
+from queue import SimpleQueue
 from typing import IO, Any
 
 log = logging.getLogger("emdash.edge.threaded_wsgi")
@@ -35,6 +39,8 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
+# What a request hands to a thread: its environ, the loop and ``send`` (for a streaming answer), the loop's future.
+_Job = tuple[dict[str, Any], asyncio.AbstractEventLoop, Send, "asyncio.Future[Any]"]
 
 DEFAULT_THREADS = 8
 MEMORY_BODY = 1024 * 1024  # bodies up to this stay in memory; larger ones spool to a temporary file
@@ -71,23 +77,51 @@ class ThreadedWSGI:
     def __init__(self, app: WSGIApp, threads: int | None = None) -> None:
         self.app = app
         self.threads = threads or threads_from_env()
-        self._pool: ThreadPoolExecutor | None = None
+        self._jobs: SimpleQueue[_Job | None] = SimpleQueue()
+        self._workers: list[threading.Thread] = []
+        self._idle = 0  # threads waiting for a job; a new one starts only when none waits (as ThreadPoolExecutor)
+        self._closed = False
         self._lock = threading.Lock()
 
-    @property
-    def pool(self) -> ThreadPoolExecutor:
-        # Made on first use, in the serving process: a pool made before a server forks its workers would have no
-        # threads in the children.
-        if self._pool is None:
-            with self._lock:
-                if self._pool is None:
-                    self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="emdash-http")
-        return self._pool
+    def _submit(self, job: _Job) -> None:
+        # Threads start on demand, in the serving process: a pool made before a server forks its workers would
+        # have no threads in the children.
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("the HTTP threads have been shut down")
+            if self._idle:
+                self._idle -= 1
+            elif len(self._workers) < self.threads:
+                worker = threading.Thread(target=self._work, name=f"emdash-http_{len(self._workers)}", daemon=True)
+                self._workers.append(worker)
+                worker.start()
+            self._jobs.put(job)
+
+    def _work(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            self._serve(*job)
+            job = None  # nothing of a finished request outlives it in this thread
+
+    def _serve(self, environ: dict[str, Any], loop: asyncio.AbstractEventLoop, send: Send, future: Any) -> None:
+        answer: Any
+        try:
+            answer, failed = self._run(environ, loop, send), False
+        except BaseException as exc:  # handed to the awaiting task, as an executor would
+            answer, failed = exc, True
+        with self._lock:
+            self._idle += 1  # before the answer is handed back, so the next request finds this thread idle
+        with contextlib.suppress(RuntimeError):  # the loop has closed (server shutdown): nobody waits any more
+            loop.call_soon_threadsafe(_settle, future, answer, failed)
 
     def shutdown(self) -> None:
-        """Let running requests finish, then stop the threads (lifespan shutdown)."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=True)
+        """Let running and queued requests finish, then stop the threads (lifespan shutdown)."""
+        with self._lock:
+            self._closed = True
+            workers = list(self._workers)
+        for _ in workers:
+            self._jobs.put(None)  # after every queued request
+        for worker in workers:
+            worker.join()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -99,7 +133,9 @@ class ThreadedWSGI:
         environ = build_environ(scope, *read)
         # The thread's own context (not a copy of this task's) is what keeps its database connection between
         # requests: Django keeps connections in context-local storage.
-        answer = await loop.run_in_executor(self.pool, self._run, environ, loop, send)
+        future: asyncio.Future[Any] = loop.create_future()
+        self._submit((environ, loop, send, future))
+        answer = await future
         if answer is not None:
             status, headers, content = answer
             await send({"type": "http.response.start", "status": status, "headers": headers})
@@ -173,6 +209,16 @@ async def _sent(send: Send, message: Message) -> None:
     await send(message)
 
 
+def _settle(future: asyncio.Future[Any], answer: Any, failed: bool) -> None:
+    """On the loop: the thread's answer (or its exception) to the awaiting request."""
+    if future.done():  # the awaiting task was cancelled (the server gave up on the request)
+        return
+    if failed:
+        future.set_exception(answer)
+    else:
+        future.set_result(answer)
+
+
 def _bulk(headers: list[tuple[bytes, bytes]]) -> bool:
     """Whether a streamed body may be batched: anything but ``text/event-stream``."""
     for name, value in headers:
@@ -215,6 +261,18 @@ async def _read_body(receive: Receive) -> tuple[IO[bytes], int] | None:
     return BytesIO(b"".join(chunks) if len(chunks) != 1 else chunks[0]), size
 
 
+_KEYS: dict[bytes, str] = {}  # header name -> environ key, for the names this process has seen (bounded)
+MAX_KEYS = 512
+
+
+def _key(raw_name: bytes) -> str:
+    name = raw_name.decode("latin-1").upper().replace("-", "_")
+    key = name if name == "CONTENT_LENGTH" or name == "CONTENT_TYPE" else "HTTP_" + name
+    if len(_KEYS) < MAX_KEYS:  # clients choose header names: past the bound, new ones are converted each time
+        _KEYS[raw_name] = key
+    return key
+
+
 def build_environ(scope: Scope, body: IO[bytes], size: int) -> dict[str, Any]:
     """The PEP 3333 environ for an ASGI http ``scope``: strings are latin-1 views of the raw bytes, as a WSGI
     server makes them (Django decodes the path from there). A chunked body (no Content-Length) gets its size."""
@@ -244,9 +302,8 @@ def build_environ(scope: Scope, body: IO[bytes], size: int) -> dict[str, Any]:
         environ["REMOTE_ADDR"] = str(client[0])
         environ["REMOTE_PORT"] = str(client[1])
     for raw_name, raw_value in scope.get("headers", ()):
-        name = raw_name.decode("latin-1").upper().replace("-", "_")
+        key = _KEYS.get(raw_name) or _key(raw_name)
         value = raw_value.decode("latin-1")
-        key = name if name == "CONTENT_LENGTH" or name == "CONTENT_TYPE" else "HTTP_" + name
         if key in environ and key.startswith("HTTP_"):
             # Repeated headers join with a comma (RFC 9110 5.3); cookies with "; " (RFC 6265 5.4).
             environ[key] += ("; " if key == "HTTP_COOKIE" else ",") + value

@@ -168,3 +168,111 @@ def test_the_thread_count_comes_from_the_environment(monkeypatch):
     monkeypatch.setenv("EMDASH_HTTP_THREADS", "zero")
     with pytest.raises(ValueError, match="EMDASH_HTTP_THREADS must be a whole number of at least 1, not 'zero'"):
         threaded_wsgi.threads_from_env()
+
+
+def test_one_client_at_a_time_is_served_by_one_thread():
+    # A thread that finished counts as idle before its answer is handed back, so a sequential client never makes
+    # the bridge start another thread (each thread keeps its own database connection).
+    threads: set[int] = set()
+
+    def app(environ, start_response):
+        threads.add(threading.get_ident())
+        start_response("200 OK", [])
+        return [b"ok"]
+
+    bridge = ThreadedWSGI(app, threads=4)
+    for _ in range(50):
+        assert _run(bridge, _scope(method="GET"), [b""])[-1]["body"] == b"ok"
+    bridge.shutdown()
+    assert len(threads) == 1
+
+
+def test_concurrent_requests_use_at_most_the_threads_and_all_finish():
+    threads: set[int] = set()
+    gate = threading.Barrier(3, timeout=10)
+
+    def app(environ, start_response):
+        threads.add(threading.get_ident())
+        if environ["PATH_INFO"] == "/wait":
+            gate.wait()  # three requests in flight at once: three threads
+        start_response("200 OK", [])
+        return [environ["PATH_INFO"].encode()]
+
+    bridge = ThreadedWSGI(app, threads=3)
+
+    async def many() -> list[bytes]:
+        async def one(path: str) -> bytes:
+            sent: list[dict[str, Any]] = []
+
+            async def receive() -> dict[str, Any]:
+                return {"type": "http.request", "body": b"", "more_body": False}
+
+            async def send(message: MutableMapping[str, Any]) -> None:
+                sent.append(dict(message))
+
+            await bridge(_scope(method="GET", path=path), receive, send)
+            return sent[-1]["body"]
+
+        return list(await asyncio.gather(*(one(p) for p in ["/wait"] * 3 + [f"/{n}" for n in range(20)])))
+
+    got = asyncio.run(many())
+    bridge.shutdown()
+    assert got == [b"/wait"] * 3 + [f"/{n}".encode() for n in range(20)]
+    assert len(threads) == 3
+
+
+def test_an_error_in_the_app_reaches_the_server_and_the_thread_serves_on():
+    calls = 0
+
+    def app(environ, start_response):
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            raise KeyError("boom")
+        start_response("200 OK", [])
+        return [b"fine"]
+
+    bridge = ThreadedWSGI(app, threads=1)
+    with pytest.raises(KeyError, match="boom"):  # the ASGI server answers 500, as for any failing app
+        _run(bridge, _scope(method="GET"), [b""])
+    assert _run(bridge, _scope(method="GET"), [b""])[-1]["body"] == b"fine"
+    bridge.shutdown()
+
+
+def test_shutdown_finishes_queued_requests_then_refuses_new_ones():
+    started = threading.Event()
+    release = threading.Event()
+
+    def app(environ, start_response):
+        started.set()
+        release.wait(10)
+        start_response("200 OK", [])
+        return [environ["PATH_INFO"].encode()]
+
+    bridge = ThreadedWSGI(app, threads=1)
+
+    async def scenario() -> list[bytes]:
+        async def one(path: str) -> bytes:
+            sent: list[dict[str, Any]] = []
+
+            async def receive() -> dict[str, Any]:
+                return {"type": "http.request", "body": b"", "more_body": False}
+
+            async def send(message: MutableMapping[str, Any]) -> None:
+                sent.append(dict(message))
+
+            await bridge(_scope(method="GET", path=path), receive, send)
+            return sent[-1]["body"]
+
+        tasks = [asyncio.ensure_future(one(p)) for p in ("/a", "/b")]
+        await asyncio.sleep(0)
+        await asyncio.to_thread(started.wait, 10)
+        stopping = asyncio.ensure_future(asyncio.to_thread(bridge.shutdown))
+        await asyncio.sleep(0.05)
+        release.set()
+        await stopping
+        return list(await asyncio.gather(*tasks))
+
+    assert asyncio.run(scenario()) == [b"/a", b"/b"]  # the queued one ran too
+    with pytest.raises(RuntimeError, match="shut down"):
+        _run(bridge, _scope(method="GET"), [b""])

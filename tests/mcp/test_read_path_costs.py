@@ -4,6 +4,7 @@ never loads the session, a process-local token cache reads no cache, the origin 
 
 from __future__ import annotations
 
+import pytest
 from django.core.cache import cache
 from django.db import connection
 from django.test import Client, RequestFactory
@@ -152,3 +153,44 @@ def test_a_warm_content_get_reads_only_the_change_stamps(posts, mcp, read_path):
     assert payload["item"]["id"] == entry.id
     assert len(sql) == 1 or (connection.vendor == "sqlite" and not sql), sql
     assert all("content_changestamp" in q and "ec_posts" not in q for q in sql), sql
+
+
+def test_a_direct_read_returns_the_cursors_rows_and_is_counted_while_queries_are_logged(db):
+    from django.utils import timezone
+
+    from content.models import ChangeStamp
+    from emdash.prepared import read
+
+    ChangeStamp.objects.create(key="test:read", version=7, changed_at=timezone.now())
+    sql = "SELECT key, version FROM content_changestamp WHERE key IN (%(a)s, %(b)s) ORDER BY 1"
+    params = {"a": "test:read", "b": "nothing"}
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        expected = list(cursor.fetchall())
+    seen: list[str] = []
+
+    def spy(execute, sql, params, many, context):
+        seen.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(spy):
+        assert read(sql, params) == expected == [("test:read", 7)]
+    assert seen == []  # not through Django's cursor: no wrapper, no placeholder rewriting
+    with CaptureQueriesContext(connection) as queries, connection.execute_wrapper(spy):
+        assert read(sql, params) == expected
+    assert len(queries.captured_queries) == 1 and len(seen) == 1  # logged: counted like any query
+
+
+def test_a_direct_read_raises_djangos_errors_and_refuses_a_broken_transaction(db):
+    from django.db import DatabaseError, IntegrityError, transaction
+    from django.db.transaction import TransactionManagementError
+
+    from emdash.prepared import read
+
+    with pytest.raises(DatabaseError), transaction.atomic():  # Django's error class, not the driver's
+        read("SELECT nope FROM content_changestamp WHERE key = %(k)s", {"k": "x"})
+    with transaction.atomic():
+        with pytest.raises(IntegrityError), transaction.atomic(savepoint=False), connection.cursor() as cursor:
+            cursor.execute("INSERT INTO content_changestamp (key, version) VALUES (NULL, NULL)")
+        with pytest.raises(TransactionManagementError):
+            read("SELECT 1 FROM content_changestamp WHERE key = %(k)s", {"k": "x"})
