@@ -190,7 +190,9 @@ def add_redirects(site: wxr.Site, actor: Actor, links: Links, report: Report) ->
                 report.existing["redirects"] += 1
                 continue
             try:
-                redirect_create(actor=actor, source=old, target=new)
+                # Naming the item: the redirect answers only while it is published (a private post's old link
+                # must not reveal its new slug).
+                redirect_create(actor=actor, source=old, target=new, collection=link.collection, entry_id=link.target)
                 report.created["redirects"] += 1
             except EmDashError as exc:
                 report.skip(f"redirect {old}", str(exc))
