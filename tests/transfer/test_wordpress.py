@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import io
 import re
+import threading
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +17,7 @@ from PIL import Image
 
 from content.models import Collection, EntrySeo, Redirect
 from content.schema import specs as schema
+from emdash.actor import Actor
 from media.models import MediaItem
 from media.storage import open_file
 from menus.models import Menu, MenuItem
@@ -383,6 +386,59 @@ def test_an_import_racing_another_of_the_same_file_creates_no_duplicates(
     assert site_counts()["entries:posts"] == before["entries:posts"], again
     assert site_counts()["entries:pages"] == before["entries:pages"], again
     assert "already imported: 5 posts" in again, again
+
+
+def test_two_imports_of_one_file_at_once_make_each_media_item_and_byline_once(
+    cms: None, uploads: Path, monkeypatch: Any
+) -> None:
+    """Two imports of one file in two threads (each its own connection), both having read the link table before
+    either wrote it, and both having read the attachment's bytes before either stored them: each media item and
+    each byline exists once, like the items, and the loser leaves no stored file behind."""
+    from bylines.models import Byline
+    from media import storage as store
+    from tests.content.test_concurrency import run_in_threads
+    from transfer.wordpress import media_files
+    from transfer.wordpress import report as report_module
+    from transfer.wordpress.collections import attach_taxonomies, ensure_collection
+    from transfer.wordpress.importer import import_wordpress
+
+    actor = Actor.system()
+    collections = ["posts", "pages", "product"]  # made first: creating one twice at once is another matter
+    for slug in collections:
+        ensure_collection(slug, actor)
+    attach_taxonomies(collections, actor)
+    both_read = threading.Barrier(2, timeout=30)
+    both_have_bytes = threading.Barrier(2, timeout=30)
+    read_links, read_file = report_module.Links.__post_init__, media_files._local
+
+    def links_read_by_both(self: Any) -> None:
+        read_links(self)
+        both_read.wait()
+
+    def bytes_read_by_both(media_dir: Path, url: str) -> bytes | None:
+        found = read_file(media_dir, url)
+        both_have_bytes.wait()
+        return found
+
+    monkeypatch.setattr(report_module.Links, "__post_init__", links_read_by_both)
+    monkeypatch.setattr(media_files, "_local", bytes_read_by_both)
+    folder = f"{datetime.now(UTC):%Y/%m}"
+
+    def stored_files() -> set[str]:
+        return set(store.storage().listdir(folder)[1]) if store.storage().exists(folder) else set()
+
+    before = stored_files()
+    one = partial(import_wordpress, str(DATA / "site.wxr"), actor=actor, media_dir=uploads, fetch=False)
+    results = run_in_threads([one, one])
+    assert [state for state, _ in results] == ["ok", "ok"], results
+    reports = [report.to_dict() for _, report in results]
+    assert MediaItem.objects.count() == 1 and Byline.objects.count() == 1, reports
+    assert sum(r["created"].get("media", 0) for r in reports) == 1, reports
+    assert sum(r["created"].get("bylines", 0) for r in reports) == 1, reports
+    assert site_counts()["entries:posts"] == 5, reports
+    assert not [s for r in reports for s in r["skipped"] if s["what"].startswith("redirect")], reports
+    assert site_counts()["Menu"] == 1, reports
+    assert stored_files() - before == {MediaItem.objects.get().storage_key.rpartition("/")[2]}
 
 
 def test_an_author_with_an_invalid_email_gets_no_user(cms: None, tmp_path: Path) -> None:
