@@ -20,6 +20,13 @@ SEARCH_KEY = "byline_q"  # the picker's search text; the "Find" button posts the
 FIND_KEY = "byline_find"
 SPARE_ROWS = 2
 MAX_CHOICES = 100
+SEARCH_MAX = 200  # characters of a search looked at (the field's maxlength)
+
+
+def clean_search(text: str) -> str:
+    """What the editor typed, as searched and shown: trimmed once here, where it comes in (the script's JSON
+    request or the form's "Find"), and capped."""
+    return text.strip()[:SEARCH_MAX]
 
 
 def posted(post: QueryDict) -> list[dict[str, Any]] | None:
@@ -64,8 +71,9 @@ def searching(post: QueryDict) -> bool:
 
 
 def choices(actor: Actor, search: str = "") -> tuple[list[dict[str, Any]], bool]:
-    """Up to MAX_CHOICES bylines (those matching ``search``, when given) and whether more exist."""
-    page = selectors.byline_list(actor=actor, search=search.strip()[:200] or None, limit=MAX_CHOICES)
+    """Up to MAX_CHOICES bylines (those matching ``search``, a :func:`clean_search`, when given) and whether more
+    exist."""
+    page = selectors.byline_list(actor=actor, search=search or None, limit=MAX_CHOICES)
     return [dict(b) for b in page.items], page.next_cursor is not None
 
 

@@ -11,11 +11,14 @@ from typing import Any
 
 import django_filters
 from django import forms
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework.request import Request
 
 from emdash.errors import ValidationError
+
+
+class CommaSeparated(django_filters.CharFilter):
+    """A list written as one comma-separated value (documented as an array, form style, not exploded)."""
 
 
 class PageFilter(django_filters.FilterSet):
@@ -31,7 +34,7 @@ class MediaFilter(PageFilter):
 
 class SearchFilter(django_filters.FilterSet):
     q = django_filters.CharFilter(max_length=1000, help_text="Words to look for (empty: no results)")
-    collections = django_filters.CharFilter(max_length=2000, help_text="Comma-separated collection slugs")
+    collections = CommaSeparated(max_length=2000, help_text="Comma-separated collection slugs")
     locale = django_filters.CharFilter(max_length=35, help_text="Only results in this locale")
     limit = django_filters.NumberFilter(min_value=1, max_value=50, help_text="1-50 (default 20)")
 
@@ -52,25 +55,36 @@ def parse(filterset: type[django_filters.FilterSet], request: Request) -> dict[s
     return cleaned
 
 
-_TYPES = {
-    django_filters.NumberFilter: OpenApiTypes.INT,
-}
+def _schema(declared: django_filters.Filter) -> dict[str, Any]:
+    """The parameter's type and the bounds its form field checks."""
+    extra = declared.extra
+    if isinstance(declared, CommaSeparated):
+        return {"type": "array", "items": {"type": "string"}}
+    if isinstance(declared, django_filters.NumberFilter):  # whole numbers only (parse)
+        bounds = {"minimum": extra.get("min_value"), "maximum": extra.get("max_value")}
+        return {"type": "integer", **{k: v for k, v in bounds.items() if v is not None}}
+    schema: dict[str, Any] = {"type": "string"}
+    if extra.get("max_length") is not None:
+        schema["maxLength"] = extra["max_length"]
+    if choices := extra.get("choices"):
+        schema["enum"] = [value for value, _ in choices]
+    return schema
 
 
 def openapi_parameters(filterset: type[django_filters.FilterSet]) -> list[OpenApiParameter]:
     """The filter set as OpenAPI query parameters (generated, so the document cannot drift)."""
     params = []
     for name, declared in filterset.base_filters.items():
-        extra = declared.extra
-        choices = extra.get("choices")
+        listed = isinstance(declared, CommaSeparated)
         params.append(
             OpenApiParameter(
                 name,
-                _TYPES.get(type(declared), OpenApiTypes.STR),
+                _schema(declared),
                 OpenApiParameter.QUERY,
-                required=bool(extra.get("required")),
-                description=str(extra.get("help_text", "")),
-                enum=[value for value, _ in choices] if choices else None,
+                required=bool(declared.extra.get("required")),
+                description=str(declared.extra.get("help_text", "")),
+                style="form" if listed else None,
+                explode=False if listed else None,
             )
         )
     return params

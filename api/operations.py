@@ -14,7 +14,6 @@ from typing import Any, ClassVar
 
 from django.http import HttpRequest, HttpResponseBase
 from django.urls import ResolverMatch, URLPattern, path
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -242,18 +241,27 @@ def _query_parameters(op: Operation, route: Route) -> list[OpenApiParameter]:
         if prop.get("type") == "object":  # filter[author]=3, filter[fields][price][gte]=10 (see nested_query)
             found.append(_deep_object(name, prop, op))
             continue
-        kind = OpenApiTypes.INT if prop.get("type") == "integer" else OpenApiTypes.STR
         found.append(
             OpenApiParameter(
                 name,
-                kind,
+                _query_schema(prop),
                 OpenApiParameter.QUERY,
                 required=name in required,
                 description=str(prop.get("description", "")),
-                enum=prop.get("enum"),
             )
         )
     return found
+
+
+def _query_schema(prop: dict[str, Any]) -> dict[str, Any]:
+    """The input property's own schema (type, bounds, default, enum, list items), so a generated client sends a
+    bool, an int or a list; a query value cannot be null, so a nullable property loses its null branch. Lists
+    are read repeated or comma-separated (list_query): the schema's default, repeated keys, is one of those."""
+    schema = {k: v for k, v in prop.items() if k != "description"}
+    branches = [b for b in schema.get("anyOf", []) if b.get("type") != "null"]
+    if "anyOf" in schema and len(branches) == 1:
+        schema = {**{k: v for k, v in schema.items() if k != "anyOf"}, **branches[0]}
+    return schema
 
 
 def _deep_object(name: str, prop: dict[str, Any], op: Operation) -> OpenApiParameter:

@@ -1,6 +1,7 @@
 """Credits follow their entries: a permanent delete takes them along, and so does dropping a collection. A
-deleted user's items lose their author and the byline inferred from it (the foreign keys are SET NULL, which
-no service sees), so the ``bylines`` stamp, part of every item read's validators and cache token, moves."""
+deleted user's items lose their author (content.entries.deleted_authors) and the byline inferred from it (the
+byline's user link is SET NULL, which no service sees), so the ``bylines`` stamp, part of every item read's
+validators and cache token, moves."""
 
 from __future__ import annotations
 

@@ -11,6 +11,7 @@ class ContentConfig(AppConfig):
 
         from django.db.models.signals import post_migrate
 
+        from content.entries import deleted_authors  # noqa: F401  (a deleted user's entries lose their author)
         from content.schema import table_indexes
 
         post_migrate.connect(table_indexes.on_post_migrate, dispatch_uid="content.schema.table_indexes")

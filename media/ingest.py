@@ -40,7 +40,7 @@ def media_upload(
         missing = "give the file as data (base64) or url (one to fetch)"
         raise ValidationError.for_fields({"data": "send either data (base64) or url, not both" if data else missing})
     limit = limits.max_upload()
-    content, declared_type = (_decode(data, limit), None) if data is not None else _download(str(url), limit)
+    content, declared_type = (_decode(data, limit), None) if data is not None else download(str(url), limit)
     name = filename
     if not content:
         raise ValidationError.for_fields({"data" if data is not None else "url": "the file is empty"})
@@ -75,7 +75,8 @@ def _decode(data: str, limit: int) -> bytes:
     return content
 
 
-def _download(url: str, limit: int) -> tuple[bytes, str | None]:
+def download(url: str, limit: int) -> tuple[bytes, str | None]:
+    """The bytes at ``url`` (SSRF rules, at most ``limit``) and the type the server declared, if telling."""
     try:
         fetched = safe_fetch.fetch(url, max_bytes=limit, timeout=float(emdash_settings.FETCH_TIMEOUT))
     except safe_fetch.FetchError as exc:

@@ -122,7 +122,7 @@ def render_bytes(item: MediaItem, spec: renditions.Spec, fmt: str) -> tuple[byte
     with store.open_file(item.storage_key) as handle, images.open_checked(handle) as image:
         if images.is_animated(image):
             # Uploaded before animation was noted: remember, so its results stop offering renditions.
-            if MediaItem.objects.filter(id=item.id, animated=False).update(animated=True):
+            if MediaItem.objects.filter(id=item.id, animated=False).update(animated=True, updated_at=timezone.now()):
                 usage.bump_users(item.id)
             raise UnsupportedImage(ANIMATED)
         try:

@@ -14,9 +14,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Count
 
 from content import stamps
@@ -30,7 +31,7 @@ from emdash.actor import Actor
 from emdash.errors import CollectionNotFound, ValidationError
 from emdash.http_cache import CONTENT_KEY, SETTINGS_KEY, collection_key, item_key
 from emdash.permissions import Perm, require
-from media.models import MediaUsage
+from media.models import MediaItem, MediaUsage
 
 ULID_RE = re.compile(r"^[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}$")
 
@@ -97,10 +98,12 @@ def _entry_links(
     return links, _title(spec, row, draft)
 
 
-def _replace(collection: str, entry_id: str, links: set[tuple[str, str]], title: str) -> None:
+def _replace(
+    collection: str, entry_id: str, links: set[tuple[str, str]], title: str, *, written_at: datetime | None = None
+) -> None:
     """Make the index hold exactly ``links`` for this user (titles refreshed), touching only what changed.
     Most writes change no media use: one read decides, so they open no second write transaction (SQLite
-    serialises those)."""
+    serialises those). ``written_at``: when the entry was written, for :func:`_recheck`."""
     if _held(collection, entry_id) == {key: title for key in links}:
         return
     with transaction.atomic():
@@ -123,6 +126,29 @@ def _replace(collection: str, entry_id: str, links: set[tuple[str, str]], title:
             ],
             ignore_conflicts=True,  # a concurrent pass for the same item wrote it first
         )
+        if written_at is not None and (added := {m for m, _ in links - held.keys()}):
+            _recheck(collection, entry_id, added, written_at)
+
+
+def _recheck(collection: str, entry_id: str, media_ids: set[str], written_at: datetime) -> None:
+    """The index learns of an entry's new uses only after the entry committed (``entry_changed``). A media edit in
+    between found no user and moved no stamp, while a read in that instant showed, and kept under the entry's
+    stamps, the old details. So a new use of an item edited (or deleted) since the entry was written moves the
+    stamps the edit would have; new uses of untouched items move none.
+
+    In the transaction that adds the uses: on PostgreSQL the items' rows are read ``FOR SHARE``, so an edit still
+    in progress is waited for (and seen), and one that starts later waits for these uses to commit and finds them
+    itself. SQLite runs one writer at a time, so the two never overlap."""
+    table = connection.ops.quote_name(MediaItem._meta.db_table)
+    marks = ", ".join(["%s"] * len(media_ids))
+    lock = " FOR SHARE" if connection.vendor == "postgresql" else ""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT id, updated_at FROM {table} WHERE id IN ({marks}){lock}", sorted(media_ids))
+        found = {media_id: stamps.aware(updated_at) for media_id, updated_at in cursor.fetchall()}
+    if all(media_id in found and found[media_id] < written_at for media_id in media_ids):
+        return
+    stamps.bump(stamps.public(collection), stamps.MEDIA)
+    purge.schedule([item_key(entry_id), collection_key(collection), CONTENT_KEY])
 
 
 def _held(collection: str, entry_id: str) -> dict[tuple[str, str], str]:
@@ -144,7 +170,7 @@ def reindex_entry(collection: str, entry_id: str) -> None:
     raw = entry_rows.draft_raw(row)
     seo = EntrySeo.objects.filter(collection=collection, entry_id=entry_id).values_list("data", flat=True).first()
     links, title = _entry_links(spec, row, raw, seo)
-    _replace(collection, entry_id, links, title)
+    _replace(collection, entry_id, links, title, written_at=row.updated_at)
 
 
 def forget_entry(collection: str, entry_id: str) -> None:

@@ -90,7 +90,7 @@ def byline_delete(request: HttpRequest, id: str) -> HttpResponse:
 def byline_search(request: HttpRequest) -> JsonResponse:
     """The entry form's bylines picker, as the editor types: up to MAX_CHOICES bylines whose name or slug holds
     ``q`` (all of them, from the first, when it is empty), and whether there are more."""
-    query = request.GET.get("q", "").strip()[:200]
+    query = credits.clean_search(request.GET.get("q", ""))
     found, more = credits.choices(actor_for(request), query)
     keys = ("id", "displayName", "isGuest", "locale")
     return JsonResponse({"query": query, "results": [{k: b.get(k) for k in keys} for b in found], "more": more})

@@ -214,7 +214,7 @@ def _save(request: HttpRequest, spec: CollectionSpec, actor: Actor, entry: Any) 
 
 
 def _byline_search(request: HttpRequest) -> str:
-    return request.POST.get(credits.SEARCH_KEY, "") if credits.searching(request.POST) else ""
+    return credits.clean_search(request.POST.get(credits.SEARCH_KEY, "")) if credits.searching(request.POST) else ""
 
 
 def _given(request: HttpRequest, **names: str) -> dict[str, str]:

@@ -2,7 +2,9 @@
 
 Publishing a new slug for a published item records one (``record_move``); editors add and remove others.
 Chains are collapsed when written (A→B then B→C stores A→C), a path that becomes a live URL again loses its
-redirect, and a redirect that would loop is refused, so serving one is a single lookup.
+redirect, and a redirect that would loop is refused, so serving one is a single lookup. A redirect that names an
+item (a recorded move, an imported item's old permalink) answers only while that item is published: a draft's or
+a private post's old link must not tell visitors its new slug, so it is a 404 as if no redirect existed.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from django.db import IntegrityError, transaction
 
 from content.links import entry_path
 from content.models import Redirect
+from content.schema import specs as schema
 from emdash import cursors
 from emdash.actor import Actor
 from emdash.dates import iso
@@ -84,8 +87,20 @@ def resolve_query(path: str, query: str) -> str | None:
         return None
     candidates = [normalize_source(f"{path}?{query}")]
     candidates += [f"{path}?{urlencode([pair])}" for pair in pairs[:QUERY_PARAMS_MAX]]
-    found = dict(Redirect.objects.filter(source__in=set(candidates)).values_list("source", "target"))
-    return next((found[c] for c in candidates if c in found), None)
+    rows = Redirect.objects.filter(source__in=set(candidates)).values_list("source", "target", "collection", "entry_id")
+    found = {source: (target, collection, entry_id) for source, target, collection, entry_id in rows}
+    return next((_answer(*found[c]) for c in candidates if c in found), None)
+
+
+def _answer(target: str, collection: str, entry_id: str) -> str | None:
+    """``target``, unless the redirect names an item the public cannot see (one more indexed query for those)."""
+    if not (collection and entry_id):
+        return target
+    spec = schema.current().collections.get(collection)
+    if spec is None:
+        return None
+    live = spec.model.objects.filter(pk=entry_id, status="published", deleted_at__isnull=True)
+    return target if live.exists() else None
 
 
 def _present(r: Redirect) -> dict[str, Any]:
@@ -151,7 +166,8 @@ def resolve(path: str) -> str | None:
     # a 404 for such a path is answered before the input guard, which sees only paths that name a view.
     if len(path) > SOURCE_MAX or has_bad_chars(path):
         return None
-    return Redirect.objects.filter(source=path).values_list("target", flat=True).first()
+    found = Redirect.objects.filter(source=path).values_list("target", "collection", "entry_id").first()
+    return _answer(*found) if found is not None else None
 
 
 # --- the operations' services ------------------------------------------------------------------------------
@@ -170,7 +186,11 @@ def redirect_list(*, actor: Actor, limit: int = 50, cursor: str | None = None) -
     return body
 
 
-def redirect_create(*, actor: Actor, source: str, target: str) -> dict[str, Any]:
+def redirect_create(
+    *, actor: Actor, source: str, target: str, collection: str = "", entry_id: str = ""
+) -> dict[str, Any]:
+    """A manual redirect; an importer names the item it leads to (``collection``, ``entry_id``), so that it answers
+    only while the item is published."""
     require(actor, Perm.REDIRECTS_MANAGE)
     problems = {
         name: problem
@@ -187,7 +207,9 @@ def redirect_create(*, actor: Actor, source: str, target: str) -> dict[str, Any]
             raise Conflict(f"A redirect from {source} already exists; delete it first")
         try:
             with transaction.atomic():
-                created = _store(source, target, kind=Redirect.KIND_MANUAL, actor=actor)
+                created = _store(
+                    source, target, kind=Redirect.KIND_MANUAL, actor=actor, collection=collection, entry_id=entry_id
+                )
         except IntegrityError:
             raise Conflict(f"A redirect from {source} already exists; delete it first") from None
     return _present(created)

@@ -4,6 +4,7 @@ kept); a chosen byline past the first hundred stays in its row's list."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -79,6 +80,37 @@ def test_the_search_answers_json_for_the_script(many, as_role):
     assert answer["more"] is False
     first = client.get("/_emdash/admin/byline-search/").json()
     assert len(first["results"]) == MAX_CHOICES and first["more"] is True
+
+
+def test_searches_are_trimmed_once_whichever_door_asks(many, as_role):
+    """Spaces around what was typed are not part of the search: the script's JSON and the form's "Find" alike."""
+    client, _ = as_role("editor")
+    answer = client.get("/_emdash/admin/byline-search/", {"q": "  zimm  "}).json()
+    assert answer["query"] == "zimm" and [b["id"] for b in answer["results"]] == [many.id]
+    entry = make_entry(data={"title": "Field notes"})
+    edit = f"/_emdash/admin/content/posts/{entry.id}/"
+    rev = client.get(edit).context["rev"]
+    form = {"f_title": "T", "_rev": rev, "credits_shown": "1", "byline_q": "  zimm ", "byline_find": "1"}
+    html = client.post(edit, form | {"credit_byline": [""], "credit_role": [""]}).content.decode()
+    assert "1 byline match “zimm”." in html and 'value="zimm"' in html
+    blank = client.post(edit, form | {"byline_q": "   ", "credit_byline": [""], "credit_role": [""]})
+    assert "the first" in blank.content.decode() and "match “" not in blank.content.decode()
+
+
+@pytest.mark.parametrize("page", ["edit", "new"])
+def test_the_forms_default_button_saves_rather_than_finds(many, as_role, page):
+    """Enter in a field submits the form with its default button, the first submit button in tree order: it must
+    be the save one, not the picker's "Find" (without JavaScript, which makes "Find" a plain button)."""
+    client, _ = as_role("editor")
+    entry = make_entry(data={"title": "Field notes"})
+    url = f"/_emdash/admin/content/posts/{entry.id}/" if page == "edit" else "/_emdash/admin/content/posts/new/"
+    html = client.get(url).content.decode()
+    form = re.search(r'<form method="post" class="card form".*?</form>', html, re.S)
+    assert form is not None
+    buttons = re.findall(r"<button[^>]*>", form.group(0))
+    submits = [b for b in buttons if 'type="button"' not in b]
+    assert 'name="byline_find"' in form.group(0)
+    assert "byline_find" not in submits[0] and "name=" not in submits[0], submits
 
 
 def test_a_site_with_few_bylines_gets_no_search(posts, as_role):

@@ -163,3 +163,56 @@ def test_an_operation_with_a_rest_route_must_declare_its_output_schema() -> None
     with pytest.raises(ValueError, match="needs an output schema"):
         _check(record(None))
     _check(record({"type": "object", "properties": {"ok": {"type": "boolean"}}}))
+
+
+def _query_parameters(document: dict[str, Any]) -> dict[tuple[str, str, str], dict[str, Any]]:
+    return {
+        (method.upper(), path, parameter["name"]): parameter
+        for path, item in document["paths"].items()
+        for method in METHODS
+        if method in item
+        for parameter in item[method].get("parameters", [])
+        if parameter["in"] == "query"
+    }
+
+
+def test_query_parameters_carry_the_operations_types(document: dict[str, Any]) -> None:
+    """Booleans, integers (with their bounds and defaults), enums and lists are what the operation accepts, not
+    strings: a generated client sends ``markdown=true`` from a bool and ``fields`` from a list."""
+    found = _query_parameters(document)
+    content, item = "/_emdash/api/content/{collection}", "/_emdash/api/content/{collection}/{id}"
+    assert found[("GET", content, "markdown")]["schema"] == {"type": "boolean"}
+    assert found[("GET", item, "markdown")]["schema"] == {"type": "boolean"}
+    assert found[("GET", "/_emdash/api/bylines", "isGuest")]["schema"] == {"type": "boolean"}
+    assert found[("DELETE", "/_emdash/api/media/{id}", "force")]["schema"] == {"type": "boolean", "default": False}
+    assert found[("GET", content, "limit")]["schema"] == {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 100,
+        "default": 50,
+    }
+    fields = found[("GET", content, "fields")]
+    assert fields["schema"]["type"] == "array" and fields["schema"]["items"]["type"] == "string", fields
+    collections = found[("GET", "/_emdash/api/search", "collections")]  # a hand-written route: comma-separated
+    assert collections["schema"] == {"type": "array", "items": {"type": "string"}}, collections
+    assert (collections["style"], collections["explode"]) == ("form", False), collections
+    assert found[("GET", "/_emdash/api/search", "limit")]["schema"] == {"type": "integer", "minimum": 1, "maximum": 50}
+    assert found[("GET", "/_emdash/api/media", "mimeType")]["schema"] == {"type": "string", "maxLength": 100}
+    assert found[("GET", content, "status")]["schema"]["enum"] == ["draft", "published", "scheduled"]
+
+
+def test_no_query_parameter_is_a_string_the_operation_does_not_take_as_one(document: dict[str, Any]) -> None:
+    from emdash.operations import TABLE, load
+
+    load()
+    by_id = {op.name: op for op in TABLE.values()}
+    wrong = []
+    for (method, path, name), parameter in _query_parameters(document).items():
+        # Every operation taking a parameter of this name (names mean the same thing across operations).
+        candidates = [op for op in by_id.values() if name in op.schema["properties"]]
+        kinds = {str(op.schema["properties"][name].get("type")) for op in candidates}
+        if not candidates or "string" in kinds or "None" in kinds:
+            continue
+        if parameter["schema"].get("type") == "string":
+            wrong.append(f"{method} {path} {name}: string, the operation says {kinds}")
+    assert not wrong, wrong

@@ -118,3 +118,31 @@ def test_without_javascript_find_posts_the_form_back_and_the_match_is_saved(post
         )
     finally:
         context.close()
+
+
+def test_without_javascript_enter_in_a_field_saves_rather_than_finds(posts, live_server, browser) -> None:
+    """The form's default button (what Enter in a field submits with) is the save one, not the picker's "Find",
+    which comes first in the form."""
+    expect = _expect()
+    entry, _ = _site()
+    base = live_server.url
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, java_script_enabled=False)
+    context.set_default_timeout(10_000)
+    try:
+        page = context.new_page()
+        log_in(page, base, "editor@example.com")
+        page.goto(f"{base}/_emdash/admin/content/posts/{entry.id}/")
+        page.locator("#id_f_title").fill("Saved with Enter")
+        page.locator("#id_f_title").press("Enter")
+        expect(page.get_by_text("Saved.", exact=True)).to_be_visible()
+        assert selectors.entry_get(actor=SYSTEM, collection="posts", id=entry.id).to_dict()["data"]["title"] == (
+            "Saved with Enter"
+        )
+        page.goto(f"{base}/_emdash/admin/content/posts/new/")
+        page.locator("#id_f_title").fill("Made with Enter")
+        page.locator("#id_f_title").press("Enter")
+        expect(page.get_by_text("Made with Enter").first).to_be_visible()
+        titles = {i["data"]["title"] for i in selectors.entry_list(actor=SYSTEM, collection="posts").present().items}
+        assert "Made with Enter" in titles, titles
+    finally:
+        context.close()

@@ -177,6 +177,9 @@ WRITES: dict[str, Write] = {
     "the author's user deleted (their byline unlinked)": Write(
         lambda w: w.writer.delete(), "draft", False, prepare=_author_byline
     ),
+    "the author's user deleted (no byline; the item loses its author)": Write(
+        lambda w: w.writer.delete(), public=False
+    ),
     # media, linked items, schema
     "the image's alt text edited": Write(lambda w: w.ok("media_update", {"id": MEDIA_ID, "alt": "A whisk"})),
     "the image deleted": Write(lambda w: w.ok("media_delete", {"id": MEDIA_ID, "force": True})),

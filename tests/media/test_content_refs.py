@@ -72,12 +72,15 @@ def test_mcp_refuses_a_missing_media_id(gallery, mcp) -> None:
 
 
 def test_existing_ids_in_any_case_pass_with_one_media_query(gallery, mcp) -> None:
-    """One query checks the write's references; one more reads their details for the item it answers."""
+    """One query checks the write's references; one more reads their details for the item it answers; after the
+    commit, the usage index checks once whether the newly used items changed since the write (media/usage.py
+    ``_recheck``)."""
     data = {"title": "T", "cover": {"id": IMG}, "thumb": {"id": IMG.lower()}, "attachment": {"id": DOC}}
     with CaptureQueriesContext(connection) as queries:
         result = mcp.call("content_create", {"collection": "gallery", "data": data})
     assert result["isError"] is False, result
     media_queries = [q["sql"] for q in queries.captured_queries if "media_mediaitem" in q["sql"]]
-    assert len(media_queries) == 2, media_queries
+    assert len(media_queries) == 3, media_queries
     assert media_queries[0].startswith('SELECT "media_mediaitem"."id" AS "id" FROM'), media_queries[0]
+    assert media_queries[2].startswith('SELECT id, updated_at FROM "media_mediaitem"'), media_queries[2]
     assert orjson.loads(result["content"][0]["text"])["item"]["data"]["thumb"]["url"].endswith(f"{IMG}.png")

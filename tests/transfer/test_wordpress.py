@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import io
 import re
+import threading
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +17,7 @@ from PIL import Image
 
 from content.models import Collection, EntrySeo, Redirect
 from content.schema import specs as schema
+from emdash.actor import Actor
 from media.models import MediaItem
 from media.storage import open_file
 from menus.models import Menu, MenuItem
@@ -228,16 +231,63 @@ def test_a_block_with_attributes_nested_past_python_s_recursion_is_kept_as_html(
 def test_plain_wordpress_links_redirect_to_the_imported_items(cms: None, uploads: Path, client: Any) -> None:
     """?p=ID and ?page_id=ID answer on every WordPress site whatever its permalinks: query-aware redirects."""
     run(DATA / "site.wxr", "--media-dir", str(uploads))
-    posts, pages = rows("posts"), rows("pages")
+    pages = rows("pages")
     response = client.get("/?p=20")
     assert response.status_code == 301 and response["Location"] == "/posts/formatting/"
-    assert client.get("/?p=22")["Location"] == f"/posts/{posts['private-thoughts'].slug}/"
+    # Post 22 was private (imported as a draft): its old link must not reveal the new slug (see the next test).
+    assert client.get("/?p=22").status_code != 301
     assert client.get("/?page_id=30")["Location"] == f"/pages/{pages['about'].slug}/"
     assert client.get("/?utm_source=feed&p=20")["Location"] == "/posts/formatting/"  # other parameters ignored
     assert client.get("/?p=99999").status_code != 301  # an unknown id: the page answers as before
     count = Redirect.objects.count()
     run(DATA / "site.wxr", "--media-dir", str(uploads))
     assert Redirect.objects.count() == count  # importing again adds no redirect
+
+
+def test_old_links_of_unpublished_items_answer_as_if_no_redirect_existed(cms: None, uploads: Path, client: Any) -> None:
+    """A private or draft WordPress post is imported as a draft; an anonymous visitor following its old permalink
+    must get the 404 of an unknown path, not a 301 naming the new slug. Once it is published, the redirect answers;
+    unpublished or trashed again, it stops."""
+    from content.entries import services
+    from tests.factories import SYSTEM
+
+    run(DATA / "site.wxr", "--media-dir", str(uploads))
+    private = rows("posts")["private-thoughts"]
+    sources = set(Redirect.objects.filter(entry_id=private.id).values_list("source", flat=True))
+    assert "/?p=22" in sources, sources
+    pretty = "/private-thoughts/"
+    Redirect.objects.create(id="01JZZZZZZZZZZZZZZZZZZZZZZ1", source=pretty, target="/posts/x/", entry_id="")
+
+    def answers() -> list[Any]:
+        return [client.get("/?p=22"), client.get("/?p=22&utm_source=feed")]
+
+    for response in answers():
+        assert response.status_code != 301 and private.slug not in response.get("Location", ""), response
+    assert client.get("/?p=20").status_code == 301  # a published post's old link still answers
+
+    services.entry_publish(actor=SYSTEM, collection="posts", id=private.id)
+    for response in answers():
+        assert response.status_code == 301 and response["Location"] == f"/posts/{private.slug}/"
+    services.entry_unpublish(actor=SYSTEM, collection="posts", id=private.id)
+    assert all(response.status_code != 301 for response in answers())
+    services.entry_publish(actor=SYSTEM, collection="posts", id=private.id)
+    services.entry_trash(actor=SYSTEM, collection="posts", id=private.id)
+    assert all(response.status_code != 301 for response in answers())
+    assert client.get(pretty).status_code == 301  # a redirect an editor made (naming no item) is not affected
+
+
+def test_an_old_pretty_permalink_of_a_draft_is_a_404(cms: None, tmp_path: Path, client: Any) -> None:
+    """The pretty permalink (/2020/01/secret/) of a draft answers 404 like any unknown path."""
+    path = tmp_path / "draft.xml"
+    path.write_text(
+        '<rss xmlns:wp="http://wordpress.org/export/1.2/"><channel><wp:wxr_version>1.2</wp:wxr_version>'
+        "<link>https://d.example</link><item><title>Secret</title><link>https://d.example/2020/01/secret/</link>"
+        "<wp:post_id>5</wp:post_id><wp:post_type>post</wp:post_type><wp:status>draft</wp:status>"
+        "<wp:post_name>secret</wp:post_name></item></channel></rss>"
+    )
+    assert "created 2 redirects" in run(path)
+    assert client.get("/2020/01/secret/").status_code == 404
+    assert client.get("/?p=5").status_code == 200  # the home page, as for any unknown id
 
 
 def test_imported_revisions_say_they_came_through_the_import(cms: None, uploads: Path) -> None:
@@ -336,6 +386,59 @@ def test_an_import_racing_another_of_the_same_file_creates_no_duplicates(
     assert site_counts()["entries:posts"] == before["entries:posts"], again
     assert site_counts()["entries:pages"] == before["entries:pages"], again
     assert "already imported: 5 posts" in again, again
+
+
+def test_two_imports_of_one_file_at_once_make_each_media_item_and_byline_once(
+    cms: None, uploads: Path, monkeypatch: Any
+) -> None:
+    """Two imports of one file in two threads (each its own connection), both having read the link table before
+    either wrote it, and both having read the attachment's bytes before either stored them: each media item and
+    each byline exists once, like the items, and the loser leaves no stored file behind."""
+    from bylines.models import Byline
+    from media import storage as store
+    from tests.content.test_concurrency import run_in_threads
+    from transfer.wordpress import media_files
+    from transfer.wordpress import report as report_module
+    from transfer.wordpress.collections import attach_taxonomies, ensure_collection
+    from transfer.wordpress.importer import import_wordpress
+
+    actor = Actor.system()
+    collections = ["posts", "pages", "product"]  # made first: creating one twice at once is another matter
+    for slug in collections:
+        ensure_collection(slug, actor)
+    attach_taxonomies(collections, actor)
+    both_read = threading.Barrier(2, timeout=30)
+    both_have_bytes = threading.Barrier(2, timeout=30)
+    read_links, read_file = report_module.Links.__post_init__, media_files._local
+
+    def links_read_by_both(self: Any) -> None:
+        read_links(self)
+        both_read.wait()
+
+    def bytes_read_by_both(media_dir: Path, url: str) -> bytes | None:
+        found = read_file(media_dir, url)
+        both_have_bytes.wait()
+        return found
+
+    monkeypatch.setattr(report_module.Links, "__post_init__", links_read_by_both)
+    monkeypatch.setattr(media_files, "_local", bytes_read_by_both)
+    folder = f"{datetime.now(UTC):%Y/%m}"
+
+    def stored_files() -> set[str]:
+        return set(store.storage().listdir(folder)[1]) if store.storage().exists(folder) else set()
+
+    before = stored_files()
+    one = partial(import_wordpress, str(DATA / "site.wxr"), actor=actor, media_dir=uploads, fetch=False)
+    results = run_in_threads([one, one])
+    assert [state for state, _ in results] == ["ok", "ok"], results
+    reports = [report.to_dict() for _, report in results]
+    assert MediaItem.objects.count() == 1 and Byline.objects.count() == 1, reports
+    assert sum(r["created"].get("media", 0) for r in reports) == 1, reports
+    assert sum(r["created"].get("bylines", 0) for r in reports) == 1, reports
+    assert site_counts()["entries:posts"] == 5, reports
+    assert not [s for r in reports for s in r["skipped"] if s["what"].startswith("redirect")], reports
+    assert site_counts()["Menu"] == 1, reports
+    assert stored_files() - before == {MediaItem.objects.get().storage_key.rpartition("/")[2]}
 
 
 def test_an_author_with_an_invalid_email_gets_no_user(cms: None, tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from content.models import Redirect
 from content.redirects.services import normalize_source, redirect_create
 from content.schema import specs as schema
 from emdash.actor import Actor
-from emdash.errors import EmDashError, SlugConflict
+from emdash.errors import Conflict, EmDashError, SlugConflict
 from taxonomy.models import Term
 from transfer.wordpress import wxr
 from transfer.wordpress.blocks import content_to_portable_text
@@ -24,7 +24,7 @@ from transfer.wordpress.collections import TAXONOMIES, collection_for
 from transfer.wordpress.html_text import Images
 from transfer.wordpress.media_files import base_path
 from transfer.wordpress.people import Credit
-from transfer.wordpress.report import Links, Report
+from transfer.wordpress.report import LinkedMeanwhile, Links, Report
 
 # publish → published, future → scheduled, everything else a draft (private and password-protected included:
 # this site has no per-item visibility, so they stay unpublished and the report says so).
@@ -41,10 +41,6 @@ def seo_of(item: wxr.Item, site_title: str) -> dict[str, str]:
     description = wxr.value(item.meta, "_yoast_wpseo_metadesc", "rank_math_description")
     seo = {"title": " ".join(title.split())[:200], "description": description[:500]}
     return {k: v for k, v in seo.items() if v}
-
-
-class LinkedMeanwhile(Exception):
-    """The item's link appeared while this import was making it (two imports of one file at once)."""
 
 
 class ItemImporter:
@@ -198,7 +194,11 @@ def add_redirects(site: wxr.Site, actor: Actor, links: Links, report: Report) ->
                 report.existing["redirects"] += 1
                 continue
             try:
-                redirect_create(actor=actor, source=old, target=new)
+                # Naming the item: the redirect answers only while it is published (a private post's old link
+                # must not reveal its new slug).
+                redirect_create(actor=actor, source=old, target=new, collection=link.collection, entry_id=link.target)
                 report.created["redirects"] += 1
+            except Conflict:  # another import of this file added it since the check above
+                report.existing["redirects"] += 1
             except EmDashError as exc:
                 report.skip(f"redirect {old}", str(exc))

@@ -3,7 +3,8 @@
 Every author becomes a byline (its credit on the items they wrote: `displayName` from the export, the slug from
 the login), linked to the user with the same email when there is one (created, without a password, only when asked),
 else a guest byline. The item's `author` is that user, or nobody (the report says so). A second run finds the
-bylines it made through the import's link table, so importing again adds none.
+bylines it made through the import's link table, so importing again adds none; a byline is made in one
+transaction with its link, so of two imports of one file at once only one keeps its byline.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
-from django.db import IntegrityError
+from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
 from accounts.models import User
@@ -22,7 +23,7 @@ from emdash.actor import Actor
 from emdash.errors import EmDashError, SlugConflict
 from emdash.roles import Role
 from transfer.wordpress import wxr
-from transfer.wordpress.report import Links, Report
+from transfer.wordpress.report import LinkedMeanwhile, Links, Report
 
 
 @dataclass(frozen=True)
@@ -78,13 +79,20 @@ def _byline(author: wxr.Author, user: User | None, actor: Actor, links: Links, r
     for attempt in range(1, 50):
         slug = base if attempt == 1 else f"{base[: bylines.SLUG_MAX_LENGTH - 4]}-{attempt}"
         try:
-            made = bylines.byline_create(actor=actor, slug=slug, display_name=name, user_id=user.pk if user else None)
+            with transaction.atomic():  # the byline and its link together, as items are made
+                made = bylines.byline_create(
+                    actor=actor, slug=slug, display_name=name, user_id=user.pk if user else None
+                )
+                if not links.add("author", author.login, made.id):
+                    raise LinkedMeanwhile  # another import of this file made it: roll this one back
         except SlugConflict:
             continue
+        except LinkedMeanwhile:
+            linked = links.get("author", author.login)
+            return linked.target if linked is not None else None
         except EmDashError as exc:
             report.skip(f"author {author.login}", f"no byline: {exc}")
             return None
-        links.add("author", author.login, made.id)
         report.created["bylines"] += 1
         return made.id
     report.skip(f"author {author.login}", "no free byline slug")

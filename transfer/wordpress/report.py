@@ -41,6 +41,11 @@ class Report:
         return out
 
 
+class LinkedMeanwhile(Exception):
+    """An object's link appeared while this import was making it (two imports of one file at once): the maker rolls
+    its copy back and uses the one linked first."""
+
+
 @dataclass
 class Links:
     """The link table for one export's site, read once and written as objects are made."""
