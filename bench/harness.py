@@ -359,12 +359,17 @@ class Bench:
         cmd += ["--workers", str(workers), "--no-access-log", "--log-level", "warning", "--timeout-keep-alive", "30"]
         return Server(name, cmd, port, env, self.work / f"{name}.log")
 
-    def granian(self, name: str, app: str, env: dict[str, str], workers: int = 1, threads: int = 1) -> Server:
+    def granian(
+        self, name: str, app: str, env: dict[str, str], workers: int = 1, threads: int = 1, interface: str = "asgi"
+    ) -> Server:
         """granian ASGI as the README documents it (with ``--log-config``); ``threads`` HTTP threads per worker
-        (``EMDASH_HTTP_THREADS``, emdash.edge.threaded_wsgi), like gunicorn's gthread ``--threads``."""
+        (``EMDASH_HTTP_THREADS``, emdash.edge.threaded_wsgi), like gunicorn's gthread ``--threads``. With
+        ``interface="wsgi"`` granian's own threads run a WSGI app (``--blocking-threads``): the floor's server."""
         port = free_port()
-        cmd = [*self.server_pin, str(self.bin / "granian"), "--interface", "asgi", "--host", "127.0.0.1"]
+        cmd = [*self.server_pin, str(self.bin / "granian"), "--interface", interface, "--host", "127.0.0.1"]
         cmd += ["--port", str(port), "--workers", str(workers), "--log-level", "warning"]
+        if interface == "wsgi":
+            cmd += ["--blocking-threads", str(threads)]
         cmd += ["--log-config", str(ROOT / "config" / "logging.json"), app]
         return Server(name, cmd, port, {**env, "EMDASH_HTTP_THREADS": str(threads)}, self.work / f"{name}.log")
 
