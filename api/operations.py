@@ -156,8 +156,14 @@ def nested_query(request: Request, op: Operation) -> dict[str, Any]:
     return found
 
 
+_PRECONDITIONS = ("HTTP_IF_NONE_MATCH", "HTTP_IF_MODIFIED_SINCE", "HTTP_IF_MATCH", "HTTP_IF_UNMODIFIED_SINCE")
+
+
 def _is_conditional(request: Request) -> bool:
-    return "HTTP_IF_NONE_MATCH" in request.META or "HTTP_IF_MODIFIED_SINCE" in request.META
+    """Whether the read must be checked before it is built: a 304, or a 412 for a failed If-Match or
+    If-Unmodified-Since (RFC 9110 13.1: a failed precondition means the method, a GET included, is not performed)."""
+    meta = request.META
+    return any(name in meta for name in _PRECONDITIONS)
 
 
 def conditional(

@@ -54,6 +54,22 @@ def test_conditional_reads_get_a_304_without_the_body_being_built(published, pat
     assert client.get(path, HTTP_IF_NONE_MATCH='"stale"').status_code == 200
 
 
+@pytest.mark.parametrize("path", [f"{API}/hello", f"{API}?limit=5", "/_emdash/api/search?q=hello"])
+def test_failed_preconditions_on_a_read_are_412_as_on_public_pages(published, path) -> None:
+    """RFC 9110 13.1.1 and 13.1.4: If-Match / If-Unmodified-Since that fail mean the method is not performed, a GET
+    included; the public pages (Django's ConditionalGetMiddleware rules) already answered 412."""
+    client = Client()
+    first = client.get(path)
+    refused = client.get(path, HTTP_IF_MATCH='"someone-elses"')
+    assert refused.status_code == 412 and refused.content == b""
+    assert refused["ETag"] == first["ETag"]
+    assert client.get(path, HTTP_IF_UNMODIFIED_SINCE="Mon, 01 Jan 2001 00:00:00 GMT").status_code == 412
+    held = client.get(path, HTTP_IF_MATCH=first["ETag"])
+    assert held.status_code == 200 and held.content == first.content
+    assert client.get(path, HTTP_IF_MATCH="*").status_code == 200
+    assert client.get(path, HTTP_IF_UNMODIFIED_SINCE=first["Last-Modified"]).status_code == 200
+
+
 def test_an_edit_changes_the_item_and_list_validators(published) -> None:
     client = Client()
     item, listing = client.get(f"{API}/hello"), client.get(API)
