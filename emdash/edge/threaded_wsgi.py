@@ -266,8 +266,11 @@ MAX_KEYS = 512
 
 
 def _key(raw_name: bytes) -> str:
-    name = raw_name.decode("latin-1").upper().replace("-", "_")
-    key = name if name == "CONTENT_LENGTH" or name == "CONTENT_TYPE" else "HTTP_" + name
+    """The environ key of a header, or "" for a name with an underscore: ``X_Forwarded_Proto`` and the proxy's
+    ``X-Forwarded-Proto`` would share a key, so such names are dropped, as gunicorn and Django's runserver do."""
+    text = raw_name.decode("latin-1")
+    name = "" if "_" in text else text.upper().replace("-", "_")
+    key = name if not name or name == "CONTENT_LENGTH" or name == "CONTENT_TYPE" else "HTTP_" + name
     if len(_KEYS) < MAX_KEYS:  # clients choose header names: past the bound, new ones are converted each time
         _KEYS[raw_name] = key
     return key
@@ -302,7 +305,11 @@ def build_environ(scope: Scope, body: IO[bytes], size: int) -> dict[str, Any]:
         environ["REMOTE_ADDR"] = str(client[0])
         environ["REMOTE_PORT"] = str(client[1])
     for raw_name, raw_value in scope.get("headers", ()):
-        key = _KEYS.get(raw_name) or _key(raw_name)
+        key = _KEYS.get(raw_name)
+        if key is None:
+            key = _key(raw_name)
+        if not key:
+            continue
         value = raw_value.decode("latin-1")
         if key in environ and key.startswith("HTTP_"):
             # Repeated headers join with a comma (RFC 9110 5.3); cookies with "; " (RFC 6265 5.4).

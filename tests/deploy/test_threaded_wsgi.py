@@ -63,6 +63,19 @@ def test_the_environ_is_what_a_wsgi_server_builds():
     assert (environ["REMOTE_ADDR"], environ["SERVER_NAME"], environ["SERVER_PORT"]) == ("10.0.0.1", "127.0.0.1", "8000")
 
 
+def test_header_names_with_underscores_are_dropped_as_wsgi_servers_do():
+    """``X_Forwarded_Proto`` would land on the same environ key as the proxy's ``X-Forwarded-Proto`` (and join it:
+    ``http,https``): gunicorn and Django's runserver drop such names, so the bridge does too."""
+    import io
+
+    headers = [(b"x_forwarded_proto", b"https"), (b"x-forwarded-proto", b"http"), (b"x_custom", b"1")]
+    environ = build_environ(_scope(headers=headers), io.BytesIO(b""), 0)
+    assert environ["HTTP_X_FORWARDED_PROTO"] == "http"
+    assert "HTTP_X_CUSTOM" not in environ
+    again = build_environ(_scope(headers=headers), io.BytesIO(b""), 0)  # the remembered names behave the same
+    assert again["HTTP_X_FORWARDED_PROTO"] == "http" and "HTTP_X_CUSTOM" not in again
+
+
 def test_a_buffered_answer_is_sent_whole_and_requests_share_threads():
     threads: set[int] = set()
 
