@@ -26,8 +26,9 @@ from transfer.wordpress.media_files import base_path
 from transfer.wordpress.people import Credit
 from transfer.wordpress.report import LinkedMeanwhile, Links, Report
 
-# publish → published, future → scheduled, everything else a draft (private and password-protected included:
-# this site has no per-item visibility, so they stay unpublished and the report says so).
+# publish → published, future → scheduled (a draft when it has no date), everything else a draft (private and
+# password-protected included: this site has no per-item visibility, so they stay unpublished and the report says
+# so).
 STATUS = {"publish": "published", "future": "scheduled", "draft": "draft", "pending": "draft"}
 
 
@@ -118,6 +119,10 @@ class ItemImporter:
         if item.password or item.status == "private":
             why = "password-protected" if item.password else "private"
             self.report.notes.append(f"{collection}/{item.post_id} was {why} in WordPress: imported as a draft")
+        elif _dateless_schedule(item):
+            self.report.notes.append(
+                f"{collection}/{item.post_id} was scheduled in WordPress without a date: imported as a draft"
+            )
 
     def create(self, item: wxr.Item, collection: str) -> str:
         """The new entry's id; a slug already taken (WordPress lets two items share one) is made unique."""
@@ -145,7 +150,7 @@ class ItemImporter:
             bylines=[{"bylineId": credit.byline_id}] if credit and credit.byline_id else None,
         )
         when = item.date_gmt or timezone.now()
-        status = "draft" if item.password else STATUS.get(item.status, "draft")
+        status = "draft" if item.password or _dateless_schedule(item) else STATUS.get(item.status, "draft")
         if status == "scheduled" and when > timezone.now():
             services.entry_schedule(actor=self.actor, collection=collection, id=entry.id, scheduled_at=when.isoformat())
         elif status in ("published", "scheduled"):
@@ -153,6 +158,11 @@ class ItemImporter:
         model = schema.current().get(collection).model
         model.objects.filter(pk=entry.id).update(created_at=when, author_id=credit.user_id if credit else None)
         return entry.id
+
+
+def _dateless_schedule(item: wxr.Item) -> bool:
+    """A scheduled post whose export carries no date: publishing it "now" would show what its author held back."""
+    return item.status == "future" and item.date_gmt is None
 
 
 def parents_first(items: list[wxr.Item]) -> list[wxr.Item]:
