@@ -33,6 +33,14 @@ MAX_SIDE = 30_000
 _SRGB = ImageCms.createProfile("sRGB")
 
 
+def too_large(width: int | None, height: int | None) -> bool:
+    """Whether every rendition of an image this size would be refused (too many pixels or a side too long):
+    results then offer only the original, as for animated images."""
+    if not width or not height:
+        return False
+    return width * height > MAX_PIXELS or max(width, height) > MAX_SIDE
+
+
 @dataclass(frozen=True)
 class Box:
     """A rendition request after the size rules: target width/height (0 = free), fit, focal point."""
@@ -57,7 +65,7 @@ def open_checked(handle: IO[bytes]) -> Iterator[Image.Image]:
     except Exception:
         raise UnsupportedImage("The file is not an image this server can resize") from None
     try:
-        if width * height > MAX_PIXELS or max(width, height) > MAX_SIDE or min(width, height) < 1:
+        if too_large(width, height) or min(width, height) < 1:
             raise UnsupportedImage("The image's dimensions are too large to process")
         yield image
     finally:

@@ -17,6 +17,7 @@ def _ready(row: MediaItem) -> dict[str, Any]:
         media_id=row.id,
         mime_type=row.mime_type,
         width=row.width,
+        height=row.height,
         content_hash=row.content_hash,
         focal=(row.focal_x, row.focal_y),
         animated=row.animated,

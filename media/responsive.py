@@ -19,7 +19,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from emdash.conf import emdash_settings
 from media import renditions
-from media.images import Box, cover_size
+from media.images import Box, cover_size, too_large
 from media.renditions import Spec
 
 # The ready URLs every image result carries: name -> (target width, height, fit, format).
@@ -75,11 +75,13 @@ def describe(
     content_hash: str,
     focal: tuple[float, float],
     animated: bool = False,
+    height: int | None = None,
 ) -> dict[str, Any]:
     """``{renditions: {name: url}, srcset}`` for an image Pillow can resize; ``{renditions: None, srcset:
-    None}`` for anything else (files, SVG, animated images: a rendition would lose the animation)."""
+    None}`` for anything else (files, SVG, animated images: a rendition would lose the animation; images too
+    large to decode: every rendition would be 415)."""
     sizes = renditions.sizes()
-    if animated or not renditions.renditionable(mime_type) or not sizes:
+    if animated or not renditions.renditionable(mime_type) or not sizes or too_large(width, height):
         return {"renditions": None, "srcset": None}
     addresses = _Addresses(media_id, renditions.version(content_hash, *focal))
     ready = {}

@@ -288,6 +288,20 @@ def test_an_animated_image_uploaded_before_animation_was_noted_stops_offering_re
     assert gif.animated and presenters.item(gif)["renditions"] is None
 
 
+def test_an_image_too_large_to_render_offers_no_renditions() -> None:
+    # A 40,000 x 10 panorama is a valid upload (a few hundred bytes) but every rendition of it is refused (a side
+    # over 30,000 px): its results must not hand pages srcsets and thumbnails that all answer 415.
+    buffer = io.BytesIO()
+    Image.new("1", (40_000, 10)).save(buffer, "PNG")
+    wide = make_media(SYSTEM, content=buffer.getvalue(), mime_type="image/png")
+    assert (wide.width, wide.height) == (40_000, 10)
+    assert get(wide, "160x0/inside.webp").status_code == 415
+    item, value = presenters.item(wide), presenters.value(wide)
+    assert item["renditions"] is None and item["srcset"] is None
+    assert value["renditions"] is None and value["srcset"] is None
+    assert item["url"]  # the original is still offered
+
+
 def test_a_decompression_bomb_is_refused_before_decoding() -> None:
     buffer = io.BytesIO()
     Image.new("1", (12_000, 10_000)).save(buffer, "PNG")  # 120 Mpx, a few KB compressed
