@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any
+from typing import Any, overload
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -18,14 +18,47 @@ def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-def env_int(name: str) -> int | None:
-    value = os.environ.get(name, "").strip()
-    return int(value) if value else None
+def _refuse(name: str, value: str, what: str) -> ImproperlyConfigured:
+    # Python's own "invalid literal for int()" names neither the variable nor what it takes.
+    return ImproperlyConfigured(f"{name} must be {what}, not {value!r}")
 
 
-def env_float(name: str) -> float | None:
+@overload
+def env_int(name: str) -> int | None: ...
+@overload
+def env_int(name: str, default: int) -> int: ...
+def env_int(name: str, default: int | None = None) -> int | None:
     value = os.environ.get(name, "").strip()
-    return float(value) if value else None
+    if not value:
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise _refuse(name, value, "a whole number") from None
+
+
+@overload
+def env_float(name: str) -> float | None: ...
+@overload
+def env_float(name: str, default: float) -> float: ...
+def env_float(name: str, default: float | None = None) -> float | None:
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    try:
+        return float(value)
+    except ValueError:
+        raise _refuse(name, value, "a number (e.g. 0.5)") from None
+
+
+def env_sizes(name: str) -> list[int] | None:
+    """Comma-separated pixel sizes (EMDASH_IMAGE_SIZES); 0 is allowed (it keeps the ratio), negatives are not."""
+    items = env_list(name)
+    if not items:
+        return None
+    if not all(item.isascii() and item.isdigit() for item in items):
+        raise _refuse(name, os.environ.get(name, ""), "comma-separated whole numbers of pixels, e.g. 320,640,1280")
+    return [int(item) for item in items]
 
 
 def env_json_object(name: str) -> dict[str, Any] | None:
@@ -47,4 +80,7 @@ def env_size(name: str, default: int) -> int:
     if not raw:
         return default
     scale = {"K": 1024, "M": 1024**2, "G": 1024**3}.get(raw[-1], 1)
-    return int(raw[:-1] if scale > 1 else raw) * scale
+    digits = (raw[:-1] if scale > 1 else raw).strip()
+    if not (digits.isascii() and digits.isdigit()):
+        raise _refuse(name, os.environ.get(name, ""), "a size in bytes with an optional K, M or G suffix, e.g. 4M")
+    return int(digits) * scale

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 import dj_database_url
 from csp.constants import NONCE
 
-from config.env import env_bool, env_float, env_int, env_json_object, env_list, env_size
+from config.env import env_bool, env_float, env_int, env_json_object, env_list, env_size, env_sizes
 from config.layout import APPS
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -123,15 +123,15 @@ TEMPLATES = [
 def _postgres_pool(db: Any) -> None:
     """psycopg's pool, bounded per process: connections are shared by the process's HTTP threads (config.asgi:
     EMDASH_HTTP_THREADS; gunicorn's --threads) and its other threads. EMDASH_DB_POOL_MAX=0 turns it off."""
-    pool_max = int(os.environ.get("EMDASH_DB_POOL_MAX", "10"))
+    pool_max = env_int("EMDASH_DB_POOL_MAX", 10)
     if pool_max <= 0:
         return
     db["CONN_MAX_AGE"] = 0  # Django requires it with a pool: connections go back to the pool at request end
     db["OPTIONS"]["pool"] = {
-        "min_size": min(int(os.environ.get("EMDASH_DB_POOL_MIN", "1")), pool_max),
+        "min_size": min(env_int("EMDASH_DB_POOL_MIN", 1), pool_max),
         "max_size": pool_max,
         # Seconds a request waits for a free connection before failing (psycopg_pool.PoolTimeout).
-        "timeout": float(os.environ.get("EMDASH_DB_POOL_TIMEOUT", "10")),
+        "timeout": env_float("EMDASH_DB_POOL_TIMEOUT", 10.0),
     }
 
 
@@ -207,7 +207,7 @@ if S3_BUCKET := _env_first("EMDASH_S3_BUCKET", "AWS_STORAGE_BUCKET_NAME"):
         # the bucket (or EMDASH_S3_PUBLIC_DOMAIN) must allow public reads, see docs/production.md. A private
         # bucket is an explicit choice: EMDASH_S3_SIGNED_URLS=1 (URLs expire after EMDASH_S3_SIGNED_URL_SECONDS).
         "querystring_auth": env_bool("EMDASH_S3_SIGNED_URLS", env_bool("AWS_QUERYSTRING_AUTH", False)),
-        "querystring_expire": int(os.environ.get("EMDASH_S3_SIGNED_URL_SECONDS", "3600")),
+        "querystring_expire": env_int("EMDASH_S3_SIGNED_URL_SECONDS", 3600),
         "file_overwrite": False,
     }
     STORAGES["default"] = {"BACKEND": "storages.backends.s3.S3Storage", "OPTIONS": MEDIA_S3_OPTIONS}
@@ -245,7 +245,7 @@ if EMDASH_TRUST_PROXY:
 # The site's own origin and the configured API origins may post forms and cookie-authenticated API calls.
 CSRF_TRUSTED_ORIGINS = list(dict.fromkeys(([SITE_ORIGIN] if SITE_ORIGIN else []) + env_list("EMDASH_ALLOWED_ORIGINS")))
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("EMDASH_SECURE_COOKIES", HTTPS)
-SECURE_HSTS_SECONDS = int(os.environ.get("EMDASH_HSTS_SECONDS", 31536000 if HTTPS and not DEBUG else 0))
+SECURE_HSTS_SECONDS = env_int("EMDASH_HSTS_SECONDS", 31536000 if HTTPS and not DEBUG else 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("EMDASH_HSTS_INCLUDE_SUBDOMAINS", True)
 SECURE_HSTS_PRELOAD = env_bool("EMDASH_HSTS_PRELOAD", False)
 SILENCED_SYSTEM_CHECKS: list[str] = []
@@ -335,8 +335,8 @@ EMDASH["FETCH_ALLOW_PRIVATE"] = env_bool("EMDASH_FETCH_ALLOW_PRIVATE", False)
 DATA_UPLOAD_MAX_MEMORY_SIZE = _MAX_BODY
 # nginx serves the files itself when set (X-Accel-Redirect to this internal location); see docs/production.md.
 EMDASH["MEDIA_ACCEL_PREFIX"] = os.environ.get("EMDASH_MEDIA_ACCEL_PREFIX", "")
-if _image_sizes := env_list("EMDASH_IMAGE_SIZES"):
-    EMDASH["IMAGE_SIZES"] = [int(size) for size in _image_sizes]
+if (_image_sizes := env_sizes("EMDASH_IMAGE_SIZES")) is not None:
+    EMDASH["IMAGE_SIZES"] = _image_sizes
 # ----------------------------------------------------------------------------------------------------------
 
 # The REST API (api/): its views set their own parsers, renderers, authentication, route rules and error
