@@ -16,7 +16,8 @@ from config.env import env_bool, env_float, env_int, env_json_object, env_list, 
 from config.layout import APPS
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-VAR_DIR = Path(os.environ.get("EMDASH_VAR_DIR", BASE_DIR / "var"))
+# An empty value means the default too: Path("") would be the working directory, scattering the database there.
+VAR_DIR = Path(os.environ.get("EMDASH_VAR_DIR", "").strip() or BASE_DIR / "var")
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 
 

@@ -54,3 +54,12 @@ def test_a_malformed_number_stops_the_start_with_its_name(name: str, value: str,
     assert out.returncode != 0
     assert expected in out.stderr, out.stderr[-800:]
     assert "invalid literal" not in out.stderr
+
+
+def test_an_empty_var_dir_means_the_default_not_the_working_directory(tmp_path) -> None:
+    code = "import django; django.setup(); from django.conf import settings; print(settings.VAR_DIR)"
+    env = _env({"EMDASH_VAR_DIR": ""})
+    env.pop("DATABASE_URL", None)
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip().splitlines()[-1] == str(ROOT / "var")
