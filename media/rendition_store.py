@@ -50,7 +50,10 @@ def _transparent(item: MediaItem) -> bool:
         return False
     if item.has_alpha is None:  # uploaded before placeholders were computed: look once, remember
         with store.open_file(item.storage_key) as handle, images.open_checked(handle) as image:
-            alpha = images.has_alpha(images.prepare(image))
+            try:
+                alpha = images.has_alpha(images.prepare(image))
+            except Exception:  # truncated or corrupt: refused as render_bytes refuses it, not a 500
+                raise UnsupportedImage("The image could not be decoded") from None
         MediaItem.objects.filter(id=item.id).update(has_alpha=alpha)
         item.has_alpha = alpha
     return bool(item.has_alpha)

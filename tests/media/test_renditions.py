@@ -302,6 +302,19 @@ def test_an_image_too_large_to_render_offers_no_renditions() -> None:
     assert item["url"]  # the original is still offered
 
 
+def test_a_truncated_png_is_415_for_auto_too_not_500() -> None:
+    # `auto` first looks for transparency (PNG or JPEG?), which decodes the image: a truncated file failed
+    # there with an OSError and answered 500 (the admin's media library asks for `auto` thumbnails).
+    buffer = io.BytesIO()
+    Image.new("RGBA", (50, 40), (0, 0, 255, 128)).save(buffer, "PNG")
+    item = make_media(SYSTEM, content=buffer.getvalue()[:60], mime_type="image/png")
+    for path in ("160x0/inside.auto", "160x0/inside.webp"):
+        response = get(item, path, accept="image/png")
+        assert response.status_code == 415, (path, response.status_code)
+        assert response.json()["error"] == {"code": "UNSUPPORTED_IMAGE", "message": "The image could not be decoded"}
+    assert not MediaRendition.objects.exists()
+
+
 def test_a_decompression_bomb_is_refused_before_decoding() -> None:
     buffer = io.BytesIO()
     Image.new("1", (12_000, 10_000)).save(buffer, "PNG")  # 120 Mpx, a few KB compressed
