@@ -77,6 +77,8 @@ def review_detail(request: HttpRequest, id: str) -> HttpResponse:
         "can_propose": can(actor, Perm.CHANGESET_PROPOSE),
         "can_review": can(actor, Perm.CHANGESET_REVIEW),
         "can_publish": can(actor, Perm.CHANGESET_PUBLISH),
+        # Taken back in full: "Revert" could only fail, and the badge says so rather than "published".
+        "revertible": selectors.revertible(changeset["id"]),
         "mine": mine,
     }
     return render(request, "admin_ui/review/detail.html", context)

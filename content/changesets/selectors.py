@@ -52,3 +52,8 @@ def changeset_get(*, actor: Actor, id: str) -> dict[str, Any]:
     settled = changeset.state in (ChangeSet.PUBLISHED, ChangeSet.CANCELLED)
     entries = [review.inspect(entry, settled=settled) for entry in changeset.entries.order_by("id")]
     return {**changeset_dict(changeset, len(entries)), "entries": entries}
+
+
+def revertible(id: str) -> bool:
+    """A published set with items still to take back (a partial revert leaves the skipped ones)."""
+    return ChangeSet.objects.filter(id=id, state=ChangeSet.PUBLISHED, entries__reverted=False).exists()

@@ -56,6 +56,21 @@ def test_approve_with_a_comment_then_publish_from_the_screen(posts, as_role):
     assert ChangeSet.objects.get(id=changeset_id).reverted_at is not None
 
 
+def test_a_set_reverted_whole_offers_no_revert_button_and_says_so(posts, as_role):
+    # Before, a set taken back in full still showed "Revert" (which could only fail: nothing is left to take back)
+    # under a "published" badge.
+    changeset_id, _item = submitted_set(make_user(Role.AUTHOR))
+    client, _ = as_role("editor")
+    url = f"/_emdash/admin/review/{changeset_id}/"
+    client.post(url + "approve/")
+    client.post(url + "publish/")
+    assert ">Revert</button>" in client.get(url).content.decode()
+    client.post(url + "revert/")
+    page = client.get(url).content.decode()
+    assert ">Revert</button>" not in page
+    assert "reverted" in page
+
+
 def test_the_author_cannot_approve_their_own_set_from_the_screen(posts, as_role):
     client, editor = as_role("editor")
     changeset_id, _ = submitted_set(editor)
