@@ -6,8 +6,8 @@
   writer (``audit.writer.submit``) once the answer is built, so a read adds no write transaction. Such a row is
   an ``audit.rows.Row`` (the columns as plain attributes, not a model instance); :func:`save` inserts one now.
 
-Adding an audit column: one model field (``audit.models.AuditLog``, plus its migration) and one line in
-:func:`columns`, reading it from the ``Call``.
+Adding an audit column: one model field (``audit.models.AuditLog``, plus its migration), one line in
+:func:`columns`, reading it from the ``Call``, and its type on ``audit.rows.Row``.
 """
 
 from __future__ import annotations
