@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from admin_ui import audit, plain
+from audit import record as audit_record
 from emdash import operations
 from emdash.actor import Actor
 from emdash.call import calling
@@ -150,7 +151,7 @@ def run(
         # Refusals and failures are kept; a successful admin read is not (docs/architecture.md): a page view
         # is not an action, unlike an assistant's read over MCP.
         if op.is_write or row.outcome != "ok":
-            row.save(force_insert=True)
+            audit_record.save(row)
 
     def call() -> Any:
         return run_operation(op, door_call, raw, later=keep)

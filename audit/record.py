@@ -3,28 +3,35 @@
 - now (the default): inserted at once, inside the caller's transaction, so a write and its row commit or roll
   back together (the pipeline's writes, the admin, uploads, task completion);
 - ``later``: handed to the door's batch (MCP reads and failed calls), which the door passes to the background
-  writer (``audit.writer.submit``) once the answer is built, so a read adds no write transaction.
+  writer (``audit.writer.submit``) once the answer is built, so a read adds no write transaction. Such a row is
+  an ``audit.rows.Row`` (the columns as plain attributes, not a model instance); :func:`save` inserts one now.
 
-Adding an audit column: one model field (``audit.models.AuditLog``, plus its migration) and one line in
-:func:`row`, reading it from the ``Call``.
+Adding an audit column: one model field (``audit.models.AuditLog``, plus its migration), one line in
+:func:`columns`, reading it from the ``Call``, and its type on ``audit.rows.Row``.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
+from django.utils import timezone
+
+from audit import writer
 from audit.models import AuditLog
+from audit.rows import Row
 from emdash.call import Call
 from emdash.text import scrub
 
 # Where a door gathers the rows it writes off the request path.
-Later = Callable[[AuditLog], None]
+Later = Callable[[Row], None]
 
 
-def row(call: Call, action: str, outcome: str, target: str = "", started: float | None = None) -> AuditLog:
+def columns(call: Call, action: str, outcome: str, target: str = "", started: float | None = None) -> dict[str, Any]:
     """The audit row of one call: who (user, token), through what (door, program), on what, with what outcome."""
-    return AuditLog(
+    return dict(
+        created_at=timezone.now(),
         user_id=call.actor.user_id,
         **AuditLog.fields_of(call),  # door, token, OAuth client, program (SPEC 9.3)
         action=scrub(action[:100]),
@@ -35,6 +42,16 @@ def row(call: Call, action: str, outcome: str, target: str = "", started: float 
     )
 
 
+def row(call: Call, action: str, outcome: str, target: str = "", started: float | None = None) -> AuditLog:
+    """The audit row of one call as a model instance."""
+    return AuditLog(**columns(call, action, outcome, target, started))
+
+
+def save(entry: Row) -> None:
+    """Insert a row that was handed to ``later`` now, in the caller's transaction (the admin keeps failures so)."""
+    writer.insert([entry])
+
+
 def record(
     call: Call,
     action: str,
@@ -43,11 +60,9 @@ def record(
     *,
     started: float | None = None,
     later: Later | None = None,
-) -> AuditLog:
+) -> None:
     """Record one call: now, in the caller's transaction, or (``later``) in the door's batch."""
-    entry = row(call, action, outcome, target, started)
     if later is not None:
-        later(entry)
+        later(Row(**columns(call, action, outcome, target, started)))
     else:
-        entry.save(force_insert=True)
-    return entry
+        row(call, action, outcome, target, started).save(force_insert=True)

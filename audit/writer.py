@@ -25,12 +25,13 @@ from collections.abc import Sequence
 from django.db import close_old_connections, connection, models, transaction
 
 from audit.models import AuditLog
+from audit.rows import Row
 from emdash.conf import emdash_settings
 
 log = logging.getLogger("emdash.audit")
 
 _lock = threading.Lock()
-_pending: collections.deque[AuditLog] = collections.deque()
+_pending: collections.deque[AuditLog | Row] = collections.deque()
 _thread: threading.Thread | None = None
 _pid = 0
 _wake = threading.Event()  # set: rows are waiting (or a flush or stop is asked for)
@@ -41,7 +42,7 @@ _handed = 0  # rows handed over and rows written by the thread, for flush()
 _written = 0
 
 
-def write(rows: Sequence[AuditLog]) -> None:
+def write(rows: Sequence[AuditLog | Row]) -> None:
     """Insert ``rows`` now, in one transaction; a failure is logged, never raised to the caller.
 
     A batch that fails is written row by row, so one bad row does not cost the others; a row whose user was
@@ -51,7 +52,7 @@ def write(rows: Sequence[AuditLog]) -> None:
         return
     try:
         with transaction.atomic():
-            _insert(rows)
+            insert(rows)
         return
     except Exception:
         if len(rows) == 1:
@@ -61,9 +62,10 @@ def write(rows: Sequence[AuditLog]) -> None:
         write([row])
 
 
-def _insert(rows: Sequence[AuditLog]) -> None:
-    """One prepared INSERT run for every row (``executemany``). ``bulk_create`` compiles a statement with a
-    placeholder per value on every batch: about 40 us a row, more than SQLite's own insert."""
+def insert(rows: Sequence[AuditLog | Row]) -> None:
+    """Insert ``rows`` in the current transaction: one prepared INSERT run for every row (``executemany``).
+    ``bulk_create`` compiles a statement with a placeholder per value on every batch: about 40 us a row, more
+    than SQLite's own insert."""
     fields = [f for f in AuditLog._meta.concrete_fields if not f.primary_key]
     quote = connection.ops.quote_name
     columns = ", ".join(quote(str(f.column)) for f in fields)
@@ -82,20 +84,20 @@ def _insert(rows: Sequence[AuditLog]) -> None:
         cursor.executemany(sql, params)
 
 
-def _write_orphan(row: AuditLog) -> None:
+def _write_orphan(row: AuditLog | Row) -> None:
     """Last try for one row: without its user (deleted since), else logged and dropped."""
     if row.user_id is not None:
         row.user_id = None
         try:
             with transaction.atomic():
-                _insert([row])
+                insert([row])
             return
         except Exception:
             pass
     log.error("could not write audit row %s (trace %s)", row.action, row.trace_id, exc_info=True)
 
 
-def submit(rows: Sequence[AuditLog]) -> None:
+def submit(rows: Sequence[AuditLog | Row]) -> None:
     """Hand ``rows`` to the writer thread (or write them now when AUDIT_ASYNC is off or too many wait)."""
     global _handed
     if not rows:
@@ -129,7 +131,7 @@ def _ensure_thread() -> None:
             _thread.start()
 
 
-def _take(limit: int) -> list[AuditLog]:
+def _take(limit: int) -> list[AuditLog | Row]:
     with _lock:
         return [_pending.popleft() for _ in range(min(limit, len(_pending)))]
 

@@ -37,9 +37,19 @@ def loads(raw: bytes | bytearray | memoryview | str, *, lone_surrogates: bool = 
         if not (lone_surrogates and "surrogate" in reason):
             raise BadJSON("invalid JSON") from None
         value = _with_surrogates(raw)
-    if too_deep(value):
+    if _may_be_deep(raw) and too_deep(value):
         raise BadJSON(too_deep_reason())
     return value
+
+
+def _may_be_deep(raw: bytes | bytearray | memoryview | str) -> bool:
+    """False when ``raw`` has too few brackets to nest past MAX_DEPTH (each level opens one): most bodies, whose
+    walk (a few us a call) is then skipped. Brackets inside strings are counted too, which only means a walk."""
+    if isinstance(raw, memoryview):
+        return True
+    if isinstance(raw, str):
+        return raw.count("[") + raw.count("{") > MAX_DEPTH
+    return raw.count(b"[") + raw.count(b"{") > MAX_DEPTH
 
 
 def _with_surrogates(raw: bytes | bytearray | memoryview | str) -> Any:

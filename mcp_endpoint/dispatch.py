@@ -12,7 +12,7 @@ from typing import Any
 import orjson
 
 from audit import record as audit
-from audit.models import AuditLog
+from audit.rows import Row
 from emdash.actor import Actor
 from emdash.call import Call
 from emdash.errors import EmDashError, InsufficientPermissions, InsufficientScope, ValidationError
@@ -55,7 +55,7 @@ SERVER_INFO = {"name": SERVER_NAME, "title": SERVER_TITLE, "version": server_ver
 class Context:
     call: Call  # who, through which door, from which program (the clientInfo of each message may rename it)
     version: str  # negotiated for this request (header, or default)
-    audit: list[AuditLog] = field(default_factory=list)  # rows written off the request path (the door's batch)
+    audit: list[Row] = field(default_factory=list)  # rows written off the request path (the door's batch)
 
     @property
     def actor(self) -> Actor:

@@ -64,3 +64,53 @@ def test_a_failing_connection_check_does_not_kill_the_writer(writer, monkeypatch
     audit_writer.flush()
     assert calls and audit_writer._thread is not None and audit_writer._thread.is_alive()
     assert sorted(AuditLog.objects.values_list("action", flat=True)) == ["one", "two"]
+
+
+def test_a_row_has_exactly_the_tables_columns():
+    from audit.rows import COLUMNS, Row
+
+    assert set(Row.__annotations__) == set(COLUMNS)
+    with pytest.raises(AttributeError):
+        Row(no_such_column="x")
+
+
+def test_a_row_sent_later_is_written_as_the_row_written_now(writer):
+    # The door's batch holds plain rows, not model instances: what reaches the table must be the same.
+    from audit import record
+    from emdash.actor import Actor
+    from emdash.call import Call
+    from tests.factories import make_user
+
+    user = make_user("editor")
+    call = Call(Actor.for_user(user), "mcp", "c" * 24, "Claude\x00Code", client_version="1.2")
+    record.record(call, "content_get", "NOT_FOUND", "posts/x")
+    batch: list = []
+    record.record(call, "content_get", "NOT_FOUND", "posts/x", later=batch.append)
+    assert AuditLog.objects.filter(trace_id="c" * 24).count() == 1  # the later one is not written yet
+    audit_writer.submit(batch)
+    audit_writer.flush()
+    skip = {"id", "created_at"}
+    now, later = (
+        {k: v for k, v in values.items() if k not in skip}
+        for values in AuditLog.objects.filter(trace_id="c" * 24).order_by("id").values()
+    )
+    assert now == later and later["user_id"] == user.pk and later["client"] == "Claude\ufffdCode"
+    first, second = AuditLog.objects.filter(trace_id="c" * 24).order_by("id")
+    assert first.created_at <= second.created_at
+
+
+def test_a_kept_row_is_saved_in_the_callers_transaction():
+    from django.db import transaction
+
+    from audit import record
+    from emdash.actor import Actor
+    from emdash.call import Call
+
+    call = Call(Actor.anonymous(), "admin", "d" * 24, "")
+    batch: list = []
+    record.record(call, "content_update", "VALIDATION_ERROR", later=batch.append)
+    with transaction.atomic():
+        record.save(batch[0])
+        assert AuditLog.objects.filter(trace_id="d" * 24, outcome="VALIDATION_ERROR").exists()
+        transaction.set_rollback(True)
+    assert not AuditLog.objects.filter(trace_id="d" * 24).exists()

@@ -2,8 +2,10 @@
 
 django-csp builds the header from the settings on every response (about 0.1 ms, a large part of a cached read
 call). When a response changes nothing (no nonce was used, no ``@csp_update``-style override), the policy
-depends on the settings alone, so it is built once and reused; it is rebuilt when the settings change
-(tests' ``override_settings``). Everything else goes through django-csp unchanged.
+depends on the settings alone, so it is built once and reused, with what else the settings decide (the
+excluded URL prefixes, DEBUG): reading them through Django's lazy settings was most of what was left per
+response. All of it is rebuilt when the settings change (tests' ``override_settings``). Everything else goes
+through django-csp unchanged.
 """
 
 from __future__ import annotations
@@ -29,11 +31,15 @@ HEADERS = (
 
 
 _built: dict[bool, str] = {}  # report_only -> the policy for responses that change nothing
+# (DEBUG, the headers to add: (header, policy, the exempting attribute, excluded path prefixes)), once built
+Plan = tuple[bool, tuple[tuple[str, str, str, tuple[str, ...]], ...]]
+_plan: dict[str, Plan] = {}  # "current" -> the plan (a dict: a reader racing _forget finds it or not, never half)
 
 
 def _forget(setting: str, **_: Any) -> None:
-    if setting.startswith("CONTENT_SECURITY_POLICY"):
+    if setting.startswith("CONTENT_SECURITY_POLICY") or setting == "DEBUG":
         _built.clear()
+        _plan.clear()
 
 
 setting_changed.connect(_forget, dispatch_uid="emdash.edge.csp")
@@ -47,16 +53,27 @@ class CSPMiddleware(BaseCSPMiddleware):
             policy = _built[report_only] = build_policy(**asdict(parts), report_only=report_only)
         return policy
 
+    def _settled(self) -> Plan:
+        plan = _plan.get("current")
+        if plan is None:
+            headers = []
+            for header, setting, exempt, report_only in HEADERS:
+                policy = self._default_policy(report_only)
+                prefixes = tuple((getattr(settings, setting, None) or {}).get("EXCLUDE_URL_PREFIXES") or ())
+                if policy:
+                    headers.append((header, policy, exempt, prefixes))
+            plan = _plan["current"] = (bool(settings.DEBUG), tuple(headers))
+        return plan
+
     def process_response(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
         if getattr(request, "_csp_nonce", None) is not None or any(hasattr(response, a) for a in OVERRIDES):
             return super().process_response(request, response)
-        if settings.DEBUG and response.status_code in (http.client.INTERNAL_SERVER_ERROR, http.client.NOT_FOUND):
+        debug, headers = self._settled()
+        if debug and response.status_code in (http.client.INTERNAL_SERVER_ERROR, http.client.NOT_FOUND):
             return response
-        for header, setting, exempt, report_only in HEADERS:
-            policy = self._default_policy(report_only)
-            prefixes = tuple((getattr(settings, setting, None) or {}).get("EXCLUDE_URL_PREFIXES") or ())
+        for header, policy, exempt, prefixes in headers:
             excluded = bool(prefixes) and request.path_info.startswith(prefixes)
-            if policy and header not in response and not getattr(response, exempt, False) and not excluded:
+            if header not in response and not getattr(response, exempt, False) and not excluded:
                 response[header] = policy
         # As django-csp does: a nonce asked for after the header was written is an error, not a silent gap.
         request.csp_nonce = CheckableLazyObject(self._csp_nonce_post_response)  # type: ignore[attr-defined]

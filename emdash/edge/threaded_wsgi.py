@@ -13,7 +13,8 @@ Websockets and lifespan stay on the event loop (channels, ``config.lifespan``), 
 everything.
 
 The body is read on the loop first (small bodies stay in memory, large ones spool to a file), so the thread never
-waits on the network to read. A buffered response returns to the loop in one piece; a streaming one (media, SSE)
+waits on the network to read. A buffered response returns to the loop in one piece and is closed (Django's
+``request_finished``) after it is handed back, as a WSGI server closes it after writing it; a streaming one (media, SSE)
 is iterated in the thread, which hands each chunk to the loop's ``send`` and waits for it (back-pressure, as a WSGI
 server writing to its socket), and stops when the client has gone.
 """
@@ -104,14 +105,23 @@ class ThreadedWSGI:
 
     def _serve(self, environ: dict[str, Any], loop: asyncio.AbstractEventLoop, send: Send, future: Any) -> None:
         answer: Any
+        finish: Callable[[], None] | None = None
         try:
-            answer, failed = self._run(environ, loop, send), False
+            answer, finish = self._run(environ, loop, send)
+            failed = False
         except BaseException as exc:  # handed to the awaiting task, as an executor would
             answer, failed = exc, True
         with self._lock:
             self._idle += 1  # before the answer is handed back, so the next request finds this thread idle
         with contextlib.suppress(RuntimeError):  # the loop has closed (server shutdown): nobody waits any more
             loop.call_soon_threadsafe(_settle, future, answer, failed)
+        if finish is not None:
+            # As a WSGI server closes the response after writing it: request_finished (Django keeps or returns
+            # this thread's connection) runs while the answer is on its way, off the client's wait.
+            try:
+                finish()
+            except Exception:
+                log.exception("closing a response after it was sent failed")
 
     def shutdown(self) -> None:
         """Let running and queued requests finish, then stop the threads (lifespan shutdown)."""
@@ -143,8 +153,9 @@ class ThreadedWSGI:
 
     def _run(
         self, environ: dict[str, Any], loop: asyncio.AbstractEventLoop, send: Send
-    ) -> tuple[int, list[tuple[bytes, bytes]], bytes] | None:
-        """In a pool thread: call the app. A buffered answer is returned whole; a streaming one is sent from here."""
+    ) -> tuple[tuple[int, list[tuple[bytes, bytes]], bytes] | None, Callable[[], None] | None]:
+        """In a pool thread: call the app. A buffered answer is returned whole, with what closes it once it is
+        handed back; a streaming one is sent (and closed) from here."""
         _serving.loop = loop
         started: list[Any] = []
 
@@ -158,19 +169,27 @@ class ThreadedWSGI:
             return _no_write
 
         result = self.app(environ, start_response)
+        body = environ["wsgi.input"]
+
+        def finish() -> None:
+            try:
+                close = getattr(result, "close", None)
+                if close is not None:
+                    close()  # request_finished: Django returns or keeps this thread's connection here
+            finally:
+                body.close()
+
         try:
             if not getattr(result, "streaming", False):
                 content = b"".join(result)  # Django's HttpResponse: one piece, already built
                 status, headers = started
-                return status, headers, content
+                return (status, headers, content), finish
             self._stream(result, started, loop, send)
-            return None
-        finally:
-            close = getattr(result, "close", None)
-            if close is not None:
-                close()  # request_finished: Django returns or keeps this thread's connection here
-            body = environ["wsgi.input"]
-            body.close()
+        except BaseException:
+            finish()
+            raise
+        finish()
+        return None, None
 
     def _stream(self, result: Iterable[bytes], started: list[Any], loop: asyncio.AbstractEventLoop, send: Send) -> None:
         def deliver(message: Message) -> None:

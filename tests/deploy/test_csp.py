@@ -79,3 +79,18 @@ def test_no_template_has_inline_script_handlers_or_style_attributes() -> None:
         assert not re.search(r"\son[a-z]+\s*=", text), template
         assert not re.search(r"\sstyle\s*=", text), template
         assert "javascript:" not in text, template
+
+
+def test_the_policy_kept_per_process_follows_the_settings(db: None, settings) -> None:
+    # The header, the excluded prefixes and DEBUG are read once per process (emdash.edge.csp): a change of the
+    # settings must still reach the next response.
+    assert "Content-Security-Policy" in Client().get("/no-such-page/")
+    settings.DEBUG = True  # Django's debug 404 page brings its own inline styles: django-csp leaves it bare
+    assert "Content-Security-Policy" not in Client().get("/no-such-page/")
+    settings.DEBUG = False
+    settings.CONTENT_SECURITY_POLICY = {**settings.CONTENT_SECURITY_POLICY, "EXCLUDE_URL_PREFIXES": ["/search/"]}
+    assert "Content-Security-Policy" not in Client().get("/search/?q=x")
+    assert "Content-Security-Policy" in Client().get("/")
+    directives = {**settings.CONTENT_SECURITY_POLICY["DIRECTIVES"], "frame-ancestors": ["'self'"]}
+    settings.CONTENT_SECURITY_POLICY = {"DIRECTIVES": directives}
+    assert _policy(Client().get("/"))["frame-ancestors"] == ["'self'"]

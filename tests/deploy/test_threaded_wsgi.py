@@ -289,3 +289,46 @@ def test_shutdown_finishes_queued_requests_then_refuses_new_ones():
     assert asyncio.run(scenario()) == [b"/a", b"/b"]  # the queued one ran too
     with pytest.raises(RuntimeError, match="shut down"):
         _run(bridge, _scope(method="GET"), [b""])
+
+
+def test_a_buffered_answer_is_handed_back_before_the_response_is_closed():
+    # A WSGI server writes the answer, then closes the response (Django's request_finished): the client does not
+    # wait for the connection bookkeeping. Here close() waits for the body to have been sent.
+    body_sent = threading.Event()
+    seen: list[bool] = []
+
+    class Answer(list):
+        def close(self) -> None:
+            seen.append(body_sent.wait(5))
+
+    def app(environ, start_response):
+        start_response("200 OK", [])
+        return Answer([b"ok"])
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: MutableMapping[str, Any]) -> None:
+        if message["type"] == "http.response.body":
+            body_sent.set()
+
+    bridge = ThreadedWSGI(app, threads=1)
+    asyncio.run(bridge(_scope(method="GET"), receive, send))
+    bridge.shutdown()  # after the thread's close()
+    assert seen == [True]
+
+
+def test_a_failing_close_after_the_answer_is_logged_and_the_thread_serves_on(caplog):
+    class Answer(list):
+        def close(self) -> None:
+            raise RuntimeError("closing failed")
+
+    def app(environ, start_response):
+        start_response("200 OK", [])
+        return Answer([environ["PATH_INFO"].encode()])
+
+    bridge = ThreadedWSGI(app, threads=1)
+    assert _run(bridge, _scope(method="GET", path="/a"), [b""])[-1]["body"] == b"/a"
+    assert _run(bridge, _scope(method="GET", path="/b"), [b""])[-1]["body"] == b"/b"
+    bridge.shutdown()
+    assert "closing a response after it was sent failed" in caplog.text

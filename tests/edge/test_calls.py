@@ -26,15 +26,15 @@ from tests.mcp.conftest import MODERN, MakeMCP, modern_meta
 
 @pytest.fixture
 def calls(monkeypatch: pytest.MonkeyPatch) -> list[Call]:
-    """Every Call an audit row is built from, in order (all rows go through ``audit.row``)."""
+    """Every Call an audit row is built from, in order (all rows go through ``audit.columns``)."""
     seen: list[Call] = []
-    real = audit.row
+    real = audit.columns  # both writers (now and later) build their row's columns here
 
-    def spy(call: Call, *args: Any, **kwargs: Any) -> AuditLog:
+    def spy(call: Call, *args: Any, **kwargs: Any) -> dict[str, Any]:
         seen.append(call)
         return real(call, *args, **kwargs)
 
-    monkeypatch.setattr(audit, "row", spy)
+    monkeypatch.setattr(audit, "columns", spy)
     return seen
 
 

@@ -88,3 +88,21 @@ def test_admin_menu_editor_answers_on_the_form(posts, as_role, raw: str) -> None
     response = client.post("/_emdash/admin/menus/footer/", {"items_json": raw})
     assert response.status_code == 400
     assert menu_selectors.menu_get(actor=SYSTEM, name="footer")["items"] == []
+
+
+@pytest.mark.parametrize("kind", [bytes, str])
+def test_the_depth_limit_holds_at_its_edge_and_brackets_in_strings_do_not_refuse(kind) -> None:
+    from emdash.json_input import BadJSON, loads
+
+    def encode(text: str) -> bytes | str:
+        return text.encode() if kind is bytes else text
+
+    at_limit = "[" * MAX_DEPTH + "]" * MAX_DEPTH
+    assert loads(encode(at_limit)) is not None
+    with pytest.raises(BadJSON, match="nesting deeper"):
+        loads(encode("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1)))
+    with pytest.raises(BadJSON, match="nesting deeper"):
+        loads(encode('{"a": [' * 40 + "1" + "]}" * 40))  # objects and lists mixed
+    text = '{"title": "' + "[{" * 100 + '"}'  # many brackets, all in a string: shallow, accepted
+    assert loads(encode(text)) == {"title": "[{" * 100}
+    assert loads(memoryview(b"[[1]]")) == [[1]]
