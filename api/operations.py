@@ -3,7 +3,8 @@
 Each route path becomes one URL pattern served by a view class built here; its methods merge the path
 parameters with the query string (``args="query"``) or the JSON body (``args="body"``) into the input and
 call ``run_operation(source="rest")``. Authentication, the route-rule check and error mapping are
-``ApiView``'s, as for every other API view.
+``ApiView``'s, as for every other API view, except for an anonymous plain GET of a public read, which the view
+answers without DRF's dispatch, with the same answer (``OperationView._lean_get``).
 """
 
 from __future__ import annotations
