@@ -18,10 +18,9 @@ from django.urls import ResolverMatch, URLPattern, path
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.settings import api_settings
 
 from api.base import ApiView
-from api.negotiation import PLAIN_ACCEPTS
+from api.lean import AnonymousRead, is_conditional, is_lean
 from api.parsers import StreamedJSONParser
 from api.renderers import FastJSONRenderer
 from api.rules import rule
@@ -58,10 +57,10 @@ class OperationView(ApiView):
         a rule that is not public) takes DRF's path, and so does any error: the read is run again there, so
         error bodies and headers come from the one exception handler.
         """
-        if not _is_lean(request, self.bound, self.rules, self.renderer_classes):
+        if not is_lean(request, self.bound, self.rules, self.renderer_classes):
             return None
         try:
-            read = self._read(_AnonymousRead(request), params)
+            read = self._read(AnonymousRead(request), params)
         except Exception:  # DRF's path answers it, as it answers every error
             return None
         if isinstance(read, HttpResponseBase):
@@ -87,7 +86,7 @@ class OperationView(ApiView):
         return response
 
     def _read(
-        self, request: Request | _AnonymousRead, params: dict[str, str]
+        self, request: Request | AnonymousRead, params: dict[str, str]
     ) -> tuple[Any, int, Validators | None] | HttpResponseBase:
         """The operation's payload, status and validators, or the 304/412 a conditional request gets."""
         method = "GET" if request.method == "HEAD" else str(request.method)
@@ -96,7 +95,7 @@ class OperationView(ApiView):
         fixed = {_wire(op, name): value for name, value in params.items()}
         raw = {**self._arguments(request, op, route, fixed), **fixed}  # type: ignore[arg-type]
         cacheable = method == "GET" and op.name in caching.VALIDATORS
-        asks = cacheable and _is_conditional(request)  # type: ignore[arg-type]
+        asks = cacheable and is_conditional(request)  # type: ignore[arg-type]
         found = conditional(self, request, op.name, raw) if asks else None  # type: ignore[arg-type]
         if isinstance(found, HttpResponseBase):
             return found
@@ -128,42 +127,6 @@ class OperationView(ApiView):
         if clash:
             raise ValidationError.for_fields(clash)
         return dict(data)
-
-
-class _AnonymousRead:
-    """What a read takes from DRF's Request, for the lean GET: the query, the headers, no credentials."""
-
-    __slots__ = ("META", "_request", "auth", "method", "query_params")
-
-    def __init__(self, request: HttpRequest) -> None:
-        self._request = request
-        self.method = request.method
-        self.query_params = request.GET
-        self.META = request.META
-        self.auth = None  # actor_of: the anonymous actor, as DRF's authentication gives without credentials
-
-
-def _is_lean(request: HttpRequest, bound: dict[str, Any], rules: dict[str, Any], renderers: Any) -> bool:
-    """Whether DRF's dispatch would give this GET the anonymous actor, the public rule and the JSON renderer."""
-    meta = request.META
-    if "GET" not in bound or bound["GET"][1].args == "body":
-        return False
-    if "HTTP_AUTHORIZATION" in meta or _is_conditional(request):  # type: ignore[arg-type]
-        return False
-    if meta.get("HTTP_ACCEPT", "").strip() not in PLAIN_ACCEPTS:
-        return False
-    fmt = api_settings.URL_FORMAT_OVERRIDE
-    if fmt and fmt in request.GET:
-        return False
-    if len(renderers) != 1 or renderers[0] is not FastJSONRenderer:
-        return False
-    if getattr(request, "_force_auth_user", None) is not None or getattr(request, "_force_auth_token", None):
-        return False  # DRF's test client forcing a user
-    user = getattr(request, "user", None)
-    if user is None or user.is_authenticated:
-        return False  # a signed-in session: SessionActorAuthentication's (and CSRF's) to judge
-    rule = rules.get("GET")
-    return rule is not None and bool(rule.public)
 
 
 def _body_required(op: Operation, fixed: dict[str, Any]) -> bool:
@@ -236,16 +199,6 @@ def nested_query(request: Request, op: Operation) -> dict[str, Any]:
             raise ValidationError.for_fields({key: "conflicts with another parameter"})
         node[path[-1]] = values[0] if len(values) == 1 else values
     return found
-
-
-_PRECONDITIONS = ("HTTP_IF_NONE_MATCH", "HTTP_IF_MODIFIED_SINCE", "HTTP_IF_MATCH", "HTTP_IF_UNMODIFIED_SINCE")
-
-
-def _is_conditional(request: Request) -> bool:
-    """Whether the read must be checked before it is built: a 304, or a 412 for a failed If-Match or
-    If-Unmodified-Since (RFC 9110 13.1: a failed precondition means the method, a GET included, is not performed)."""
-    meta = request.META
-    return any(name in meta for name in _PRECONDITIONS)
 
 
 def conditional(
