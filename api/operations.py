@@ -3,7 +3,8 @@
 Each route path becomes one URL pattern served by a view class built here; its methods merge the path
 parameters with the query string (``args="query"``) or the JSON body (``args="body"``) into the input and
 call ``run_operation(source="rest")``. Authentication, the route-rule check and error mapping are
-``ApiView``'s, as for every other API view.
+``ApiView``'s, as for every other API view, except for an anonymous plain GET of a public read, which the view
+answers without DRF's dispatch, with the same answer (``OperationView._lean_get``).
 """
 
 from __future__ import annotations
@@ -12,14 +13,16 @@ import re
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from django.http import HttpRequest, HttpResponseBase
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.urls import ResolverMatch, URLPattern, path
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api.base import ApiView
+from api.lean import AnonymousRead, is_conditional, is_lean
 from api.parsers import StreamedJSONParser
+from api.renderers import FastJSONRenderer
 from api.rules import rule
 from api.schema_doc import ERRORS
 from content import caching, stamps
@@ -40,27 +43,69 @@ class OperationView(ApiView):
 
     bound: ClassVar[dict[str, tuple[Operation, Route]]] = {}
 
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        lean = self._lean_get(request, kwargs) if request.method in ("GET", "HEAD") else None
+        return lean if lean is not None else super().dispatch(request, *args, **kwargs)
+
+    def _lean_get(self, request: HttpRequest, params: dict[str, str]) -> HttpResponseBase | None:
+        """An anonymous, plain, unconditional GET of a public read answered without DRF's dispatch, or None.
+
+        DRF's Request wrapping, negotiation, authentication and permission classes, Response and renderer cost a
+        sixth of an item read and decide nothing here: no credentials means the anonymous actor, a public rule
+        admits it, a plain Accept gets the JSON renderer. The answer is the one DRF gives (status, body, headers
+        in the same order). Anything else (a credential, a session, a precondition, another Accept, ?format,
+        a rule that is not public) takes DRF's path, and so does any error: the read is run again there, so
+        error bodies and headers come from the one exception handler.
+        """
+        if not is_lean(request, self.bound, self.rules, self.renderer_classes):
+            return None
+        try:
+            read = self._read(AnonymousRead(request), params)
+        except Exception:  # DRF's path answers it, as it answers every error
+            return None
+        if isinstance(read, HttpResponseBase):
+            return None  # not reached: an unconditional read has no 304 (DRF's path would pass it through)
+        payload, status, found = read
+        body = FastJSONRenderer().render(payload, "application/json")
+        response = HttpResponse(body, content_type="application/json", status=status)
+        if not body:
+            del response["Content-Type"]  # as DRF's Response does for an empty rendering
+        if found is not None:
+            http_cache.apply(response, found)
+        response["Allow"] = ", ".join(self.allowed_methods)  # DRF's default response header
+        return response
+
     def run(self, request: Request, **params: str) -> Response:
+        found = self._read(request, params)
+        if isinstance(found, HttpResponseBase):
+            return found  # type: ignore[return-value]  # a 304: DRF passes any HttpResponse through
+        payload, status, validators = found
+        response = Response(payload, status=status)
+        if validators is not None:
+            http_cache.apply(response, validators)
+        return response
+
+    def _read(
+        self, request: Request | AnonymousRead, params: dict[str, str]
+    ) -> tuple[Any, int, Validators | None] | HttpResponseBase:
+        """The operation's payload, status and validators, or the 304/412 a conditional request gets."""
         method = "GET" if request.method == "HEAD" else str(request.method)
         declared, route = self.bound[method]
         op = TABLE[declared.name]  # looked up per call, so a test may swap a record in the table
         fixed = {_wire(op, name): value for name, value in params.items()}
-        raw = {**self._arguments(request, op, route, fixed), **fixed}
+        raw = {**self._arguments(request, op, route, fixed), **fixed}  # type: ignore[arg-type]
         cacheable = method == "GET" and op.name in caching.VALIDATORS
-        asks = cacheable and _is_conditional(request)
-        found = conditional(self, request, op.name, raw) if asks else None
+        asks = cacheable and is_conditional(request)  # type: ignore[arg-type]
+        found = conditional(self, request, op.name, raw) if asks else None  # type: ignore[arg-type]
         if isinstance(found, HttpResponseBase):
-            return found  # type: ignore[return-value]  # a 304: DRF passes any HttpResponse through
+            return found
         shape = Shape(lax=route.args == "query", fixed=frozenset(fixed), noun="field")
         with stamps.noting():  # the read's own reading of the stamps serves its validators
-            payload = run_operation(op, rest_call(self, request), raw, shape=shape)
+            payload = run_operation(op, rest_call(self, request), raw, shape=shape)  # type: ignore[arg-type]
             if cacheable and not asks:  # validators from the answer where it carries them (the item's _rev)
                 query = request.META.get("QUERY_STRING", "")
-                found = caching.validators_after(op.name, self.actor(request), raw, query, payload)
-        response = Response(payload, status=route.status)
-        if found is not None:
-            http_cache.apply(response, found)
-        return response
+                found = caching.validators_after(op.name, self.actor(request), raw, query, payload)  # type: ignore[arg-type]
+        return payload, route.status, found
 
     def _arguments(self, request: Request, op: Operation, route: Route, fixed: dict[str, str]) -> dict[str, Any]:
         if route.args == "query":
@@ -154,16 +199,6 @@ def nested_query(request: Request, op: Operation) -> dict[str, Any]:
             raise ValidationError.for_fields({key: "conflicts with another parameter"})
         node[path[-1]] = values[0] if len(values) == 1 else values
     return found
-
-
-_PRECONDITIONS = ("HTTP_IF_NONE_MATCH", "HTTP_IF_MODIFIED_SINCE", "HTTP_IF_MATCH", "HTTP_IF_UNMODIFIED_SINCE")
-
-
-def _is_conditional(request: Request) -> bool:
-    """Whether the read must be checked before it is built: a 304, or a 412 for a failed If-Match or
-    If-Unmodified-Since (RFC 9110 13.1: a failed precondition means the method, a GET included, is not performed)."""
-    meta = request.META
-    return any(name in meta for name in _PRECONDITIONS)
 
 
 def conditional(
