@@ -27,7 +27,6 @@ RATE_LIMITED_CODE = -32029
 _ID_PARSE_LIMIT = 64 * 1024  # read a limited request's body for its JSON-RPC id only when it is this small
 
 
-@functools.lru_cache(maxsize=8)
 @functools.lru_cache(maxsize=16)  # parsed once per setting value, not on every request
 def _rates(text: str) -> dict[str, ratelimit.Rate | None]:
     rates = ratelimit.parse_rates(DEFAULTS["RATE_LIMITS"])
