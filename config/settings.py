@@ -234,7 +234,7 @@ def _proxy_hops() -> int:
     value = os.environ.get("EMDASH_TRUST_PROXY", "").strip().lower()
     if value in {"", "0", "false", "no", "off"}:
         return 0
-    return int(value) if value.isdigit() else 1
+    return int(value) if value.isascii() and value.isdigit() else 1  # "²" passes isdigit(), not int()
 
 
 EMDASH_TRUST_PROXY = _proxy_hops()

@@ -78,8 +78,9 @@ def _rules(post: Any, type_name: str) -> dict[str, Any]:
         raw["options"] = {"collection": post.get("target", "")}
     if "collections" in kind.option_keys and "targets" in post:  # references: several target collections
         raw["options"] = {"collections": post.getlist("targets")}
-    if "max" in kind.validation_keys and not kind.takes_choices and post.get("max_items", "").strip().isdigit():
-        raw.setdefault("validation", {})["max"] = int(post["max_items"])
+    most = plain_int(post.get("max_items", "").strip())
+    if "max" in kind.validation_keys and not kind.takes_choices and most is not None:
+        raw.setdefault("validation", {})["max"] = most
     return raw
 
 

@@ -75,6 +75,15 @@ def test_the_schema_builder_makes_a_references_field(posts, as_role):
     assert missing.status_code == 400 and "target collections" in missing.content.decode()
 
 
+def test_a_maximum_that_is_not_plain_digits_is_left_unset_not_a_500(posts, as_role):
+    from content.models import Field
+
+    admin, _ = as_role("admin")
+    form = {"slug": "related", "label": "Related", "type": "references", "targets": ["posts"], "max_items": "\u00b2"}
+    assert admin.post("/_emdash/admin/schema/posts/", form).status_code == 302  # "²".isdigit() is true; int() fails
+    assert Field.objects.get(collection__slug="posts", slug="related").validation == {}
+
+
 def test_the_references_widget_lists_targets_and_searches_the_fields_collections(posts, as_role):
     from content.schema import services as schema_services
 

@@ -63,3 +63,14 @@ def test_an_empty_var_dir_means_the_default_not_the_working_directory(tmp_path) 
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip().splitlines()[-1] == str(ROOT / "var")
+
+
+def test_a_proxy_count_that_is_not_plain_digits_means_one_proxy() -> None:
+    """EMDASH_TRUST_PROXY takes a count, or yes/true for one: "²" passed str.isdigit(), then stopped the start in
+    int()."""
+    code = "import django; django.setup(); from django.conf import settings; print(settings.EMDASH_TRUST_PROXY)"
+    for value, hops in (("\u00b2", "1"), ("2", "2"), ("yes", "1")):
+        env = _env({"EMDASH_TRUST_PROXY": value})
+        out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True)
+        assert out.returncode == 0, out.stderr[-2000:]
+        assert out.stdout.strip().splitlines()[-1] == hops
