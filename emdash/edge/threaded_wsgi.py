@@ -67,7 +67,7 @@ def threads_from_env() -> int:
     raw = os.environ.get("EMDASH_HTTP_THREADS", "").strip()
     if not raw:
         return DEFAULT_THREADS
-    if not raw.isdigit() or int(raw) < 1:
+    if not (raw.isascii() and raw.isdigit()) or int(raw) < 1:
         raise ValueError(f"EMDASH_HTTP_THREADS must be a whole number of at least 1, not {raw!r}")
     return int(raw)
 

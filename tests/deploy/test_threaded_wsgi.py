@@ -181,6 +181,9 @@ def test_the_thread_count_comes_from_the_environment(monkeypatch):
     monkeypatch.setenv("EMDASH_HTTP_THREADS", "zero")
     with pytest.raises(ValueError, match="EMDASH_HTTP_THREADS must be a whole number of at least 1, not 'zero'"):
         threaded_wsgi.threads_from_env()
+    monkeypatch.setenv("EMDASH_HTTP_THREADS", "\u00b2")  # passes str.isdigit(), not int()
+    with pytest.raises(ValueError, match="EMDASH_HTTP_THREADS must be a whole number of at least 1"):
+        threaded_wsgi.threads_from_env()
 
 
 def test_one_client_at_a_time_is_served_by_one_thread():
