@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import platform
 import re
@@ -219,15 +220,13 @@ def rss_kb(pid: int) -> int:
 
 # ---------------------------------------------------------------------------------------------------- load
 
-WRK_SCRIPT = """
-wrk.method = "POST"
-wrk.body = {body}
-{headers}
-local threads = {{}}
+# Counts the answers that are not what the run expects (``BAD_IF``, a Lua condition); wrk prints the total.
+WRK_TALLY = """
+local threads = {}
 function setup(thread) table.insert(threads, thread) end
 function init(args) bad = 0 end
 function response(status, headers, body)
-  if status ~= 200 or string.find(body, '"isError":true', 1, true) or string.find(body, '"error":', 1, true) then
+  if BAD_IF then
     bad = bad + 1
   end
 end
@@ -237,6 +236,21 @@ function done(summary, latency, requests)
   io.write(string.format("BENCH_BAD %d\\n", total))
 end
 """
+
+
+def wrk_script(headers: dict[str, str], *, body: bytes | None = None, status: int = 200) -> str:
+    """A wrk script sending one request: a POST of ``body`` (an MCP call: a JSON-RPC or tool error counts as bad,
+    like any status but 200), else a GET expecting ``status``."""
+    lines = [f'wrk.headers["{k}"] = {_lua_string(v)}' for k, v in headers.items()]
+    if body is None:
+        lines.insert(0, 'wrk.method = "GET"')
+        bad = f"status ~= {int(status)}"
+    else:
+        lines[:0] = ['wrk.method = "POST"', f"wrk.body = {_lua_string(body.decode())}"]
+        found = "string.find(body, '\"isError\":true', 1, true) or string.find(body, '\"error\":', 1, true)"
+        bad = f"status ~= 200 or {found}"
+    return "\n".join(lines) + WRK_TALLY.replace("BAD_IF", bad)
+
 
 UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60000.0}
 
@@ -253,7 +267,9 @@ def _wrk_ms(text: str, label: str) -> float:
 
 
 def _run_wrk(url: str, script: Path, connections: int, seconds: float, pin: list[str]) -> dict[str, Any]:
-    cmd = [*pin, "wrk", "-t1", f"-c{connections}", f"-d{seconds:g}s", "--timeout", "10s", "--latency"]
+    # wrk takes whole seconds only ("-d0.5s" is a usage error): a fraction is rounded up.
+    whole = max(1, math.ceil(seconds))
+    cmd = [*pin, "wrk", "-t1", f"-c{connections}", f"-d{whole}s", "--timeout", "10s", "--latency"]
     done = subprocess.run([*cmd, "-s", str(script), url], capture_output=True, text=True, timeout=seconds + 60)
     text = done.stdout
     if done.returncode != 0:
@@ -401,8 +417,7 @@ class Bench:
         cpu_before = 0.0
         if self.loader == "wrk":
             script = self.work / f"{key}.lua"
-            lines = "\n".join(f'wrk.headers["{k}"] = {_lua_string(v)}' for k, v in headers(token).items())
-            script.write_text(WRK_SCRIPT.format(body=_lua_string(body.decode()), headers=lines))
+            script.write_text(wrk_script(headers(token), body=body))
             if warmup > 0:
                 _run_wrk(server.url, script, connections, warmup, self.loader_pin)
             cpu_before = cpu_seconds(pids)
@@ -426,6 +441,24 @@ class Bench:
             result["cpu_ms"] = (cpu_seconds(pids) - cpu_before) * 1000 / result["requests"]
         if result["errors"]:
             raise SystemExit(f"{server.name} c={connections}: {result['errors']} bad responses under load")
+        return result
+
+    def get_load(
+        self, server: Server, path: str, head: dict[str, str], status: int, seconds: float, warmup: float = 0
+    ) -> dict[str, Any]:
+        """A closed-loop wrk run of one GET of ``path`` on one connection: rps, latencies and the server's CPU ms
+        per request. Any other status than ``status`` fails the run."""
+        pids = [server.proc.pid, *server.worker_pids()] if server.proc else []
+        script = self.work / f"{server.name}-get-{abs(hash((path, tuple(head.items()), status))) % 10**8}.lua"
+        script.write_text(wrk_script(head, status=status))
+        url = f"http://127.0.0.1:{server.port}{path}"
+        if warmup > 0:
+            _run_wrk(url, script, 1, warmup, self.loader_pin)
+        cpu_before = cpu_seconds(pids)
+        result = _run_wrk(url, script, 1, seconds, self.loader_pin)
+        if result["errors"]:
+            raise SystemExit(f"{server.name} GET {path}: {result['errors']} answers other than {status}")
+        result["cpu_ms"] = (cpu_seconds(pids) - cpu_before) * 1000 / max(result["requests"], 1)
         return result
 
 

@@ -6,6 +6,7 @@ functions by own time). Workloads (``--only``, comma-separated; default all):
 
 - ``mcp-get``, ``mcp-list``: MCP ``tools/call content_get`` and ``content_list`` limit 50 (with ``--token``);
 - ``rest-get``, ``rest-list``: anonymous REST item and list of 50 (issue 27 goal 6);
+- ``page``: the item's public page (goal 4);
 - ``rest-get-304``, ``rest-list-304``, ``search-304``, ``page-304``: the item, the list, a search and the item's
   public page with a current ``If-None-Match`` (goal 3).
 
@@ -114,6 +115,7 @@ def workloads(app: Any, args: argparse.Namespace) -> dict[str, Callable[[], Any]
         found[name] = request(
             app, "GET", path, headers={"If-None-Match": _etag_of(request(app, "GET", path))}, expect=304
         )
+    found["page"] = request(app, "GET", page)
     found["page-304"] = request(
         app, "GET", page, headers={"If-None-Match": _etag_of(request(app, "GET", page))}, expect=304
     )
