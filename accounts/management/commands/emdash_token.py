@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
 from accounts.models import PersonalAccessToken, User
 from accounts.tokens import token_create, token_revoke
 from emdash import scopes as scope_table
+from emdash.commands import EmDashCommand
 from emdash.errors import EmDashError
 
 
-class Command(BaseCommand):
+class Command(EmDashCommand):
     help = "Create, list and revoke personal access tokens (ec_pat_…)."
 
     def add_arguments(self, parser: Any) -> None:

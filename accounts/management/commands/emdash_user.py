@@ -7,19 +7,20 @@ from typing import Any
 
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 from django.core.validators import validate_email
 
 from accounts.models import User
 from accounts.users import user_update
 from emdash.actor import Actor
+from emdash.commands import EmDashCommand
 from emdash.errors import EmDashError
 from emdash.roles import Role
 
 ROLE_NAMES = [r.label for r in Role]
 
 
-class Command(BaseCommand):
+class Command(EmDashCommand):
     help = "Create, list and change EmDash users."
 
     def add_arguments(self, parser: Any) -> None:

@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand
 
 from accounts.models import User
 from content.entries import selectors, services
@@ -15,6 +14,7 @@ from content.entries.slugs import slugify
 from content.schema import services as schema_services
 from content.schema import specs as schema
 from emdash.actor import Actor
+from emdash.commands import EmDashCommand
 from emdash.errors import EmDashError, NotFound
 from emdash.roles import Role
 from menus import selectors as menu_selectors
@@ -126,7 +126,7 @@ ENTRIES: list[tuple[str, str, dict[str, Any]]] = [
 ]
 
 
-class Command(BaseCommand):
+class Command(EmDashCommand):
     help = "Load the demo site (posts and pages collections, sample entries, an admin user). Idempotent."
 
     def handle(self, *args: Any, **options: Any) -> None:

@@ -5,14 +5,15 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from content.schema import specs as schema
 from content.search import indexing
 from content.search.backends import get_backend
+from emdash.commands import EmDashCommand
 
 
-class Command(BaseCommand):
+class Command(EmDashCommand):
     help = "Rebuild the full-text search index (all collections, or one with --collection SLUG)."
 
     def add_arguments(self, parser: CommandParser) -> None:

@@ -13,15 +13,15 @@ import signal
 import time
 from typing import Any
 
-from django.core.management.base import BaseCommand
 from django.db import close_old_connections
 from django.utils.crypto import get_random_string
 
 from emdash.background import sweeps, uses_database_queue
+from emdash.commands import EmDashCommand
 from emdash.conf import emdash_settings
 
 
-class Command(BaseCommand):
+class Command(EmDashCommand):
     help = "Run queued background tasks and the periodic sweeps (scheduled publishing, cleanup). Safe to run several."
 
     def add_arguments(self, parser: Any) -> None:

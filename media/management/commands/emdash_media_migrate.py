@@ -7,13 +7,14 @@ import sys
 import time
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
+from emdash.commands import EmDashCommand
 from emdash.errors import EmDashError
 from media import migrate_storage
 
 
-class Command(BaseCommand):
+class Command(EmDashCommand):
     help = "Copy media (originals and renditions) to S3 or to MEDIA_ROOT, verifying each file."
 
     def add_arguments(self, parser: CommandParser) -> None:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from emdash.actor import Actor
+from emdash.commands import EmDashCommand
 from emdash.errors import EmDashError
 from starters.definitions import STARTERS
 from starters.services import starter_apply
@@ -16,7 +17,7 @@ def _choices() -> str:
     return "; ".join(f"{s.name}: {s.description}" for s in STARTERS.values())
 
 
-class Command(BaseCommand):
+class Command(EmDashCommand):
     help = f"Set up a fresh site from a starter, without demo content (idempotent). Starters: {_choices()}"
 
     def add_arguments(self, parser: CommandParser) -> None:

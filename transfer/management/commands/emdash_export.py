@@ -8,13 +8,14 @@ import os
 import sys
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
+from emdash.commands import EmDashCommand
 from transfer.export import site_export
 from transfer.progress import Progress
 
 
-class Command(BaseCommand):
+class Command(EmDashCommand):
     help = __doc__  # the module docstring is what --help says
 
     def add_arguments(self, parser: CommandParser) -> None:

@@ -6,14 +6,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
+from emdash.commands import EmDashCommand
 from transfer.archive import ArchiveError
 from transfer.progress import Progress
 from transfer.restore import SiteNotEmpty, site_import
 
 
-class Command(BaseCommand):
+class Command(EmDashCommand):
     help = __doc__  # the module docstring is what --help says
 
     def add_arguments(self, parser: CommandParser) -> None:

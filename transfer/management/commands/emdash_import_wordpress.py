@@ -7,15 +7,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from emdash.actor import Actor
+from emdash.commands import EmDashCommand
 from transfer.progress import Progress
 from transfer.wordpress.importer import import_wordpress
 from transfer.wordpress.wxr import WxrError
 
 
-class Command(BaseCommand):
+class Command(EmDashCommand):
     help = __doc__  # the module docstring is what --help says
 
     def add_arguments(self, parser: CommandParser) -> None:

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand
-
 from accounts.oauth.maintenance import prune_expired
+from emdash.commands import EmDashCommand
 
 
-class Command(BaseCommand):
+class Command(EmDashCommand):
     help = (
         "Delete expired OAuth authorization codes, device codes and tokens (rotated refresh tokens stay until expiry)."
     )
