@@ -2,7 +2,7 @@ from django.urls import include, path, re_path
 
 from accounts import discovery
 
-handler404 = "public_site.views.not_found"
+handler404 = "config.views.not_found"
 handler500 = "config.views.server_error"
 
 urlpatterns = [
