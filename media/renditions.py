@@ -58,8 +58,9 @@ def parse(size: str, fit: str, fmt: str) -> Spec:
     width = height = 0
     parts = size.split("x")
     numbers = [plain_int(part) if len(part) <= 5 else None for part in parts]  # 5 digits at most each
-    if len(numbers) != 2 or None in numbers:
-        problems["size"] = "must be WIDTHxHEIGHT, e.g. 640x0"
+    # Written the one way (no leading zeros): "0640x0" would be an alias a cache in front keeps as another image.
+    if len(numbers) != 2 or None in numbers or any(str(n) != part for n, part in zip(numbers, parts, strict=True)):
+        problems["size"] = "must be WIDTHxHEIGHT, e.g. 640x0 (plain numbers, no leading zeros)"
     else:
         width, height = int(parts[0]), int(parts[1])
         allowed = {0, *sizes()}
