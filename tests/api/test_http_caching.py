@@ -160,3 +160,16 @@ def test_a_schema_change_moves_last_modified_as_it_moves_the_etag(published, pat
     again = client.get(path, HTTP_IF_MODIFIED_SINCE=since)
     assert again.status_code == 200, again.status_code
     assert "subtitle" in str(body(again))
+
+
+@pytest.mark.parametrize("path", [f"{API}/hello", f"{API}?limit=5", "/_emdash/api/search?q=hello", "/posts/hello/", "/"])
+def test_a_412_is_never_kept_by_a_shared_cache(published, path) -> None:
+    """A failed If-Match is an answer to that one request: marked public with s-maxage and surrogate keys, a CDN
+    (whose cache key ignores If-Match) could keep the empty 412 and hand it to every visitor of the URL."""
+    refused = Client().get(path, HTTP_IF_MATCH='"someone-elses"')
+    assert refused.status_code == 412
+    assert refused["Cache-Control"] == "private, no-store"
+    assert "Surrogate-Key" not in refused and "Cache-Tag" not in refused
+    late = Client().get(path, HTTP_IF_UNMODIFIED_SINCE="Mon, 01 Jan 2001 00:00:00 GMT")
+    assert late.status_code == 412 and late["Cache-Control"] == "private, no-store"
+    assert Client().get(path)["Cache-Control"].startswith("public")  # the 200 is unchanged
