@@ -162,7 +162,9 @@ def test_a_schema_change_moves_last_modified_as_it_moves_the_etag(published, pat
     assert "subtitle" in str(body(again))
 
 
-@pytest.mark.parametrize("path", [f"{API}/hello", f"{API}?limit=5", "/_emdash/api/search?q=hello", "/posts/hello/", "/"])
+@pytest.mark.parametrize(
+    "path", [f"{API}/hello", f"{API}?limit=5", "/_emdash/api/search?q=hello", "/posts/hello/", "/"]
+)
 def test_a_412_is_never_kept_by_a_shared_cache(published, path) -> None:
     """A failed If-Match is an answer to that one request: marked public with s-maxage and surrogate keys, a CDN
     (whose cache key ignores If-Match) could keep the empty 412 and hand it to every visitor of the URL."""
