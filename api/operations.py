@@ -22,6 +22,7 @@ from rest_framework.response import Response
 from api.base import ApiView
 from api.lean import AnonymousRead, is_conditional, is_lean
 from api.parsers import StreamedJSONParser
+from api.preconditions import check_write
 from api.renderers import FastJSONRenderer
 from api.rules import rule
 from api.schema_doc import ERRORS
@@ -99,6 +100,8 @@ class OperationView(ApiView):
         found = conditional(self, request, op.name, raw) if asks else None  # type: ignore[arg-type]
         if isinstance(found, HttpResponseBase):
             return found
+        if method != "GET":
+            check_write(op, self.bound, self.actor(request), request, params)  # type: ignore[arg-type]
         shape = Shape(lax=route.args == "query", fixed=frozenset(fixed), noun="field")
         with stamps.noting():  # the read's own reading of the stamps serves its validators
             payload = run_operation(op, rest_call(self, request), raw, shape=shape)  # type: ignore[arg-type]

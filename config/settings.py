@@ -78,6 +78,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "emdash.tracing.TraceMiddleware",  # first: everything after it, errors included, logs with the trace id
+    "emdash.edge.cache_policy.CachePolicyMiddleware",  # no rule of its own: errors, writes, credentials not stored
     "emdash.edge.hosts.HostMiddleware",  # ALLOWED_HOSTS for every path, MCP included; the health probe answers here
     "emdash.edge.limits.BodyLimitMiddleware",  # 413 for oversized bodies before anything reads them
     "mcp_endpoint.middleware.McpPathMiddleware",  # the MCP endpoint continues down its door's chain (emdash.doors)

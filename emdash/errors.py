@@ -66,6 +66,12 @@ class Conflict(EmDashError):
     code, status = "CONFLICT", 409
 
 
+class PreconditionFailed(EmDashError):
+    """A write's If-Match / If-Unmodified-Since no longer holds (RFC 9110 13.1): nothing was written."""
+
+    code, status = "PRECONDITION_FAILED", 412
+
+
 class SlugConflict(EmDashError):
     code, status = "SLUG_CONFLICT", 409
 

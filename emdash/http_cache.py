@@ -53,7 +53,12 @@ def not_modified(request: HttpRequest, found: Validators) -> HttpResponseBase | 
         return None
     stamp = int(found.last_modified.timestamp()) if found.last_modified is not None else None
     answer = get_conditional_response(request, etag=found.etag, last_modified=stamp)
-    if answer is not None:
+    if answer is not None and answer.status_code == 412:
+        # A failed If-Match answers this one request: a shared cache (its key ignores If-Match) must not keep it
+        # for the URL's other visitors, so it carries the validators but no public caching and no keys.
+        answer["ETag"] = found.etag
+        answer["Cache-Control"] = "private, no-store"
+    elif answer is not None:
         apply(answer, found)
     return answer
 

@@ -132,8 +132,13 @@ def send(keys: list[str]) -> bool:
                     problem = str(exc) or type(exc).__name__
                 if attempt == 2:
                     ok = False
-                    log.warning("cache purge of %s at %s failed: %s", keys, request.url, problem)
+                    log.warning("cache purge of %s at %s failed: %s", keys, _shown(request.url), problem)
     return ok
+
+
+def _shown(url: httpx.URL) -> str:
+    """Where a purge went, for the log: without a password in the URL's userinfo or a key in its query."""
+    return str(url.copy_with(username=None, password=None, query=None))
 
 
 def schedule(keys: Iterable[str]) -> None:

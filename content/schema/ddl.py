@@ -22,7 +22,9 @@ from content.schema import specs as schema
 from content.schema.dynamic import build_model, field_attname
 from content.schema.specs import CollectionSpec
 from content.signals import schema_changed
+from emdash import purge
 from emdash.errors import Conflict, EmDashError
+from emdash.http_cache import CONTENT_KEY, collection_key
 
 log = logging.getLogger("emdash.schema")
 
@@ -36,10 +38,15 @@ def _ddl() -> Iterator[BaseDatabaseSchemaEditor]:
         raise RuntimeError("SQLite schema changes must not run inside an outer transaction")
     try:
         with connection.schema_editor(atomic=True) as editor:
+            before = set(Collection.objects.values_list("slug", flat=True))
             yield editor
             updated = SchemaState.objects.filter(pk=1).update(version=F("version") + 1)
             if not updated:
                 SchemaState.objects.create(pk=1, version=1)
+            # A field added, changed or dropped changes every item's data: shared caches drop the collections'
+            # reads (the ETags moved with the version). Collections before and after: deleted or created ones too.
+            after = set(Collection.objects.values_list("slug", flat=True))
+            purge.schedule([CONTENT_KEY, *(collection_key(slug) for slug in sorted(before | after))])
     finally:
         schema.invalidate()  # never keep a snapshot read inside a transaction that may have rolled back
     transaction.on_commit(lambda: schema_changed.send(sender=None))

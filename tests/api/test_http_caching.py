@@ -160,3 +160,59 @@ def test_a_schema_change_moves_last_modified_as_it_moves_the_etag(published, pat
     again = client.get(path, HTTP_IF_MODIFIED_SINCE=since)
     assert again.status_code == 200, again.status_code
     assert "subtitle" in str(body(again))
+
+
+@pytest.mark.parametrize(
+    "path", [f"{API}/hello", f"{API}?limit=5", "/_emdash/api/search?q=hello", "/posts/hello/", "/"]
+)
+def test_a_412_is_never_kept_by_a_shared_cache(published, path) -> None:
+    """A failed If-Match is an answer to that one request: marked public with s-maxage and surrogate keys, a CDN
+    (whose cache key ignores If-Match) could keep the empty 412 and hand it to every visitor of the URL."""
+    refused = Client().get(path, HTTP_IF_MATCH='"someone-elses"')
+    assert refused.status_code == 412
+    assert refused["Cache-Control"] == "private, no-store"
+    assert "Surrogate-Key" not in refused and "Cache-Tag" not in refused
+    late = Client().get(path, HTTP_IF_UNMODIFIED_SINCE="Mon, 01 Jan 2001 00:00:00 GMT")
+    assert late.status_code == 412 and late["Cache-Control"] == "private, no-store"
+    assert Client().get(path)["Cache-Control"].startswith("public")  # the 200 is unchanged
+
+
+def test_a_write_guarded_by_a_stale_if_match_is_refused_and_changes_nothing(published) -> None:
+    """RFC 9110 13.1.1: a client that read the item, then PUTs or DELETEs it with If-Match, must not overwrite an
+    edit made in between (the lost update); the item's current ETag (as this caller reads it) lets the write through."""
+    editor = client_for("editor")
+    entry = published["entry"]
+    item = f"{API}/{entry.id}"
+    first = editor.get(item)
+    services.entry_update(actor=SYSTEM, collection="posts", id=entry.id, data={"title": "Someone else's edit"})
+    stale = editor.put(
+        item, b'{"data": {"title": "Mine"}}', content_type="application/json", HTTP_IF_MATCH=first["ETag"]
+    )
+    assert stale.status_code == 412, stale.content
+    assert body(stale)["error"]["code"] == "PRECONDITION_FAILED"
+    assert stale["Cache-Control"] == "private, no-store"
+    assert body(editor.get(item))["item"]["data"]["title"] == "Someone else's edit"
+    gone = editor.delete(item, HTTP_IF_MATCH=first["ETag"])
+    assert gone.status_code == 412 and editor.get(item).status_code == 200
+    late = editor.put(
+        item,
+        b'{"data": {"title": "Mine"}}',
+        content_type="application/json",
+        HTTP_IF_UNMODIFIED_SINCE="Mon, 01 Jan 2001 00:00:00 GMT",
+    )
+    assert late.status_code == 412
+    current = editor.get(item)["ETag"]
+    held = editor.put(item, b'{"data": {"title": "Mine"}}', content_type="application/json", HTTP_IF_MATCH=current)
+    assert held.status_code == 200, held.content
+    assert body(editor.get(item))["item"]["data"]["title"] == "Mine"
+    assert (
+        editor.put(item, b'{"data": {"title": "Any"}}', content_type="application/json", HTTP_IF_MATCH="*").status_code
+        == 200
+    )
+
+
+def test_a_caller_who_may_not_write_learns_that_before_any_precondition(published) -> None:
+    reader = client_for("subscriber", scopes="content:read")
+    item = f"{API}/{published['entry'].id}"
+    refused = reader.put(item, b'{"data": {"title": "x"}}', content_type="application/json", HTTP_IF_MATCH='"stale"')
+    assert refused.status_code == 403

@@ -164,3 +164,34 @@ def test_a_media_change_purges_the_items_collections_and_pages_showing_it(cms, c
     cdn.seen.clear()
     media_update(actor=SYSTEM, id=unused, alt="Nobody shows it")
     assert purge.flush() and cdn.seen == []
+
+
+def test_a_schema_change_purges_the_collections_reads(posts, cdn, settings) -> None:
+    """Adding, changing or deleting a field changes every item's data (a new field shows with its default): the
+    CDN's copies of the collection's items and lists must go, as the ETags already moved."""
+    from content.schema import services as schema_services
+    from content.schema import updates as schema_updates
+
+    _configure(settings, backend="http", url=f"{cdn.url}/")
+    schema_services.field_create(actor=SYSTEM, collection="posts", slug="subtitle", label="Subtitle", type="string")
+    assert purge.flush() and {"collection:posts", "content"} <= cdn.purged_keys()
+    cdn.seen.clear()
+    schema_updates.field_update(actor=SYSTEM, collection="posts", field_slug="subtitle", label="Sub")
+    assert purge.flush() and "collection:posts" in cdn.purged_keys()
+    cdn.seen.clear()
+    schema_services.field_delete(actor=SYSTEM, collection="posts", field_slug="subtitle")
+    assert purge.flush() and "collection:posts" in cdn.purged_keys()
+    cdn.seen.clear()
+    schema_services.collection_delete(actor=SYSTEM, slug="posts", force=True)
+    assert purge.flush() and {"collection:posts", "content"} <= cdn.purged_keys()
+
+
+def test_a_failed_purge_logs_no_credential_of_the_url(settings, caplog) -> None:
+    """A Varnish behind basic auth (user:password@host) or a purge URL with a key in its query: the log line says
+    where the purge went without either."""
+    _configure(settings, backend="http", url="http://purger:s3cret-pass@127.0.0.1:9/purge?key=s3cret-key", timeout=1)
+    with caplog.at_level("WARNING", logger="emdash.purge"):
+        assert purge.send(["settings"]) is False
+    logged = " ".join(r.getMessage() for r in caplog.records)
+    assert "127.0.0.1:9/purge" in logged
+    assert "s3cret" not in logged and len(caplog.records) == 1
