@@ -10,6 +10,7 @@ from typing import Annotated
 from pydantic import Field
 
 from emdash.operations import Input, family
+from emdash.operations.schema import reference
 from emdash.operations.shapes import STRING, array, obj
 from emdash.permissions import Perm
 from transfer import services
@@ -28,7 +29,7 @@ REPORT = obj(
 
 
 class ImportWordPressInput(Input):
-    media_id: Annotated[str | None, Field(None, description="Media id of a WXR file uploaded with media_upload")]
+    media_id: Annotated[str, reference("Media id of a WXR file uploaded with media_upload", 26)] | None = None
     url: Annotated[
         str | None,
         Field(None, description="Public http(s) URL of a WXR file", max_length=2000),

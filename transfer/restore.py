@@ -45,6 +45,9 @@ class SiteNotEmpty(Exception):
     """Importing would mix two sites; the message names what is already there."""
 
 
+MEDIA_FILES = "media files"  # the key counting the archive's media files in an import's counts
+
+
 def site_contents() -> dict[str, int]:
     """What a site holds that an import would collide with (defaults of a fresh install do not count)."""
     found = {
@@ -168,7 +171,9 @@ def _write_all(job: Restore, path: str, manifest: dict[str, Any]) -> None:
                 in_transaction.__enter__()
                 TaxonomyDefinition.objects.all().delete()  # a fresh install's defaults; the archive has the site's
                 SiteSettings.objects.all().delete()
-            job.counts[name] = _dispatch(job, name, member)
+            # Media files are counted together: one key per file made summaries as long as the media library.
+            key = name if name in BY_NAME or name in ("users", "entries") else MEDIA_FILES
+            job.counts[key] = job.counts.get(key, 0) + _dispatch(job, name, member)
     except BaseException as exc:
         if in_transaction is not None:
             in_transaction.__exit__(type(exc), exc, exc.__traceback__)

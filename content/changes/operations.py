@@ -25,7 +25,15 @@ class By(Input):
         | None
     ) = None
     client: Annotated[str, Field(description="OAuth client_id", max_length=200)] | None = None
-    user: Annotated[str, Field(description="Email or user id", max_length=254)] | None = None
+    # Items show a user's id as a number (``authorId``): 7, "7" and the email all name the user.
+    user: (
+        Annotated[
+            Annotated[str, Field(max_length=254)] | int,
+            WithJsonSchema({"type": ["string", "integer"], "description": "Email or user id"}),
+            Field(union_mode="left_to_right"),
+        ]
+        | None
+    ) = None
 
 
 class RevertInput(Input):

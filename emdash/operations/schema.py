@@ -286,8 +286,28 @@ def problems(
 
     ``fixed`` names the fields the door fills itself (REST path parameters): not offered as accepted keys.
     """
+    errors = exc.errors(include_url=False)
+    # A value matching no branch of a union (``str | int``): pydantic reports each branch under a tag of its own
+    # ("by.user.constrained-str", "by.user.int"); a reader needs one line naming the argument. Only where two or
+    # more branches failed at one place, so a field that happens to be called "int" keeps its own path.
+    tagged: dict[tuple[Any, ...], list[str]] = {}
+    for error in errors:
+        loc = error["loc"]
+        if error["type"] in _TYPES and loc and loc[-1] in _UNION_TAGS:
+            tagged.setdefault(tuple(loc[:-1]), []).append(_TYPES[error["type"]])
+    unions = {parent: kinds for parent, kinds in tagged.items() if len(kinds) > 1}
     found: dict[str, str] = {}
-    for error in exc.errors(include_url=False):
-        path = ".".join(str(part) for part in error["loc"]) or "arguments"
+    for error in errors:
+        loc = tuple(error["loc"])
+        if loc[:-1] in unions and loc and loc[-1] in _UNION_TAGS:
+            kinds = unions[loc[:-1]]
+            message = "must be of type " + " or ".join(dict.fromkeys(kinds))
+            found.setdefault(".".join(str(part) for part in loc[:-1]) or "arguments", message)
+            continue
+        path = ".".join(str(part) for part in loc) or "arguments"
         found.setdefault(path, _message(error, model, fixed, noun))
     return dict(sorted(found.items()))
+
+
+# The tags pydantic puts at the end of an error's path for the branches of a union of plain types.
+_UNION_TAGS = frozenset({"str", "int", "float", "bool", "constrained-str", "constrained-int", "constrained-float"})

@@ -280,6 +280,20 @@ def test_undo_by_user_and_by_oauth_client_id_find_the_same_changes(
     assert nobody["error"] == "VALIDATION_ERROR" and "Nothing to undo" in nobody["message"]
 
 
+def test_a_user_is_named_by_the_id_items_show_as_authorId(session: dict[str, str], alice: User, editor: Door) -> None:
+    """``authorId`` (and the user list) give a user's id as a number; ``by.user`` took only strings, so passing the
+    id as shown was refused with "must be of type string". 7, "7" and the email all name the user."""
+    for given in (alice.pk, str(alice.pk), alice.email):
+        plan = editor.mcp("changes_revert", {"by": {"user": given}, "since": session["since"]})
+        assert len(plan.get("items", [])) == 4 and plan["by"] == f"user {alice.email}", (given, plan)
+    # Neither a string nor an integer: one line naming the argument, not one per branch of the union.
+    for field in ("user", "token"):
+        refused = editor.mcp("changes_revert", {"by": {field: True}, "since": session["since"]})
+        assert refused["error"] == "VALIDATION_ERROR", refused
+        assert f"by.{field}: must be of type string or integer" in refused["message"], refused
+        assert "by." + field + "." not in refused["message"], refused
+
+
 def test_applying_is_all_or_nothing(session: dict[str, str], assistant: Door, editor: Door, monkeypatch) -> None:
     real = undo._apply
     calls = []

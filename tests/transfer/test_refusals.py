@@ -130,3 +130,14 @@ def test_the_archive_holds_no_secrets_and_counts_what_it_holds(archive: Path) ->
     assert manifest["counts"]["entries"] == 3 and manifest["counts"]["terms"] == 2
     assert manifest["counts"]["revisions"] >= 3  # live and draft revisions; --history adds the rest
     assert set(manifest["files"]) == set(files)
+
+
+def test_the_import_summary_counts_media_files_not_each(archive: Path, empty_site: dict[str, Any]) -> None:
+    """The summary said "1 2026/11/x.png" for every file of the archive (each file counted as a kind of its own):
+    a site with 10,000 images printed a 10,000-entry line, and the admin's import job stored as many keys. The files
+    are counted together, under "media files"."""
+    files = [name for name in members(archive) if name.startswith("media/")]
+    done = manage("emdash_import", str(archive), **empty_site)
+    summary = done.stdout.splitlines()[0]
+    assert f"{len(files)} media files" in summary, summary
+    assert not any(name.removeprefix("media/") in summary for name in files), summary

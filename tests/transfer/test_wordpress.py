@@ -457,3 +457,21 @@ def test_an_author_with_an_invalid_email_gets_no_user(cms: None, tmp_path: Path)
     report = run(path, "--create-users")
     assert not User.objects.filter(email__iexact="not-an-email").exists()
     assert "created 1 posts" in report and "not-an-email" in report and "created 1 users" not in report, report
+
+
+def test_an_attachment_url_with_an_encoded_nul_is_skipped_not_a_crash(cms: None, uploads: Path, tmp_path: Path) -> None:
+    """``%00`` in an attachment URL decodes to a NUL byte, which no file path may hold: with --media-dir the
+    importer looked the file up anyway and died with Python's "embedded null byte" and a traceback. The attachment
+    is now skipped and reported like any other file that is not in the folder, and the rest is imported."""
+    path = tmp_path / "nul.xml"
+    path.write_text(
+        '<rss xmlns:wp="http://wordpress.org/export/1.2/"><channel><wp:wxr_version>1.2</wp:wxr_version>'
+        "<item><title>Evil</title><wp:post_id>7</wp:post_id><wp:post_type>attachment</wp:post_type>"
+        "<wp:status>inherit</wp:status>"
+        "<wp:attachment_url>https://s.example.com/wp-content/uploads/2020/01/red.png%00.txt</wp:attachment_url>"
+        "</item><item><title>Kept</title><wp:post_id>8</wp:post_id><wp:post_type>post</wp:post_type>"
+        "<wp:status>publish</wp:status></item></channel></rss>"
+    )
+    report = run(path, "--media-dir", str(uploads))
+    assert "created 1 posts" in report and "skipped attachment 7" in report, report
+    assert MediaItem.objects.count() == 0

@@ -89,3 +89,12 @@ def test_an_uploaded_export_is_seen_by_admins_only(cms, mcp, make_mcp) -> None: 
     admin.force_login(mcp.user)
     served = admin.get(item["url"])
     assert served.status_code == 200
+
+
+def test_an_overlong_media_id_is_refused_without_echoing_it(cms, mcp) -> None:  # noqa: F811
+    """Every other media id argument is bounded at 26 characters; import_wordpress's mediaId was not, so a
+    100,000-character value came back whole in the "not found" message."""
+    result = mcp.fails("import_wordpress", {"mediaId": "x" * 100_000})
+    assert result["_meta"]["code"] == "VALIDATION_ERROR"
+    assert "at most 26 characters" in result["content"][0]["text"]
+    assert len(result["content"][0]["text"]) < 500

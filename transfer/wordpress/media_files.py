@@ -41,7 +41,10 @@ def base_path(url: str) -> str:
 
 
 def _local(media_dir: Path, url: str) -> bytes | None:
-    candidate = (media_dir / upload_path(url)).resolve()
+    relative = upload_path(url)
+    if "\x00" in relative:  # a decoded %00: no file can have that name, and the OS calls refuse it with an error
+        return None
+    candidate = (media_dir / relative).resolve()
     if media_dir.resolve() not in candidate.parents or not candidate.is_file():
         return None  # outside the folder given (a crafted URL with ../), or absent
     return candidate.read_bytes()
