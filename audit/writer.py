@@ -22,7 +22,7 @@ import os
 import threading
 from collections.abc import Sequence
 
-from django.db import close_old_connections, connection, models, transaction
+from django.db import DEFAULT_DB_ALIAS, close_old_connections, connection, connections, models, transaction
 
 from audit.models import AuditLog
 from audit.rows import Row
@@ -67,7 +67,8 @@ def insert(rows: Sequence[AuditLog | Row]) -> None:
     ``bulk_create`` compiles a statement with a placeholder per value on every batch: about 40 us a row, more
     than SQLite's own insert."""
     fields = [f for f in AuditLog._meta.concrete_fields if not f.primary_key]
-    quote = connection.ops.quote_name
+    db = connections[DEFAULT_DB_ALIAS]  # once: django.db.connection looks the connection up on every read
+    quote = db.ops.quote_name
     columns = ", ".join(quote(str(f.column)) for f in fields)
     sql = f"INSERT INTO {quote(AuditLog._meta.db_table)} ({columns}) VALUES ({', '.join(['%s'] * len(fields))})"
     # Text columns take a str as it is (what get_db_prep_save returns for one, at ~1 us a column); the rest
@@ -75,12 +76,12 @@ def insert(rows: Sequence[AuditLog | Row]) -> None:
     text = [isinstance(f, models.CharField) for f in fields]
     params = [
         [
-            value if is_text and type(value) is str else f.get_db_prep_save(value, connection)
+            value if is_text and type(value) is str else f.get_db_prep_save(value, db)
             for f, is_text, value in zip(fields, text, (getattr(row, f.attname) for f in fields), strict=True)
         ]
         for row in rows
     ]
-    with connection.cursor() as cursor:
+    with db.cursor() as cursor:
         cursor.executemany(sql, params)
 
 
