@@ -22,6 +22,7 @@ from collections.abc import Callable
 from django.core.cache import DEFAULT_CACHE_ALIAS, cache, caches
 from django.core.cache.backends.dummy import DummyCache
 from django.core.cache.backends.locmem import LocMemCache
+from django.core.signals import setting_changed
 
 from emdash.actor import Actor
 from emdash.conf import emdash_settings
@@ -58,8 +59,22 @@ def cached(raw: str, audience: str | None, resolve: Callable[[], Actor | None]) 
     return actor
 
 
+_local: list[bool] = []  # whether the default cache is this process's own, decided once per CACHES setting
+
+
 def _process_local() -> bool:
-    return isinstance(caches[DEFAULT_CACHE_ALIAS], LocMemCache | DummyCache)
+    # Looking the cache up (caches[...]) costs a few microseconds per call; its backend changes only with CACHES.
+    if not _local:
+        _local.append(isinstance(caches[DEFAULT_CACHE_ALIAS], LocMemCache | DummyCache))
+    return _local[0]
+
+
+def _caches_changed(setting: str, **_: object) -> None:
+    if setting == "CACHES":  # tests swap the cache backend (override_settings)
+        _local.clear()
+
+
+setting_changed.connect(_caches_changed)
 
 
 def _generation() -> int | None:

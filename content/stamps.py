@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from django.db import IntegrityError, connection, transaction
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -111,13 +111,15 @@ _generation = [0]  # forget_all() moves it: every thread's readings are dropped 
 MAX_READINGS = 64  # distinct stamps queries kept per thread between two writes
 
 
-def fetch(sql: str, params: dict[str, Any] | None = None) -> Reading:
+def fetch(sql: str, params: dict[str, Any] | None = None, db: Any = None) -> Reading:
     """A query of the stamps tables, run again only when something may have changed: on SQLite the connection's
     change token (``emdash.sqlite3``: ``data_version`` and its own ``total_changes``, a few microseconds) tells
     whether any connection wrote since this thread last ran the same query; if none did, what it read then is
     still the stamps. The token is read before the query, so a write committing in between makes the kept
-    reading look older, never newer. Without a token (PostgreSQL, inside a transaction) every call runs it."""
-    read_token = getattr(connection, "change_token", None)
+    reading look older, never newer. Without a token (PostgreSQL, inside a transaction) every call runs it.
+    ``db``: the default database's connection when the caller holds it (``django.db.connection`` looks it up on
+    every attribute read, a few microseconds each)."""
+    read_token = getattr(connections[DEFAULT_DB_ALIAS] if db is None else db, "change_token", None)
     token = read_token() if read_token is not None else None
     key = (sql, tuple(params.items()) if params else ())
     readings: dict[Any, Reading] | None = None

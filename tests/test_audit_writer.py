@@ -114,3 +114,29 @@ def test_a_kept_row_is_saved_in_the_callers_transaction():
         assert AuditLog.objects.filter(trace_id="d" * 24, outcome="VALIDATION_ERROR").exists()
         transaction.set_rollback(True)
     assert not AuditLog.objects.filter(trace_id="d" * 24).exists()
+
+
+def test_plain_values_reach_the_table_as_the_model_writes_them():
+    # Columns whose value is of their plain type skip the field's conversion: the row must read back the same
+    # as one the model saved, and a value of another type (a Decimal duration, a str user id) still converts.
+    from decimal import Decimal
+
+    from django.utils import timezone
+
+    from audit.rows import COLUMNS, Row
+
+    user = get_user_model().objects.create_user("writer-b")
+    when = timezone.now()
+    values = {name: "" for name in COLUMNS} | {"action": "a", "created_at": when, "user_id": user.pk}
+    model = AuditLog(**values | {"duration_ms": 1.25, "trace_id": "model"})
+    model.save(force_insert=True)
+    audit_writer.insert([Row(**values | {"duration_ms": 1.25, "trace_id": "plain"})])
+    audit_writer.insert(
+        [Row(**values | {"duration_ms": Decimal("1.25"), "user_id": str(user.pk), "trace_id": "other"})]
+    )
+    saved = {
+        row["trace_id"]: {k: v for k, v in row.items() if k not in ("id", "trace_id")}
+        for row in AuditLog.objects.filter(action="a").values()
+    }
+    assert saved["plain"] == saved["model"] == saved["other"]
+    assert saved["plain"]["created_at"] == when and saved["plain"]["duration_ms"] == 1.25

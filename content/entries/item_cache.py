@@ -33,7 +33,7 @@ from collections.abc import Callable
 from typing import Any
 
 import orjson
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 
 from content import stamps
 from content.entries import rows
@@ -43,6 +43,7 @@ from content.schema import specs as schema
 from content.schema.specs import CollectionSpec
 from emdash.actor import Actor
 from emdash.conf import emdash_settings
+from emdash.errors import CollectionNotFound
 from emdash.permissions import Perm, can, require
 
 ATTACHED = ("terms", "taxonomies", "bylines", stamps.MEDIA)  # shown with every item, kept outside its row
@@ -86,13 +87,19 @@ def get(
     require(actor, Perm.CONTENT_READ)
     if _capacity() <= 0:
         return build()
-    spec = schema.get_collection(collection)
+    # One snapshot for the spec and the token's version (each look costs a connection lookup and a clock read).
+    snapshot = schema.current()
+    try:
+        spec = snapshot.get(collection)
+    except CollectionNotFound:  # created a moment ago by another process (as get_collection does)
+        snapshot = schema.current(fresh=True)
+        spec = snapshot.get(collection)
     show_draft = can(actor, Perm.CONTENT_READ_UNPUBLISHED)
     key = (spec.slug, ident, locale, show_draft, variant)
     # By slug, the default locale's row is preferred even when it is a draft (whose creation moves only the drafts
     # stamp): a public answer by slug depends on drafts too.
     drafts = show_draft or not rows.ULID_RE.match(ident)
-    token = (*_token(spec, drafts), schema.current().version)
+    token = (*_token(spec, drafts), snapshot.version)
     with _lock:
         found = _items.get(key)
         if found is not None and found[0] == token:
@@ -122,8 +129,9 @@ def _keep(key: tuple[Any, ...], token: tuple[Any, ...], encoded: bytes) -> None:
 
 def _token(spec: CollectionSpec, drafts: bool) -> tuple[Any, ...]:
     """The stamps this item's answer depends on (with the drafts stamp or not), as read now (at most one query)."""
-    sql, params = _token_query(spec.slug, drafts, _links(spec), connection.vendor)
-    found = stamps.fetch(sql, params)  # no query on SQLite while nothing was written since this thread's last
+    db = connections[DEFAULT_DB_ALIAS]  # once: each read through django.db.connection looks it up again
+    sql, params = _token_query(spec.slug, drafts, _links(spec), db.vendor)
+    found = stamps.fetch(sql, params, db)  # no query on SQLite while nothing was written since this thread's last
     # The REST door's validators show the attached scopes: this reading serves them (stamps.noting).
     stamps.note((*_scopes(spec.slug, drafts), stamps.SCHEMA), found)
     return found.rows

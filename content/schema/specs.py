@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.apps.registry import Apps
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connections
 
 from content.field_types import FIELD_TYPES, FieldRules, FieldType
 from content.models import Collection, EntryBase, Field, SchemaState
@@ -211,12 +211,14 @@ def current(*, fresh: bool = False) -> Schema:
     now = time.monotonic()
     window = float(emdash_settings.SCHEMA_CHECK_SECONDS or 0)
     # Writes never trust a possibly stale window: a field another process added a moment ago must be found.
-    trusted = window > 0 and now - _checked_at < window and not (fresh or connection.in_atomic_block)
+    # connections[...] once: each read through django.db.connection looks the thread's connection up again.
+    atomic = connections[DEFAULT_DB_ALIAS].in_atomic_block
+    trusted = window > 0 and now - _checked_at < window and not (fresh or atomic)
     if snapshot is not None and trusted:
         return snapshot
     from content import stamps  # late: stamps imports the models, which this module's callers load first
 
-    pinned = None if fresh or connection.in_atomic_block else stamps.schema_version()
+    pinned = None if fresh or atomic else stamps.schema_version()
     version = stored_version() if pinned is None else pinned  # a public page read it with its change stamps
     if snapshot is not None and snapshot.version == version:
         _checked_at = now

@@ -5,10 +5,10 @@ never loads the session, a process-local token cache reads no cache, the origin 
 from __future__ import annotations
 
 import pytest
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from django.db import connection
 from django.test import Client, RequestFactory
-from django.test.utils import CaptureQueriesContext
+from django.test.utils import CaptureQueriesContext, override_settings
 
 from accounts import token_cache
 from audit import writer as audit_writer
@@ -194,3 +194,14 @@ def test_a_direct_read_raises_djangos_errors_and_refuses_a_broken_transaction(db
             cursor.execute("INSERT INTO content_changestamp (key, version) VALUES (NULL, NULL)")
         with pytest.raises(TransactionManagementError):
             read("SELECT 1 FROM content_changestamp WHERE key = %(k)s", {"k": "x"})
+
+
+def test_a_shared_cache_configured_later_is_asked_for_the_generation(db, tmp_path):
+    """Whether the cache is this process's own is decided once per CACHES setting: a cache shared with other
+    processes (here a file cache) configured afterwards is read for the revocation generation again."""
+    assert token_cache._generation() == token_cache._local_generation  # decided for the LocMem cache
+    shared = {"default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache", "LOCATION": str(tmp_path)}}
+    with override_settings(CACHES=shared):
+        caches["default"].set(token_cache.GENERATION_KEY, 41)
+        assert token_cache._generation() == 41
+    assert token_cache._generation() == token_cache._local_generation
