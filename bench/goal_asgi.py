@@ -70,6 +70,14 @@ def rows(raw: list[dict[str, Any]], connections: list[int]) -> list[Row]:
                 continue
             cpu, floor_cpu = _median(raw, name, c, "cpu_ms"), _median(raw, floor_name, c, "cpu_ms")
             note = f"CPU/request {cpu:.2f} vs {floor_cpu:.2f} ms = {floor_cpu / cpu:.2f}x" if cpu and floor_cpu else ""
-            label = f"{name} c={c}" + (" vs the floor under granian" if floor_name != "floor" else "")
-            out.append(Row.at_least(FLOOR_GOAL, label, ours, floor, 0.6, unit="req/s", peer_name=floor_name, note=note))
+            # The floor is the bare app under gunicorn (the issue's); the same floor under granian's WSGI interface
+            # is a second reading held to the same ratio as a stretch: granian's WSGI path skips the loop-to-thread
+            # hand-off that serving websockets from the same process (ASGI) costs us.
+            second = floor_name != "floor"
+            label = f"{name} c={c}" + (" vs the floor under granian's WSGI interface" if second else "")
+            out.append(
+                Row.at_least(
+                    FLOOR_GOAL, label, ours, floor, 0.6, unit="req/s", peer_name=floor_name, note=note, stretch=second
+                )
+            )
     return out
