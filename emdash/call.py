@@ -7,6 +7,7 @@ each door spelling it out. Token and client names come from the token lookup (``
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -35,6 +36,11 @@ class Call:
     client: str = ""
     client_version: str = ""
 
+    def __post_init__(self) -> None:
+        # Every way a Call is made or replaced (clientInfo replaces the User-Agent's name) passes through here.
+        object.__setattr__(self, "client", shown(self.client))
+        object.__setattr__(self, "client_version", shown(self.client_version))
+
     @classmethod
     def at(cls, door: Door, actor: Actor, client: str = "", client_version: str = "") -> Call:
         """A call of the running request or job (its trace id)."""
@@ -43,6 +49,7 @@ class Call:
     @classmethod
     def from_user_agent(cls, door: Door, actor: Actor, user_agent: str) -> Call:
         """A call named by its User-Agent (REST, and MCP before clientInfo in ``_meta``)."""
+        user_agent = shown(user_agent)
         return cls(actor, door, current_trace_id(), user_agent, agent_version(user_agent))
 
     @property
@@ -96,6 +103,16 @@ def for_actor(actor: Actor, door: Door = "cli") -> Call:
     ``door`` built from the actor alone (a service run outside any door: a management command)."""
     found = _current.get()
     return found if found is not None else Call.at(door, actor)
+
+
+def shown(text: str) -> str:
+    """A program's self-chosen name as the audit log and revision lists show it: without control and format
+    characters (bidi overrides and isolates, zero-width spaces, escapes), which would reorder or hide the rest of
+    the line people read ("by Alice via X (MCP)")."""
+    if text.isascii() and text.isprintable():
+        return text
+    # NUL is left to the audit writer, which shows it as U+FFFD (the name stays recognisably altered).
+    return "".join(ch for ch in text if ch == "\x00" or unicodedata.category(ch) not in ("Cc", "Cf"))
 
 
 def agent_version(user_agent: str) -> str:

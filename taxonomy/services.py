@@ -13,7 +13,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from content import stamps
-from content.entries import rows, slugs
+from content.entries import rows, slugs, writes
 from content.schema import specs as schema
 from emdash import purge
 from emdash.actor import Actor
@@ -336,6 +336,7 @@ def entry_terms_set(*, actor: Actor, collection: str, id: str, taxonomy: str, te
         if not isinstance(taxonomy, str):
             raise ValidationError.for_fields({"taxonomy": "must be a taxonomy name"})
         replace_entry_terms(collection=spec.slug, entry_id=row.id, terms={taxonomy: terms}, locale=row.locale)
+        writes.save(spec, row)  # a new version: the item changed (a change set approved before cannot publish it)
 
 
 def remove_entry_assignments(*, collection: str, entry_id: str) -> None:

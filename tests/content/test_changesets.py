@@ -231,6 +231,30 @@ def test_an_item_edited_after_approval_blocks_publishing_with_conflict_naming_it
     assert title(edited) == "Sneaky"
 
 
+@pytest.mark.parametrize("change", ["terms through update", "terms", "bylines"])
+def test_a_new_draft_whose_terms_or_credits_changed_after_approval_blocks_publishing(people, change):
+    """Terms and credits of a never-published item are written to the item at once (no draft holds them) and did
+    not count as a change: after approval the author could retag or recredit the item and it went live with
+    what nobody reviewed. They now change the item's version, so publishing is refused with CONFLICT."""
+    from bylines.services import byline_create
+    from taxonomy import services as taxonomy
+
+    author = people["author"]
+    new = make_entry(by=author, data={"title": "Reviewed"}).id
+    taxonomy.term_create(actor=SYSTEM, taxonomy="tag", slug="scam", label="Scam")
+    credit = byline_create(actor=SYSTEM, slug="imposter", display_name="An Imposter", is_guest=True)
+    changeset = approved(author, people["reviewer"], (new, "publish"))
+    if change == "terms through update":
+        entries.entry_update(actor=author, collection="posts", id=new, terms={"tag": ["scam"]})
+    elif change == "terms":
+        taxonomy.entry_terms_set(actor=author, collection="posts", id=new, taxonomy="tag", terms=["scam"])
+    else:
+        entries.entry_update(actor=author, collection="posts", id=new, bylines=[{"bylineId": credit.id}])
+    exc = fails("CONFLICT", publishing.changeset_publish, actor=people["editor"], id=changeset.id)
+    assert exc.details["items"] == [f"posts/{new}"]
+    assert row(new).status == "draft"
+
+
 def test_publish_needs_publish_rights_on_every_item(people):
     mine = make_entry(by=people["author"]).id
     theirs = make_entry(by=people["other_author"]).id

@@ -17,12 +17,14 @@ from accounts.models import User
 from accounts.oauth.models import OAuthClient
 from admin_ui import urls as admin_urls
 from bylines.services import byline_create
-from content.changesets.services import changeset_create
+from content.changesets.services import changeset_add, changeset_create
+from content.entries import services as entry_services
 from content.entries import shares
 from content.models import PreviewShare, Revision
 from content.redirects import services as redirects
 from emdash.actor import Actor
 from media import services as media_services
+from taxonomy.services import term_create
 from tests.browser import screenshot
 from tests.e2e.admin_helpers import log_in
 from tests.factories import make_user
@@ -169,3 +171,38 @@ def test_admin_pages_log_no_404_and_show_a_favicon(site, live_server, browser, c
     logged = [r.getMessage() for r in caplog.records if "Not Found" in r.getMessage() and "/ws/" not in r.getMessage()]
     assert not missing, missing
     assert not logged, logged
+
+
+LONG = "Supercalifragilistic" * 9  # one 180-character word: a pasted URL, a German compound, a slug
+
+
+@pytest.mark.parametrize("viewport", [PHONE, {"width": 1280, "height": 900}], ids=["390", "1280"])
+def test_pages_showing_one_long_word_stay_within_the_screen(site, live_server, browser, viewport):
+    """A title, a change set's description, a term's label or a redirect that is one long word widened the
+    dashboard, the editor, the revisions, the review screen, the terms and the redirects to thousands of pixels
+    (the review screen to 6,900 at 390 px): the admin's main column now wraps such words."""
+    admin = make_user("admin", email="admin@example.com")
+    actor = Actor.for_user(admin)
+    entry = entry_services.entry_create(actor=actor, collection="posts", data={"title": LONG, "excerpt": LONG * 3})
+    proposal = changeset_create(actor=actor, title=LONG, description=LONG * 4)
+    changeset_add(actor=actor, id=proposal.id, collection="posts", item=entry.id)
+    term_create(actor=SYSTEM, taxonomy="category", slug="l" * 90, label=LONG)
+    redirects.redirect_create(actor=SYSTEM, source="/" + "a" * 400, target="/" + "b" * 400)
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    log_in(page, live_server.url, "admin@example.com")
+    wide = []
+    for path in (
+        "",
+        f"content/posts/{entry.id}/",
+        f"content/posts/{entry.id}/revisions/",
+        f"review/{proposal.id}/",
+        "taxonomies/category/",
+        "redirects/",
+    ):
+        page.goto(f"{live_server.url}/_emdash/admin/{path}")
+        width, inner = _overflow(page)
+        if width > inner:
+            wide.append(f"/{path}: scrollWidth {width} > innerWidth {inner}")
+    context.close()
+    assert not wide, f"pages wider than {viewport['width']} px:\n" + "\n".join(wide)

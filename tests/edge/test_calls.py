@@ -50,6 +50,19 @@ def test_mcp_names_the_program_from_meta_client_info_at_2026_07_28(make_mcp: Mak
     assert AuditLog.objects.get(trace_id=call.trace_id).client == "Claude Code"
 
 
+def test_a_client_name_cannot_reorder_or_hide_what_the_audit_log_shows(make_mcp: MakeMCP, calls: list[Call]) -> None:
+    """clientInfo is the caller's own text, shown in the audit log and as "by Alice via X (MCP)": a right-to-left
+    override (U+202E) in it reversed the rest of that line on screen ("via ‮Evil (MCP)" reads backwards), and
+    zero-width or control characters hid parts of it. Such characters are dropped from the recorded name."""
+    client = make_mcp("admin", "admin")
+    info = {"name": "\u202eEvil\u200b Bot\x1b[31m\u2066", "version": "1\u202e.0"}
+    meta = {**modern_meta(), "io.modelcontextprotocol/clientInfo": info}
+    client.result("tools/call", {"name": "settings_get", "_meta": meta}, version=MODERN)
+    (call,) = calls
+    assert (call.client, call.client_version) == ("Evil Bot[31m", "1.0")
+    assert AuditLog.objects.get(trace_id=call.trace_id).client == "Evil Bot[31m"
+
+
 def test_mcp_before_2026_names_the_program_by_its_user_agent(make_mcp: MakeMCP, calls: list[Call]) -> None:
     client = make_mcp("admin", "admin")
     client.call("settings_get", version="2025-06-18", headers={"User-Agent": "cursor/1.4.2 (darwin)"})

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from tests.transfer.site import manage, members, still_empty
 
@@ -141,3 +141,18 @@ def test_the_import_summary_counts_media_files_not_each(archive: Path, empty_sit
     summary = done.stdout.splitlines()[0]
     assert f"{len(files)} media files" in summary, summary
     assert not any(name.removeprefix("media/") in summary for name in files), summary
+
+
+@pytest.mark.parametrize("where", ["missing-dir", "a-directory"])
+def test_an_export_that_cannot_write_its_archive_says_so(cms: None, tmp_path: Path, where: str) -> None:
+    """A path in a directory that does not exist was reported as "a media file is missing from the storage",
+    and a directory as OUT ended in Python's IsADirectoryError traceback. Both now name the archive path and the
+    reason, and leave nothing behind."""
+    out = tmp_path / "no-such-dir" / "site.tar.gz" if where == "missing-dir" else tmp_path / "adir"
+    if where == "a-directory":
+        out.mkdir()
+    with pytest.raises(CommandError) as refused:
+        call_command("emdash_export", str(out))
+    message = str(refused.value)
+    assert f"cannot write {out}" in message and "media file" not in message, message
+    assert not list(tmp_path.rglob("*.partial"))

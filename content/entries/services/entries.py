@@ -246,8 +246,13 @@ def entry_update(
                 raise SlugConflict("Slug or unique value already taken by another item") from None
             _share_across_translations(spec, row, values, actor)
             send_entry_changed(spec.slug, row.id, "updated", actor, shown=row.status == "published")
-        elif not autosave and spec.supports_feature("revisions"):
-            revisions.end_autosave_session(spec, row.id)
+        else:
+            if not autosave and spec.supports_feature("revisions"):
+                revisions.end_autosave_session(spec, row.id)
+            if terms is not None or bylines is not None:
+                # Terms and credits are written to the item at once (no draft holds them): a new version says the
+                # item changed, so a change set approved before this edit cannot publish it unreviewed (SPEC 9.2).
+                writes.save(spec, row)
         if terms is not None:
             _set_terms(spec, row, terms)
         if status == "published":

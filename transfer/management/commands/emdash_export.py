@@ -25,12 +25,18 @@ class Command(EmDashCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         out = options["out"]
         partial = f"{out}.partial"
+        if out != "-" and os.path.isdir(out):
+            raise CommandError(f"cannot write {out}: it is a directory; give the archive's file name")
         try:
             if out == "-":
                 manifest = site_export(sys.stdout.buffer, history=options["history"], progress=Progress())
             else:
                 # Written aside and renamed at the end: a failed export never leaves a plausible-looking archive.
-                with open(partial, "wb") as handle:
+                try:
+                    handle = open(partial, "wb")  # noqa: SIM115 (closed by the with below)
+                except OSError as exc:  # before the export: not "a media file is missing"
+                    raise CommandError(f"cannot write {out}: {exc.strerror or exc}") from None
+                with handle:
                     manifest = site_export(handle, history=options["history"], progress=Progress())
                 os.replace(partial, out)
         except FileNotFoundError as exc:
