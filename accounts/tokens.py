@@ -16,7 +16,8 @@ from emdash import scopes as scope_table
 from emdash.actor import Actor
 from emdash.errors import NotFound, ValidationError
 from emdash.numbers import plain_int
-from emdash.permissions import Perm, require
+from emdash.permissions import Perm, require, scopes_for_role
+from emdash.roles import role_label
 
 PAT_PREFIX = "ec_pat_"
 LAST_USED_RESOLUTION = timedelta(minutes=1)  # don't write on every request
@@ -36,7 +37,7 @@ class IssuedToken:
 def create_own(*, actor: Actor, name: str, scopes: Iterable[str] | str, expires_days: int | None = None) -> IssuedToken:
     """Issue a token to the signed-in user. A token caller needs the ``admin`` scope (Perm.TOKENS_MANAGE),
     so a leaked narrow token cannot mint itself a wider one."""
-    return token_create(user=_own_user(actor), name=name, scopes=scopes, expires_days=expires_days)
+    return token_create(user=_own_user(actor), name=name, scopes=scopes, expires_days=expires_days, clamp=True)
 
 
 def _own_user(actor: Actor) -> User:
@@ -46,9 +47,16 @@ def _own_user(actor: Actor) -> User:
     return actor.user
 
 
-def token_create(*, user: User, name: str, scopes: Iterable[str] | str, expires_days: int | None = None) -> IssuedToken:
+def token_create(
+    *, user: User, name: str, scopes: Iterable[str] | str, expires_days: int | None = None, clamp: bool = False
+) -> IssuedToken:
     """Issue a token to ``user`` without a permission check (the ``emdash_token`` command, run by operators,
-    and :func:`create_own`, which checked it)."""
+    and :func:`create_own`, which checked it).
+
+    ``clamp``: keep only the scopes the user's role may hold, as OAuth grants do (SPEC 3, 9.1); every surface
+    that issues tokens asks for it (the token page, the API, ``emdash_token create``). A scope beyond the role
+    would be refused by the role check on every call anyway; clamping says so when the token is made. Unclamped
+    tokens are for the project's own tests and scripts."""
     problems: dict[str, str] = {}
     if not isinstance(name, str) or not name.strip() or len(name) > 100:
         problems["name"] = "must be 1-100 characters"
@@ -56,6 +64,12 @@ def token_create(*, user: User, name: str, scopes: Iterable[str] | str, expires_
         granted = scope_table.parse(scopes)
         if not granted:
             problems["scopes"] = "at least one scope is required"
+        elif clamp:
+            allowed = scopes_for_role(user.role)
+            if not granted & allowed:
+                held = ", ".join(s.value for s in scope_table.Scope if s in allowed) or "none"
+                problems["scopes"] = f"none of these can be held by a {role_label(user.role)} (it may hold: {held})"
+            granted &= allowed
     except ValueError as exc:
         problems["scopes"] = str(exc)
         granted = frozenset()

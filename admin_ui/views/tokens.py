@@ -12,6 +12,7 @@ from accounts.auth import resource_url
 from admin_ui.base import actor_for, admin_page, run, status_for
 from admin_ui.client_configs import client_configs
 from emdash.numbers import plain_int
+from emdash.permissions import scopes_for_role
 from emdash.scopes import Scope, describe
 
 NEW_TOKEN_KEY = "admin_ui.new_token"
@@ -46,11 +47,14 @@ def token_list(request: HttpRequest) -> HttpResponse:
     else:
         issued = request.session.pop(NEW_TOKEN_KEY, None)
     endpoint = resource_url(request)
+    actor = actor_for(request)
+    held = scopes_for_role(actor.role)
     context = {
         "endpoint": endpoint,
         "configs": client_configs(endpoint, issued["raw"]) if issued else [],
-        "tokens": tokens.list_own(actor=actor_for(request)),
-        "scopes": [(s.value, describe(s)) for s in Scope],
+        "tokens": tokens.list_own(actor=actor),
+        # Only what the role may hold: the rest would be dropped (accounts.tokens clamps to the role).
+        "scopes": [(s.value, describe(s)) for s in Scope if s in held],
         "issued": issued,
         "problems": problems,
         "form": request.POST if problems else {},

@@ -11,6 +11,7 @@ from accounts.tokens import token_create, token_revoke
 from emdash import scopes as scope_table
 from emdash.commands import EmDashCommand
 from emdash.errors import EmDashError
+from emdash.roles import role_label
 
 
 class Command(EmDashCommand):
@@ -43,8 +44,12 @@ class Command(EmDashCommand):
             raise CommandError(exc.message) from None
 
     def do_create(self, user: User, *, scopes: str, name: str, expires_days: int | None, **_: Any) -> None:
-        issued = token_create(user=user, name=name, scopes=scopes, expires_days=expires_days)
+        issued = token_create(user=user, name=name, scopes=scopes, expires_days=expires_days, clamp=True)
         self.stdout.write(issued.raw)
+        asked = {part.strip() for part in scopes.split(",") if part.strip()}
+        dropped = sorted(asked - set(issued.token.scopes))
+        if dropped:
+            self.stderr.write(f"Not granted (a {role_label(user.role)} cannot hold them): {', '.join(dropped)}")
         self.stderr.write(
             f"Token {issued.token.pk} for {user.email}: {', '.join(issued.token.scopes)}. "
             "Store it now; it cannot be shown again."
