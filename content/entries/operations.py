@@ -48,7 +48,8 @@ def item_and_rev(entry: Entry, args: Any) -> dict[str, Any]:
 
 
 def _item_only(entry: Entry, args: Any) -> dict[str, Any]:
-    return {"item": entry.to_dict()}
+    """A lifecycle action's item (publish, unpublish, schedule, duplicate...), with its credits as every item has."""
+    return {"item": {**entry.to_dict(), **_credits(entry)}}
 
 
 def _list(*, markdown: bool = False, fields: list[str] | None = None, **kwargs: Any) -> EntryRows:
@@ -106,7 +107,7 @@ def _item_target(args: Any, payload: dict[str, Any]) -> str:
 
 
 def _restored(entry: Entry, args: Any) -> dict[str, Any]:
-    return {"restored": True, "item": entry.to_dict()}
+    return {"restored": True, "item": {**entry.to_dict(), **_credits(entry)}}
 
 
 def _item_with_rev(entry: Entry, args: Any) -> dict[str, Any]:
@@ -263,7 +264,9 @@ act(
     _action("duplicate", status=201),
     perm=Perm.CONTENT_CREATE,
     target=_item_target,  # the copy it made (changes_revert trashes it), not the source
-).describe("Copy an item as a new draft; the title gets ' (Copy)' and the slug is new.")
+).describe(
+    "Copy an item as a new draft with its terms and credits (not its SEO); the title gets ' (Copy)', the slug is new."
+)
 go_live(
     "content_schedule", "Schedule publishing", ScheduleInput, services.entry_schedule, _action("schedule", "body")
 ).describe(

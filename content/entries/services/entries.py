@@ -16,7 +16,7 @@ from content.entries.seo import store as seo_store
 from content.entries.services.drafts import requested_seo, requested_slug, write_values
 from content.entries.services.ownership import editing
 from content.entries.services.publishing import publish_row, unpublish_row
-from content.hooks import replace_entry_bylines, replace_entry_terms
+from content.hooks import assigned_terms, credit_snapshot, replace_entry_bylines, replace_entry_terms
 from content.models import EntryBase, Revision
 from content.redirects.services import forget_moves
 from content.schema import specs as schema
@@ -352,7 +352,8 @@ def entry_delete_permanently(*, actor: Actor, collection: str, id: str) -> None:
 
 @schema_retry
 def entry_duplicate(*, actor: Actor, collection: str, id: str) -> Entry:
-    """A draft copy: same values and locale, title + " (Copy)", a fresh slug and translation group."""
+    """A draft copy: same values, terms, credits and locale, title + " (Copy)", a fresh slug and translation group
+    (SEO is left out: two items with one canonical URL and description are what SEO tools warn about)."""
     spec = schema.get_collection(collection)
     require(actor, Perm.CONTENT_CREATE)
     source = rows.find(spec, id)
@@ -362,6 +363,11 @@ def entry_duplicate(*, actor: Actor, collection: str, id: str) -> Entry:
         values[title.slug] = values[title.slug] + COPY_SUFFIX
     # Unique values cannot be copied; the copy starts without them.
     data = {k: v for k, v in values.items() if v is not None and not spec.field_map[k].unique}
+    terms = {
+        name: [t["slug"] for t in found]
+        for name, found in assigned_terms(collection=spec.slug, entry_id=source.id).items()
+    }
+    credits = [{k: v for k, v in c.items() if v is not None} for c in credit_snapshot(spec.slug, source.id) or ()]
     return entry_create(
         actor=actor,
         collection=spec.slug,
@@ -369,6 +375,8 @@ def entry_duplicate(*, actor: Actor, collection: str, id: str) -> Entry:
         status="draft",
         locale=source.locale,
         slug_hint=f"{source.slug}-copy",
+        terms=terms or None,
+        bylines=credits or None,
     )
 
 
