@@ -230,3 +230,16 @@ def test_credentials_a_changed_setting_and_if_match_still_reach_django(credited,
     assert wsgi_get(HELLO, IF_NONE_MATCH=etag, COOKIE="theme=dark")[0] == 304 and len(reached) == 3
     settings.ALLOWED_HOSTS = ["elsewhere.example"]  # a changed setting forgets every kept answer
     assert wsgi_get(HELLO, IF_NONE_MATCH=etag)[0] == 400
+
+
+def test_a_plain_read_after_another_process_added_a_field_shows_it_at_once(credited, settings) -> None:
+    """The item cache's stamps query reads the database's schema version: when it is ahead of this process's
+    trusted snapshot the snapshot is reloaded, so the 200 shows the new field with the new ETag at once rather
+    than the old body under the old ETag for up to SCHEMA_CHECK_SECONDS."""
+    settings.EMDASH = {**settings.EMDASH, "SCHEMA_CHECK_SECONDS": 3600}
+    status, first, _ = wsgi_get(HELLO)
+    assert status == 200 and wsgi_get(HELLO)[0] == 200  # warm: kept by the item cache
+    _write_elsewhere("field", credited["hello"].id)
+    status, headers, content = wsgi_get(HELLO)
+    assert status == 200 and "subtitle" in json.loads(content)["item"]["data"]
+    assert headers["etag"] != first["etag"]
