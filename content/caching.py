@@ -61,6 +61,17 @@ def _schema_changed(current: schema.Schema, slug: str) -> datetime | None:
     return spec.updated_at if spec is not None else None
 
 
+def _schema_as_of(now: stamps.Stamps, current: schema.Schema) -> schema.Schema:
+    """The schema snapshot matching the version the stamps were read with. A process trusts its snapshot for
+    SCHEMA_CHECK_SECONDS, but the stamps query reads the version anyway: when another process changed the schema,
+    validators from the trusted snapshot would match the client's old ETag, and a kept 304 (SQLite) would then
+    stand under the new change token until the next write. Reloading here also gives the body the new schema."""
+    seen = now.versions.get(stamps.SCHEMA)
+    if seen is None or seen == current.version:
+        return current
+    return schema.current(fresh=True)
+
+
 def _public(actor: Actor) -> bool:
     return actor.user is None and not getattr(actor, "is_system", False)
 
@@ -91,6 +102,9 @@ def _item(actor: Actor, raw: Mapping[str, Any], query: str) -> Validators | None
     _, version, updated_at, entry_id, status = found[0]
     updated_at = stamps.aware(updated_at)
     rev = rows.rev_of(version, updated_at)
+    current = _schema_as_of(now, current)
+    if slug not in current.collections:
+        return None
     return _item_validators(actor, slug, entry_id, rev, updated_at, status, query, current, now)
 
 
@@ -146,6 +160,9 @@ def _list(actor: Actor, raw: Mapping[str, Any], query: str) -> Validators | None
     show_draft = can(actor, Perm.CONTENT_READ_UNPUBLISHED)
     scopes = (stamps.public(slug), *((stamps.drafts(slug),) if show_draft else ()), *ATTACHED)
     now = stamps.read()
+    current = _schema_as_of(now, current)
+    if slug not in current.collections:
+        return None
     public = _public(actor)
     return Validators(
         etag=etag("list", slug, now.token(*scopes), show_draft, current.version, query),
@@ -161,7 +178,7 @@ def _search(actor: Actor, raw: Mapping[str, Any], query: str) -> Validators | No
     now = stamps.read()
     public = _public(actor)
     return Validators(
-        etag=etag("search", now.token("content", "terms"), schema.current().version, query),
+        etag=etag("search", now.token("content", "terms"), _schema_as_of(now, schema.current()).version, query),
         last_modified=now.newest("content", "terms"),
         public=public,
         tags=[CONTENT_KEY] if public else [],

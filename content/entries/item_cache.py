@@ -99,7 +99,12 @@ def get(
     # By slug, the default locale's row is preferred even when it is a draft (whose creation moves only the drafts
     # stamp): a public answer by slug depends on drafts too.
     drafts = show_draft or not rows.ULID_RE.match(ident)
-    token = (*_token(spec, drafts), snapshot.version)
+    found_stamps = _token(spec, drafts)
+    if any(row[0] == stamps.SCHEMA and row[1] != snapshot.version for row in found_stamps):
+        # Another process changed the schema and this one still trusts its snapshot (SCHEMA_CHECK_SECONDS): the
+        # version came with the stamps, so reload now rather than answer the old shape under the old ETag.
+        snapshot = schema.current(fresh=True)
+    token = (*found_stamps, snapshot.version)
     with _lock:
         found = _items.get(key)
         if found is not None and found[0] == token:

@@ -113,7 +113,10 @@ from emdash.actor import Actor
 from taxonomy import services as taxonomy
 from content.entries import services as entries
 what = json.loads(sys.argv[1])
-if what["change"] == "term":
+if what["change"] == "field":
+    from content.schema import services as schema_services
+    schema_services.field_create(actor=Actor.system(), collection="posts", slug="subtitle", label="Sub", type="string")
+elif what["change"] == "term":
     taxonomy.term_update(actor=Actor.system(), taxonomy="category", term="news", label="From another process")
 else:
     entries.entry_update(actor=Actor.system(), collection="posts", id=what["id"], data={"title": "Elsewhere"})
@@ -138,6 +141,37 @@ def test_a_change_by_another_process_moves_a_kept_304(credited, change) -> None:
     assert done.returncode == 0, done.stderr[-2000:]
     status, headers, _ = wsgi_get(HELLO, IF_NONE_MATCH=etag)
     assert status == 200 and headers["etag"] != etag
+
+
+def _write_elsewhere(change: str, entry_id: str) -> None:
+    db = connection.settings_dict
+    if connection.vendor == "postgresql":
+        url = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+    else:
+        url = f"sqlite:///{db['NAME']}"
+    env = {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "config.settings"}
+    what = json.dumps({"change": change, "id": entry_id})
+    done = subprocess.run(
+        [sys.executable, "-c", WRITER, what], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
+@pytest.mark.parametrize("path", [HELLO, f"{API}?limit=5", "/_emdash/api/search?q=hello"])
+def test_a_field_added_by_another_process_moves_a_kept_304_inside_the_schema_window(credited, settings, path) -> None:
+    """A server trusts its schema snapshot for SCHEMA_CHECK_SECONDS. The first conditional GET after another
+    process added a field was computed from the trusted (old) snapshot, matched, and was kept under the new change
+    token: the old ETag then got 304s until some other write, while plain GETs showed the new field."""
+    settings.EMDASH = {**settings.EMDASH, "SCHEMA_CHECK_SECONDS": 3600}
+    etag, _ = _current_304(path)
+    assert wsgi_get(path, IF_NONE_MATCH=etag)[0] == 304
+    _write_elsewhere("field", credited["hello"].id)
+    status, headers, _ = wsgi_get(path, IF_NONE_MATCH=etag)
+    assert status == 200 and headers["etag"] != etag
+    assert wsgi_get(path, IF_NONE_MATCH=etag)[0] == 200  # and stays so
+    if path == HELLO:
+        _, _, content = wsgi_get(path)
+        assert "subtitle" in json.loads(content)["item"]["data"]
 
 
 @sqlite_only
@@ -196,3 +230,16 @@ def test_credentials_a_changed_setting_and_if_match_still_reach_django(credited,
     assert wsgi_get(HELLO, IF_NONE_MATCH=etag, COOKIE="theme=dark")[0] == 304 and len(reached) == 3
     settings.ALLOWED_HOSTS = ["elsewhere.example"]  # a changed setting forgets every kept answer
     assert wsgi_get(HELLO, IF_NONE_MATCH=etag)[0] == 400
+
+
+def test_a_plain_read_after_another_process_added_a_field_shows_it_at_once(credited, settings) -> None:
+    """The item cache's stamps query reads the database's schema version: when it is ahead of this process's
+    trusted snapshot the snapshot is reloaded, so the 200 shows the new field with the new ETag at once rather
+    than the old body under the old ETag for up to SCHEMA_CHECK_SECONDS."""
+    settings.EMDASH = {**settings.EMDASH, "SCHEMA_CHECK_SECONDS": 3600}
+    status, first, _ = wsgi_get(HELLO)
+    assert status == 200 and wsgi_get(HELLO)[0] == 200  # warm: kept by the item cache
+    _write_elsewhere("field", credited["hello"].id)
+    status, headers, content = wsgi_get(HELLO)
+    assert status == 200 and "subtitle" in json.loads(content)["item"]["data"]
+    assert headers["etag"] != first["etag"]
