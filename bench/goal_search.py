@@ -168,7 +168,7 @@ def timed(query: str, runs: int, candidates: int | None) -> tuple[list[float], l
             found = search(actor=actor, query=query, limit=20)
             samples.append((time.perf_counter() - began) * 1000)
             cpu.append((time.process_time() - began_cpu) * 1000)
-    return samples, cpu, [r.id for r in found]
+    return samples, cpu, [r["id"] for r in found]
 
 
 def _emdash() -> dict[str, Any]:
