@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.cache import get_conditional_response
 from rest_framework.request import Request
 
 from content import caching
+from emdash import http_cache
 from emdash.actor import Actor
 from emdash.errors import EmDashError, PreconditionFailed
 from emdash.operations import TABLE, Operation, Route
@@ -43,8 +43,7 @@ def check_write(
         return  # the thing cannot be read (unknown, not visible): the operation gives its own answer
     if found is None or not found.exists:
         return
-    stamp = int(found.last_modified.timestamp()) if found.last_modified is not None else None
-    answer = get_conditional_response(request._request, etag=found.etag, last_modified=stamp)
+    answer = http_cache.conditional_answer(request._request, found)
     if answer is not None and answer.status_code == 412:
         raise PreconditionFailed(
             "The resource changed since the If-Match / If-Unmodified-Since given: read it again; nothing was written",

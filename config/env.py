@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, overload
+from collections.abc import Callable
+from typing import Any, TypeVar, overload
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -18,9 +19,22 @@ def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
+N = TypeVar("N", int, float)
+
+
 def _refuse(name: str, value: str, what: str) -> ImproperlyConfigured:
     # Python's own "invalid literal for int()" names neither the variable nor what it takes.
     return ImproperlyConfigured(f"{name} must be {what}, not {value!r}")
+
+
+def _number(name: str, default: N | None, convert: Callable[[str], N], what: str) -> N | None:
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    try:
+        return convert(value)
+    except ValueError:
+        raise _refuse(name, value, what) from None
 
 
 @overload
@@ -28,13 +42,7 @@ def env_int(name: str) -> int | None: ...
 @overload
 def env_int(name: str, default: int) -> int: ...
 def env_int(name: str, default: int | None = None) -> int | None:
-    value = os.environ.get(name, "").strip()
-    if not value:
-        return default
-    try:
-        return int(value)
-    except ValueError:
-        raise _refuse(name, value, "a whole number") from None
+    return _number(name, default, int, "a whole number")
 
 
 @overload
@@ -42,13 +50,7 @@ def env_float(name: str) -> float | None: ...
 @overload
 def env_float(name: str, default: float) -> float: ...
 def env_float(name: str, default: float | None = None) -> float | None:
-    value = os.environ.get(name, "").strip()
-    if not value:
-        return default
-    try:
-        return float(value)
-    except ValueError:
-        raise _refuse(name, value, "a number (e.g. 0.5)") from None
+    return _number(name, default, float, "a number (e.g. 0.5)")
 
 
 def env_sizes(name: str) -> list[int] | None:

@@ -62,14 +62,10 @@ def _schema_changed(current: schema.Schema, slug: str) -> datetime | None:
 
 
 def _schema_as_of(now: stamps.Stamps, current: schema.Schema) -> schema.Schema:
-    """The schema snapshot matching the version the stamps were read with. A process trusts its snapshot for
-    SCHEMA_CHECK_SECONDS, but the stamps query reads the version anyway: when another process changed the schema,
-    validators from the trusted snapshot would match the client's old ETag, and a kept 304 (SQLite) would then
-    stand under the new change token until the next write. Reloading here also gives the body the new schema."""
-    seen = now.versions.get(stamps.SCHEMA)
-    if seen is None or seen == current.version:
-        return current
-    return schema.current(fresh=True)
+    """The schema snapshot matching the version the stamps were read with (schema.as_of): validators from a
+    trusted older snapshot would match the client's old ETag, and a kept 304 (SQLite) would then stand under the
+    new change token until the next write. Reloading here also gives the body the new schema."""
+    return schema.as_of(now.versions.get(stamps.SCHEMA), current)
 
 
 def _public(actor: Actor) -> bool:

@@ -45,14 +45,19 @@ def etag(*parts: object) -> str:
     return f'"{digest}"'
 
 
+def conditional_answer(request: HttpRequest, found: Validators) -> HttpResponseBase | None:
+    """Django's answer to the request's conditional headers against ``found``: a bare 304 or 412, or None."""
+    stamp = int(found.last_modified.timestamp()) if found.last_modified is not None else None
+    return get_conditional_response(request, etag=found.etag, last_modified=stamp)
+
+
 def not_modified(request: HttpRequest, found: Validators) -> HttpResponseBase | None:
     """A 304 (or 412 for a failed If-Match) when the client's copy is current, with the same cache headers."""
     if request.method not in ("GET", "HEAD"):
         return None
     if not found.exists and request.META.get("HTTP_IF_NONE_MATCH", "").strip() == "*":
         return None
-    stamp = int(found.last_modified.timestamp()) if found.last_modified is not None else None
-    answer = get_conditional_response(request, etag=found.etag, last_modified=stamp)
+    answer = conditional_answer(request, found)
     if answer is not None and answer.status_code == 412:
         # A failed If-Match answers this one request: a shared cache (its key ignores If-Match) must not keep it
         # for the URL's other visitors, so it carries the validators but no public caching and no keys.

@@ -100,10 +100,10 @@ def get(
     # stamp): a public answer by slug depends on drafts too.
     drafts = show_draft or not rows.ULID_RE.match(ident)
     found_stamps = _token(spec, drafts)
-    if any(row[0] == stamps.SCHEMA and row[1] != snapshot.version for row in found_stamps):
-        # Another process changed the schema and this one still trusts its snapshot (SCHEMA_CHECK_SECONDS): the
-        # version came with the stamps, so reload now rather than answer the old shape under the old ETag.
-        snapshot = schema.current(fresh=True)
+    # Another process may have changed the schema while this one trusts its snapshot: the version came with the
+    # stamps, so the snapshot follows it rather than answer the old shape under the old ETag.
+    seen = next((row[1] for row in found_stamps if row[0] == stamps.SCHEMA), None)
+    snapshot = schema.as_of(seen, snapshot)
     token = (*found_stamps, snapshot.version)
     with _lock:
         found = _items.get(key)

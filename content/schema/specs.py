@@ -197,6 +197,13 @@ def load(version: int) -> Schema:
     return Schema(version=version, collections=collections)
 
 
+def as_of(version: int | None, snapshot: Schema) -> Schema:
+    """The schema matching ``version`` (read with the change stamps), from ``snapshot`` when it is that version,
+    else reloaded: a process trusts its snapshot for SCHEMA_CHECK_SECONDS, but an answer or validators built from
+    an older snapshot than the stamps' would pair the old shape with the new change token."""
+    return snapshot if version is None or version == snapshot.version else current(fresh=True)
+
+
 def current(*, fresh: bool = False) -> Schema:
     """The schema snapshot matching the database's version stamp.
 
