@@ -9,6 +9,8 @@ from typing import Any, TypeVar, overload
 
 from django.core.exceptions import ImproperlyConfigured
 
+from emdash.numbers import plain_int
+
 
 def env_bool(name: str, default: bool) -> bool:
     value = os.environ.get(name)
@@ -58,9 +60,10 @@ def env_sizes(name: str) -> list[int] | None:
     items = env_list(name)
     if not items:
         return None
-    if not all(item.isascii() and item.isdigit() for item in items):
+    sizes = [plain_int(item) for item in items]
+    if None in sizes:
         raise _refuse(name, os.environ.get(name, ""), "comma-separated whole numbers of pixels, e.g. 320,640,1280")
-    return [int(item) for item in items]
+    return [size for size in sizes if size is not None]
 
 
 def env_json_object(name: str) -> dict[str, Any] | None:
@@ -83,6 +86,7 @@ def env_size(name: str, default: int) -> int:
         return default
     scale = {"K": 1024, "M": 1024**2, "G": 1024**3}.get(raw[-1], 1)
     digits = (raw[:-1] if scale > 1 else raw).strip()
-    if not (digits.isascii() and digits.isdigit()):
+    number = plain_int(digits)
+    if number is None:
         raise _refuse(name, os.environ.get(name, ""), "a size in bytes with an optional K, M or G suffix, e.g. 4M")
-    return int(digits) * scale
+    return number * scale

@@ -14,6 +14,7 @@ from csp.constants import NONCE
 
 from config.env import env_bool, env_float, env_int, env_json_object, env_list, env_size, env_sizes
 from config.layout import APPS
+from emdash.numbers import plain_int
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 # An empty value means the default too: Path("") would be the working directory, scattering the database there.
@@ -235,7 +236,8 @@ def _proxy_hops() -> int:
     value = os.environ.get("EMDASH_TRUST_PROXY", "").strip().lower()
     if value in {"", "0", "false", "no", "off"}:
         return 0
-    return int(value) if value.isascii() and value.isdigit() else 1  # "²" passes isdigit(), not int()
+    hops = plain_int(value)  # "²" passes str.isdigit(), not int()
+    return 1 if hops is None else hops
 
 
 EMDASH_TRUST_PROXY = _proxy_hops()

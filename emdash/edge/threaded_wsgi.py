@@ -33,6 +33,8 @@ from io import BytesIO
 from queue import SimpleQueue
 from typing import IO, Any
 
+from emdash.numbers import plain_int
+
 log = logging.getLogger("emdash.edge.threaded_wsgi")
 
 Scope = MutableMapping[str, Any]
@@ -67,9 +69,10 @@ def threads_from_env() -> int:
     raw = os.environ.get("EMDASH_HTTP_THREADS", "").strip()
     if not raw:
         return DEFAULT_THREADS
-    if not (raw.isascii() and raw.isdigit()) or int(raw) < 1:
+    count = plain_int(raw)
+    if count is None or count < 1:
         raise ValueError(f"EMDASH_HTTP_THREADS must be a whole number of at least 1, not {raw!r}")
-    return int(raw)
+    return count
 
 
 class ThreadedWSGI:
