@@ -75,3 +75,12 @@ def test_emdash_token_create_clamps_and_says_what_it_dropped() -> None:
     with pytest.raises(CommandError, match="none of these can be held by a contributor"):
         call_command("emdash_token", "create", "--email", user.email, "--scopes", "admin", stdout=out, stderr=err)
     assert PersonalAccessToken.objects.filter(user=user).count() == 1
+
+
+def test_emdash_token_create_names_what_it_dropped_from_a_space_separated_list() -> None:
+    user = make_user(Role.CONTRIBUTOR)
+    out, err = StringIO(), StringIO()
+    call_command(
+        "emdash_token", "create", "--email", user.email, "--scopes", "content:read admin", stdout=out, stderr=err
+    )
+    assert "Not granted (a contributor cannot hold them): admin" in err.getvalue()

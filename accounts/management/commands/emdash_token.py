@@ -46,7 +46,7 @@ class Command(EmDashCommand):
     def do_create(self, user: User, *, scopes: str, name: str, expires_days: int | None, **_: Any) -> None:
         issued = token_create(user=user, name=name, scopes=scopes, expires_days=expires_days, clamp=True)
         self.stdout.write(issued.raw)
-        asked = {part.strip() for part in scopes.split(",") if part.strip()}
+        asked = {s.value for s in scope_table.parse(scopes)}  # as token_create read them (commas or spaces)
         dropped = sorted(asked - set(issued.token.scopes))
         if dropped:
             self.stderr.write(f"Not granted (a {role_label(user.role)} cannot hold them): {', '.join(dropped)}")
