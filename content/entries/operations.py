@@ -35,6 +35,11 @@ def _with_terms(entry: Entry) -> dict[str, Any]:
     return {**entry.to_dict(), "terms": row_terms(entry.spec.slug, entry.row), **_credits(entry)}
 
 
+def _credited(entry: Entry) -> dict[str, Any]:
+    """The item with its credits, as every answer carrying an item shows it (SPEC 10)."""
+    return {**entry.to_dict(), **_credits(entry)}
+
+
 def _credits(entry: Entry) -> dict[str, Any]:
     """``{bylines, byline}`` when a bylines app is installed, else nothing."""
     found = rows_credits(entry.spec.slug, [entry.row])
@@ -43,13 +48,13 @@ def _credits(entry: Entry) -> dict[str, Any]:
 
 def item_and_rev(entry: Entry, args: Any) -> dict[str, Any]:
     """``{item, _rev}``; the item carries its terms when the caller set some, and always its credits."""
-    item = _with_terms(entry) if args.given("terms") else {**entry.to_dict(), **_credits(entry)}
+    item = _with_terms(entry) if args.given("terms") else _credited(entry)
     return {"item": item, "_rev": entry.rev}
 
 
 def _item_only(entry: Entry, args: Any) -> dict[str, Any]:
     """A lifecycle action's item (publish, unpublish, schedule, duplicate...), with its credits as every item has."""
-    return {"item": {**entry.to_dict(), **_credits(entry)}}
+    return {"item": _credited(entry)}
 
 
 def _list(*, markdown: bool = False, fields: list[str] | None = None, **kwargs: Any) -> EntryRows:
@@ -107,12 +112,12 @@ def _item_target(args: Any, payload: dict[str, Any]) -> str:
 
 
 def _restored(entry: Entry, args: Any) -> dict[str, Any]:
-    return {"restored": True, "item": {**entry.to_dict(), **_credits(entry)}}
+    return {"restored": True, "item": _credited(entry)}
 
 
 def _item_with_rev(entry: Entry, args: Any) -> dict[str, Any]:
     """A restored item with its credits (the revision's, when it kept them), and the media it left out."""
-    out: dict[str, Any] = {"item": {**entry.to_dict(), **_credits(entry)}, "_rev": entry.rev}
+    out: dict[str, Any] = {"item": _credited(entry), "_rev": entry.rev}
     if entry.dropped_media:
         named = ", ".join(f"{d['field']} ({d['mediaId']})" for d in entry.dropped_media)
         out["droppedMedia"] = entry.dropped_media
