@@ -130,7 +130,8 @@ def start(params: dict[str, Any], ctx: Any, ttl: int | None, *, permission_error
         ) from None
     task_store.enqueue(row)
     audit(ctx, action, "ok", started)
-    row.refresh_from_db()  # an immediate backend may already have run it
+    # The answer is the task as it began (working), even when a quick worker or an immediate backend has
+    # already finished it: tasks begin in working, and every client polls tasks/get for what came next.
     return row
 
 
