@@ -24,7 +24,7 @@ FLOOR_GOAL = "Issue 27 goal 2: content_get >= 0.6x the bare-Django floor (req/s)
 
 def run(bench: Bench) -> list[Row]:
     args = bench.args
-    site = bench.site("asgi", "--posts", "60")
+    site = bench.site("asgi", "--posts", "60", shared=True)
     body = call_body("content_get", {"collection": site.seeded["collection"], "id": site.seeded["id"]})
     floor_env = {**site.env, "DJANGO_SETTINGS_MODULE": "bench.floor"}
     servers = {

@@ -290,7 +290,7 @@ def _server_alone(bench: Bench, env: dict[str, str], ours_304: float) -> Row:
 
 
 def _deep_rows(bench: Bench) -> list[Row]:
-    site = bench.site("deep", "--posts", "60", "--bulk", str(DEEP_ITEMS - 60))
+    site = bench.site("deep", "--posts", "60", "--bulk", str(DEEP_ITEMS - 60), shared=True)
     ours = bench.gunicorn("ours-deep", "config.wsgi:application", site.env)
     rows: list[Row] = []
     with bench.serving(site.token, ours):

@@ -66,7 +66,7 @@ def verify(servers: dict[str, Server], token: str, workloads: dict[str, bytes]) 
 
 def run(bench: Bench) -> list[Row]:
     args = bench.args
-    site = bench.site("reads", "--posts", "60")
+    site = bench.site("reads", "--posts", "60", shared=True)
     token, seeded = site.token, site.seeded
     workloads = {
         "content_get": call_body("content_get", {"collection": seeded["collection"], "id": seeded["id"]}),

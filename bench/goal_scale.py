@@ -49,7 +49,7 @@ def _ms(bench: Bench, server: Server, body: bytes, token: str) -> tuple[float, f
 
 
 def _list_times(bench: Bench, name: str, items: int) -> dict[str, tuple[float, float]]:
-    site = bench.site(name, "--posts", "60", "--bulk", str(items - 60))
+    site = bench.site(name, "--posts", "60", "--bulk", str(items - 60), shared=True)
     server = bench.gunicorn(name, "config.wsgi:application", site.env)
     with bench.serving(site.token, server):
         first = call_body("content_list", {"collection": "posts", "limit": 50})
@@ -95,7 +95,7 @@ def run(bench: Bench) -> list[Row]:
                 note=f"CPU {big_cpu:.2f} vs {small_cpu:.2f} ms",
             )
         )
-    plain = bench.site("scale-plain", "--posts", "60")
+    plain = bench.site("scale-plain", "--posts", "60", shared=True)
     wide = bench.site("scale-wide", "--posts", "60", "--collections", "49", "--fields", "20")
     servers = {
         "scale-plain": bench.gunicorn("scale-plain", "config.wsgi:application", plain.env),

@@ -32,7 +32,7 @@ def _measured(env: dict[str, str], *args: str) -> tuple[float, float]:
 
 
 def _round_trip(bench: Bench, items: int) -> dict[str, tuple[float, float]]:
-    site = bench.site(f"transfer-{items}", "--posts", "60", "--bulk", str(items - 60))
+    site = bench.site(f"transfer-{items}", "--posts", "60", "--bulk", str(items - 60), shared=True)
     archive = Path(bench.work) / f"transfer-{items}.tar.gz"
     export = _measured(site.env, "emdash_export", str(archive))
     target = Path(bench.work) / f"transfer-{items}-restored"

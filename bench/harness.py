@@ -319,6 +319,7 @@ class Bench:
         self.loader_pin = ["taskset", "-c", "1"] if pin else []
         self.bin = Path(sys.executable).parent
         self._servers: list[Server] = []
+        self._shared: dict[tuple[Any, ...], Site] = {}
 
     @property
     def postgres_url(self) -> str | None:
@@ -347,8 +348,22 @@ class Bench:
             raise SystemExit(f"{' '.join(args)} failed (exit {done.returncode})")
         return done.stdout
 
-    def site(self, name: str, *seed_args: str, **env_extra: str) -> Site:
-        """Migrate and seed a fresh site (demo content, then ``bench/seed.py *seed_args``), issue a token."""
+    def site(self, name: str, *seed_args: str, shared: bool = False, **env_extra: str) -> Site:
+        """Migrate and seed a fresh site (demo content, then ``bench/seed.py *seed_args``), issue a token.
+
+        ``shared``: the goal only reads the site, so one seeded the same way for an earlier goal that also only
+        reads it is reused (the 100k-item site is seeded once for scale, transfer and deep pages, not three
+        times: about a minute each)."""
+        key = (seed_args, tuple(sorted(env_extra.items())))
+        if shared and key in self._shared:
+            say(f"{name}: reusing the site seeded as {self._shared[key].var_dir.name}")
+            return self._shared[key]
+        site = self._seed(name, seed_args, env_extra)
+        if shared:
+            self._shared[key] = site
+        return site
+
+    def _seed(self, name: str, seed_args: tuple[str, ...], env_extra: dict[str, str]) -> Site:
         var_dir = self.work / name
         var_dir.mkdir(parents=True, exist_ok=True)
         env = self.env(var_dir, **env_extra)

@@ -53,7 +53,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--goals", default=",".join(GOALS), help=f"comma-separated, of {', '.join(GOALS)}")
     parser.add_argument("--threads", type=int, default=1, help="gunicorn threads per worker for ours (default 1)")
     parser.add_argument("--connections", default="1,8", help="comma-separated concurrent connections (default 1,8)")
-    parser.add_argument("--duration", type=float, default=4, help="seconds measured per load run (default 4)")
+    parser.add_argument("--duration", type=float, default=3, help="seconds measured per load run (default 3)")
     parser.add_argument("--warmup", type=float, default=1, help="seconds of warm-up before each run (default 1)")
     parser.add_argument("--rounds", type=int, default=2, help="rounds; the median is reported (default 2)")
     parser.add_argument("--loader", choices=("auto", "wrk", "httpx"), default="auto")

@@ -7,6 +7,7 @@ a ``translation_group``; a slug is unique per locale.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -25,6 +26,7 @@ from emdash.errors import Conflict, NotFound, SlugConflict, ValidationError
 from emdash.http_cache import BYLINES_KEY, CONTENT_KEY, collection_key, item_key
 from emdash.ids import new_id
 from emdash.permissions import Perm, require
+from emdash.prepared import Prepared
 from emdash.safe_urls import url_problem
 
 SLUG = re.compile(r"^[a-z][a-z0-9-]*$")
@@ -231,10 +233,17 @@ def replace_entry_bylines(*, collection: str, entry_id: str, bylines: Any) -> No
         purge.schedule([item_key(entry_id), collection_key(collection), CONTENT_KEY])
 
 
+@functools.cache
+def _credit_refs_query() -> Prepared:
+    # Compiled once: every revision a write records reads it, and Django's compiler cost more than the query.
+    found = ContentByline.objects.filter(collection="").filter(entry_id="").order_by("position")
+    return Prepared(found.values_list("byline_id", "role_label"))
+
+
 def entry_credit_refs(*, collection: str, entry_id: str) -> list[CreditRef]:
     """The entry's explicit credits, in order, as a revision keeps them (one query)."""
-    found = ContentByline.objects.filter(collection=collection, entry_id=entry_id).order_by("position")
-    return [{"bylineId": b, "roleLabel": role or None} for b, role in found.values_list("byline_id", "role_label")]
+    found = _credit_refs_query().rows([collection, entry_id])
+    return [{"bylineId": b, "roleLabel": role or None} for b, role in found]
 
 
 def restore_entry_bylines(*, collection: str, entry_id: str, credits: Any) -> None:

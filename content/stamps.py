@@ -257,7 +257,8 @@ def bump(*keys: str) -> None:
     no other transaction holds (``SKIP LOCKED``), adding one when all are held, so concurrent writers to one
     collection do not queue on one row; SQLite has one writer at a time anyway and keeps one row per scope."""
     now = timezone.now()
-    with transaction.atomic():
+    # No savepoint: a bump is part of its caller's write, and a failed one fails that write.
+    with transaction.atomic(savepoint=False):
         for key in dict.fromkeys(keys):
             if connection.vendor == "postgresql":
                 _bump_postgresql(key, now)
@@ -266,8 +267,14 @@ def bump(*keys: str) -> None:
 
 
 def _bump_row(key: str, now: datetime) -> None:
-    if ChangeStamp.objects.filter(key=key).update(version=F("version") + 1, changed_at=now):
-        return
+    q = connection.ops.quote_name
+    with connection.cursor() as cursor:  # plain SQL: every write makes it, and the ORM's compiler cost more
+        cursor.execute(
+            f"UPDATE {q(ChangeStamp._meta.db_table)} SET version = version + 1, changed_at = %s WHERE {q('key')} = %s",
+            [connection.ops.adapt_datetimefield_value(now), key],
+        )
+        if cursor.rowcount:
+            return
     try:
         with transaction.atomic():
             ChangeStamp.objects.create(key=key, version=1, changed_at=now)

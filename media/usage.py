@@ -11,6 +11,7 @@ edit left behind.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -18,12 +19,12 @@ from datetime import datetime
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Count
+from django.db.models import Count, JSONField, OuterRef, Subquery
 
 from content import stamps
 from content.entries import rows as entry_rows
 from content.field_types import FieldType
-from content.models import EntrySeo
+from content.models import EntrySeo, Revision
 from content.schema import specs as schema
 from content.schema.specs import CollectionSpec
 from emdash import purge
@@ -31,6 +32,7 @@ from emdash.actor import Actor
 from emdash.errors import CollectionNotFound, ValidationError
 from emdash.http_cache import CONTENT_KEY, SETTINGS_KEY, collection_key, item_key
 from emdash.permissions import Perm, require
+from emdash.prepared import Prepared
 from media.models import MediaItem, MediaUsage
 
 ULID_RE = re.compile(r"^[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}$")
@@ -57,12 +59,17 @@ def _media_id(value: Any) -> str | None:
     return value.upper() if isinstance(value, str) and value else None
 
 
+def _media_fields(spec: CollectionSpec) -> tuple[Any, ...]:
+    """The fields whose values can name media items (their type reads links out of a value)."""
+    return tuple(f for f in spec.fields if type(f.kind).media_links is not FieldType.media_links)
+
+
 def _field_links(spec: CollectionSpec, values: dict[str, Any] | None) -> set[tuple[str, str]]:
     """``{(media id, field slug)}`` for the image/file values and inline images of ``values``."""
     found: set[tuple[str, str]] = set()
     if not values:
         return found
-    for field in spec.fields:
+    for field in _media_fields(spec):
         value = values.get(field.slug)
         if value is None:
             continue
@@ -92,7 +99,11 @@ def _title(spec: CollectionSpec, row: Any, draft: dict[str, Any] | None) -> str:
 def _entry_links(
     spec: CollectionSpec, row: Any, draft: dict[str, Any] | None, seo: Any
 ) -> tuple[set[tuple[str, str]], str]:
-    links = _field_links(spec, entry_rows.row_values(spec, row)) | _field_links(spec, draft) | _seo_link(seo)
+    links = (
+        _field_links(spec, entry_rows.row_values(spec, row, _media_fields(spec)))
+        | _field_links(spec, draft)
+        | _seo_link(seo)
+    )
     if draft is not None:
         links |= _seo_link(draft.get(entry_rows.DRAFT_SEO))
     return links, _title(spec, row, draft)
@@ -151,25 +162,43 @@ def _recheck(collection: str, entry_id: str, media_ids: set[str], written_at: da
     purge.schedule([item_key(entry_id), collection_key(collection), CONTENT_KEY])
 
 
+@functools.cache  # compiled once: after every content write, Django's compiler cost more than SQLite's own work
+def _held_query() -> Prepared:
+    return Prepared(
+        MediaUsage.objects.filter(collection="").filter(entry_id="").values_list("media_id", "field", "title")
+    )
+
+
 def _held(collection: str, entry_id: str) -> dict[tuple[str, str], str]:
-    rows = MediaUsage.objects.filter(collection=collection, entry_id=entry_id).values_list("media_id", "field", "title")
-    return {(m, f): t for m, f, t in rows}
+    return {(m, f): t for m, f, t in _held_query().rows([collection, entry_id])}
+
+
+@functools.lru_cache(maxsize=512)  # per model class, i.e. per collection and schema snapshot
+def _entry_query(model: Any, collection: str) -> Prepared:
+    """An entry by id (the last parameter), trashed or not, with its live SEO and its draft's data: one statement."""
+    seo = EntrySeo.objects.filter(collection=collection, entry_id=OuterRef("id")).values("data")[:1]
+    draft = Revision.objects.filter(id=OuterRef("draft_revision_id")).values("data")[:1]
+    qs = model.objects.filter(id="").annotate(
+        seo_live=Subquery(seo, output_field=JSONField()), draft_live=Subquery(draft, output_field=JSONField())
+    )
+    return Prepared(qs.order_by()[:1])
 
 
 def reindex_entry(collection: str, entry_id: str) -> None:
     """Bring one content item's rows in line with what it holds now (none once it is gone)."""
     try:
-        spec = schema.current(fresh=True).get(collection)
+        # The snapshot the write itself was checked against: a write's transaction reads the schema version.
+        spec = schema.current().get(collection)
     except CollectionNotFound:
         forget_entry(collection, entry_id)
         return
-    row = spec.model.objects.filter(id=entry_id).first()
+    query = _entry_query(spec.model, collection)
+    row = next(iter(query.objects([*query.params[:-1], entry_id])), None)
     if row is None:
         forget_entry(collection, entry_id)
         return
-    raw = entry_rows.draft_raw(row)
-    seo = EntrySeo.objects.filter(collection=collection, entry_id=entry_id).values_list("data", flat=True).first()
-    links, title = _entry_links(spec, row, raw, seo)
+    raw = row.draft_live if row.draft_revision_id and isinstance(row.draft_live, dict) else None
+    links, title = _entry_links(spec, row, raw, row.seo_live)
     _replace(collection, entry_id, links, title, written_at=row.updated_at)
 
 
@@ -207,10 +236,7 @@ def follow_schema() -> None:
     """After a schema change: drop the rows of collections and fields that no longer exist, or no longer hold
     media (a field changed to another type). Cheap: one grouped query over the index."""
     current = schema.current(fresh=True).collections
-    media_fields = {
-        slug: {f.slug for f in spec.fields if type(f.kind).media_links is not FieldType.media_links} | {SEO_FIELD}
-        for slug, spec in current.items()
-    }
+    media_fields = {slug: {f.slug for f in _media_fields(spec)} | {SEO_FIELD} for slug, spec in current.items()}
     pairs = MediaUsage.objects.exclude(collection=SETTINGS).values_list("collection", "field").distinct()
     for collection, field in list(pairs):
         if field not in media_fields.get(collection, set()):

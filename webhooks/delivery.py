@@ -10,6 +10,7 @@ marked failed.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import logging
@@ -23,6 +24,7 @@ from django.utils import timezone
 from emdash import safe_fetch
 from emdash.background import task
 from emdash.conf import emdash_settings
+from emdash.prepared import Prepared
 from webhooks.models import Delivery, Webhook
 
 if TYPE_CHECKING:
@@ -50,8 +52,15 @@ def _active(batch: Batch | None) -> list[Webhook]:
     return _read_active() if batch is None else batch.value("webhooks.active", _read_active)
 
 
+@functools.cache
+def _active_query() -> Prepared:
+    # Compiled once: every committed content write reads it, and Django's compiler cost more than the query.
+    return Prepared(Webhook.objects.filter(active=True).order_by())
+
+
 def _read_active() -> list[Webhook]:
-    return list(Webhook.objects.filter(active=True))
+    query = _active_query()
+    return query.objects(query.params)
 
 
 def subscribed(event: str, batch: Batch | None = None) -> bool:

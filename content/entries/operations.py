@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from content.entries import item_cache, markdown_output, outputs, projection, selectors, services
+from content.entries import rows as entry_rows
 from content.entries.entry import Entry, EntryRows
 from content.entries.inputs import (
     CreateInput,
@@ -42,6 +43,7 @@ def _credited(entry: Entry) -> dict[str, Any]:
 
 def _credits(entry: Entry) -> dict[str, Any]:
     """``{bylines, byline}`` when a bylines app is installed, else nothing."""
+    entry_rows.read_credits(entry.spec, entry.row)
     found = rows_credits(entry.spec.slug, [entry.row])
     return dict(found[0]) if found else {}
 

@@ -22,8 +22,15 @@ from emdash.ids import new_id
 CREDITS = "_bylines"
 
 
-def _with_credits(spec: CollectionSpec, entry_id: str, data: dict[str, Any]) -> dict[str, Any]:
-    credits = hooks.credit_snapshot(spec.slug, entry_id)
+def _with_credits(
+    spec: CollectionSpec, entry_id: str, data: dict[str, Any], *, uncredited: bool = False
+) -> dict[str, Any]:
+    """``uncredited``: the entry is known to hold no explicit credits (one just created without any), so
+    none are read."""
+    if not uncredited:
+        credits = hooks.credit_snapshot(spec.slug, entry_id)
+    else:
+        credits = [] if hooks.bylines_installed() else None
     return data if credits is None else {**data, CREDITS: credits}
 
 
@@ -33,14 +40,17 @@ def kept_credits(data: Any) -> list[Any] | None:
     return found if isinstance(found, list) else None
 
 
-def record(spec: CollectionSpec, entry_id: str, data: dict[str, Any], kind: str, actor: Actor) -> str:
-    """A new revision, with how it was made (the current call's door, token, client: SPEC 9.3)."""
+def record(
+    spec: CollectionSpec, entry_id: str, data: dict[str, Any], kind: str, actor: Actor, *, uncredited: bool = False
+) -> str:
+    """A new revision, with how it was made (the current call's door, token, client: SPEC 9.3). ``uncredited``:
+    see :func:`_with_credits`."""
     revision = Revision.objects.create(
         id=new_id(),
         collection=spec.slug,
         entry_id=entry_id,
         kind=kind,
-        data=_with_credits(spec, entry_id, data),
+        data=_with_credits(spec, entry_id, data, uncredited=uncredited),
         author_id=actor.user_id,
         created_at=timezone.now(),
         **Revision.fields_of(for_actor(actor)),

@@ -124,6 +124,8 @@ def find_entries(collections: list[str], wanted: list[tuple[str, str | None]]) -
 def live_ids(wanted: dict[str, set[str]]) -> dict[str, set[str] | None]:
     """Of each collection's ``wanted`` ids, those naming live items (neither trashed nor deleted for good): one
     query per collection; None for a collection that no longer exists."""
+    if not wanted:
+        return {}  # most writes link to nothing: no schema read (inside a write's transaction, a query)
     current = schema.current().collections
     live: dict[str, set[str] | None] = {}
     for slug, ids in wanted.items():

@@ -152,7 +152,8 @@ def entry_create(
         if bylines is not None:
             _set_bylines(spec, row.id, bylines)
         if spec.supports_feature("revisions"):
-            revisions.record(spec, row.id, rows.row_values(spec, row), Revision.KIND_DRAFT, actor)
+            values = rows.row_values(spec, row)
+            revisions.record(spec, row.id, values, Revision.KIND_DRAFT, actor, uncredited=bylines is None)
         send_entry_changed(spec.slug, row.id, "created", actor, shown=False)  # a draft until publish_row
         if status == "published":
             publish_row(spec, row, actor)
