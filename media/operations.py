@@ -21,7 +21,7 @@ from emdash.operations import (
 )
 from emdash.operations.shapes import INTEGER, STRING, array, obj, page_of, shared
 from emdash.permissions import Perm
-from media import ingest, presenters, selectors, services, uploads, usage
+from media import ingest, presenters, selectors, services, uploads, usage, usage_repair
 from media.outputs import MEDIA_ITEM
 
 MEDIA = "_emdash/api/media"
@@ -221,7 +221,7 @@ family("media", Perm.MEDIA_USAGE_REPAIR, output=REPAIRED, idempotent=True, targe
     "media_usage_repair",
     "Repair media usage index",
     RepairInput,
-    usage.media_usage_repair,
+    usage_repair.media_usage_repair,
     Endpoint(f"{MEDIA}/usage/repair", "media-usage-repair").post(),
 ).describe(
     "Rebuild the media usage index from content and settings; mediaId: only that item's uses. Reports the "

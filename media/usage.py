@@ -4,7 +4,7 @@ Content sits below media, so content never calls in here: ``media.receivers`` fo
 (``entry_changed`` after commit, ``entry_deleting`` inside a permanent delete, ``schema_changed``) and the
 settings service (above media) calls :func:`index_settings` in its own transaction. An item's uses are read
 from what it holds now: its live values, the draft waiting to be published and its SEO image (live and
-drafted); a trashed item still counts (it can be restored). :func:`repair` rebuilds the whole index (or one
+drafted); a trashed item still counts (it can be restored). ``media.usage_repair`` rebuilds the whole index (or one
 media item's rows) from the content and reports the difference, for an index a crash or a direct database
 edit left behind.
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -26,12 +26,11 @@ from content.entries import rows as entry_rows
 from content.field_types import FieldType
 from content.models import EntrySeo, Revision
 from content.schema import specs as schema
+from content.schema.retry import schema_retry
 from content.schema.specs import CollectionSpec
 from emdash import purge
-from emdash.actor import Actor
-from emdash.errors import CollectionNotFound, ValidationError
+from emdash.errors import CollectionNotFound
 from emdash.http_cache import CONTENT_KEY, SETTINGS_KEY, collection_key, item_key
-from emdash.permissions import Perm, require
 from emdash.prepared import Prepared
 from media.models import MediaItem, MediaUsage
 
@@ -96,7 +95,7 @@ def _title(spec: CollectionSpec, row: Any, draft: dict[str, Any] | None) -> str:
     return str(value or "")[:TITLE_MAX]
 
 
-def _entry_links(
+def entry_links(
     spec: CollectionSpec, row: Any, draft: dict[str, Any] | None, seo: Any
 ) -> tuple[set[tuple[str, str]], str]:
     links = (
@@ -184,6 +183,7 @@ def _entry_query(model: Any, collection: str) -> Prepared:
     return Prepared(qs.order_by()[:1])
 
 
+@schema_retry  # a column another process dropped since the write's own check: read again with a fresh schema
 def reindex_entry(collection: str, entry_id: str) -> None:
     """Bring one content item's rows in line with what it holds now (none once it is gone)."""
     try:
@@ -198,7 +198,7 @@ def reindex_entry(collection: str, entry_id: str) -> None:
         forget_entry(collection, entry_id)
         return
     raw = row.draft_live if row.draft_revision_id and isinstance(row.draft_live, dict) else None
-    links, title = _entry_links(spec, row, raw, row.seo_live)
+    links, title = entry_links(spec, row, raw, row.seo_live)
     _replace(collection, entry_id, links, title, written_at=row.updated_at)
 
 
@@ -294,107 +294,3 @@ def counts(media_ids: Iterable[str]) -> dict[str, int]:
         return {}
     grouped = MediaUsage.objects.filter(media_id__in=ids).values("media_id").annotate(n=Count("id"))
     return {g["media_id"]: g["n"] for g in grouped}
-
-
-# ---- repair --------------------------------------------------------------------------------------------------
-
-
-def _collection_uses(spec: CollectionSpec) -> Iterator[tuple[Use, str]]:
-    qs = spec.model.objects.order_by("id")
-    last = ""
-    while True:
-        chunk = list(qs.filter(id__gt=last)[:CHUNK])
-        if not chunk:
-            return
-        last = chunk[-1].id
-        drafts = entry_rows.drafts_for(chunk)
-        seos = dict(
-            EntrySeo.objects.filter(collection=spec.slug, entry_id__in=[r.id for r in chunk]).values_list(
-                "entry_id", "data"
-            )
-        )
-        for row in chunk:
-            raw = drafts.get(row.draft_revision_id) if row.draft_revision_id else None
-            links, title = _entry_links(spec, row, raw if isinstance(raw, dict) else None, seos.get(row.id))
-            for m, f in links:
-                yield Use(m, spec.slug, row.id, f), title
-
-
-_settings_source: Callable[[], Any] = dict
-
-
-def register_settings_source(source: Callable[[], Any]) -> None:
-    """The settings app (above media) hands over how to read its stored document, for :func:`repair`."""
-    global _settings_source
-    _settings_source = source
-
-
-def repair(*, media_id: str | None = None) -> dict[str, Any]:
-    """Rebuild the index from the content (only ``media_id``'s rows when given) and report what changed:
-    ``{scanned, usages, added: [...], removed: [...], addedCount, removedCount, retitled}``. Every collection
-    is read in chunks of ``CHUNK`` rows."""
-    wanted = media_id.upper() if media_id else None
-    expected: dict[Use, str] = {}
-    scanned = 0
-    for spec in schema.current(fresh=True).collections.values():
-        scanned += spec.model.objects.count()
-        for use, title in _collection_uses(spec):
-            if wanted is None or use.media_id == wanted:
-                expected[use] = title
-    for m, f in settings_links(_settings_source()):
-        if wanted is None or m == wanted:
-            expected[Use(m, SETTINGS, "", f)] = SETTINGS_TITLE
-    held_qs = MediaUsage.objects.all() if wanted is None else MediaUsage.objects.filter(media_id=wanted)
-    held = {
-        Use(m, c, e, f): (pk, t)
-        for pk, m, c, e, f, t in held_qs.values_list("pk", "media_id", "collection", "entry_id", "field", "title")
-    }
-    added = [use for use in expected if use not in held]
-    removed = [use for use in held if use not in expected]
-    retitled = [held[use][0] for use in expected if use in held and held[use][1] != expected[use]]
-    with transaction.atomic():
-        if removed:
-            MediaUsage.objects.filter(pk__in=[held[use][0] for use in removed]).delete()
-        for use in expected:
-            if use in held and held[use][1] != expected[use]:
-                MediaUsage.objects.filter(pk=held[use][0]).update(title=expected[use])
-        MediaUsage.objects.bulk_create(
-            [
-                MediaUsage(media_id=u.media_id, collection=u.collection, entry_id=u.entry_id, field=u.field, title=t)
-                for u, t in ((u, expected[u]) for u in added)
-            ],
-            batch_size=CHUNK,
-            ignore_conflicts=True,
-        )
-    return {
-        "scanned": scanned,
-        "usages": len(expected),
-        "added": [_shown(u) for u in sorted(added, key=_order)[:REPORT_MAX]],
-        "removed": [_shown(u) for u in sorted(removed, key=_order)[:REPORT_MAX]],
-        "addedCount": len(added),
-        "removedCount": len(removed),
-        "retitled": len(retitled),
-    }
-
-
-REPORT_MAX = 100  # rows listed per kind in a repair report (the counts are always whole)
-
-
-def _order(use: Use) -> tuple[str, str, str, str]:
-    return (use.media_id, use.collection, use.entry_id, use.field)
-
-
-def _shown(use: Use) -> dict[str, str]:
-    shown = {"mediaId": use.media_id, "collection": use.collection, "field": use.field}
-    if use.collection != SETTINGS:
-        shown["id"] = use.entry_id
-    return shown
-
-
-def media_usage_repair(*, actor: Actor, media_id: Any = None) -> dict[str, Any]:
-    """The operation's service: :func:`repair` for admins. The item need not exist: a forced delete leaves
-    references to rebuild."""
-    require(actor, Perm.MEDIA_USAGE_REPAIR)
-    if media_id is not None and not (isinstance(media_id, str) and ULID_RE.match(media_id)):
-        raise ValidationError.for_fields({"mediaId": "must be a media item id (26 characters)"})
-    return repair(media_id=media_id)

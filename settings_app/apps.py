@@ -6,7 +6,7 @@ class SettingsAppConfig(AppConfig):
 
     def ready(self) -> None:
         from content import hooks
-        from media import usage
+        from media import usage_repair
         from settings_app import localtime, selectors
 
         def display(value: object) -> str:
@@ -14,5 +14,5 @@ class SettingsAppConfig(AppConfig):
 
         hooks.register_site_time(hooks.SiteTime(display, localtime.to_input, localtime.from_input))
         # media_usage_repair reads the logo, favicon and Open Graph image from the stored document
-        usage.register_settings_source(selectors.stored)
+        usage_repair.register_settings_source(selectors.stored)
         hooks.register_self_approve(lambda: selectors.stored().get("changesetsSelfApprove") is True)

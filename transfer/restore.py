@@ -26,7 +26,7 @@ from content.models import Collection, Field
 from content.schema import specs as schema
 from content.schema.ddl import model_from_registry, run_ddl
 from content.search import indexing
-from media import storage, usage
+from media import storage, usage_repair
 from media.models import MediaItem
 from menus.models import Menu
 from settings_app.models import SiteSettings
@@ -222,7 +222,7 @@ def _after(job: Restore) -> None:
     collections = schema.current(fresh=True).collections
     for spec in collections.values():
         indexing.rebuild_collection(spec)
-    usage.repair()
+    usage_repair.repair()
     # The rows went in around the services: move every change stamp so validators and per-process caches of
     # menus and settings (content/stamps.py, docs/caching.md) see the restored site.
     stamps.bump("menus", "settings", "terms", *(f"content:{slug}" for slug in collections))
