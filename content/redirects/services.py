@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from typing import Any
-from urllib.parse import parse_qsl, urlencode, urlsplit
+from urllib.parse import parse_qsl, unquote, urlencode, urlsplit
 
 from django.db import IntegrityError, transaction
 
@@ -54,8 +54,13 @@ def path_problem(value: Any, *, source: bool) -> str | None:
         return "must be a path without #fragment"
     if source and value.count("?") > 1:
         return "must have at most one ?query (e.g. /?p=12)"
-    if source and (value + "/").startswith(RESERVED_PREFIX):
-        return f"must not be under {RESERVED_PREFIX} (the admin and the APIs)"
+    if source:
+        # As a server behind a proxy sees it: %-escapes decoded, dot segments resolved by the proxy or browser.
+        plain = unquote(parts.path)
+        if any(segment in (".", "..") for segment in plain.split("/")):
+            return "must not contain . or .. segments (write the path as a browser sends it)"
+        if (plain + "/").startswith(RESERVED_PREFIX):
+            return f"must not be under {RESERVED_PREFIX} (the admin and the APIs)"
     return None
 
 

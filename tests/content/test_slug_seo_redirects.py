@@ -195,7 +195,19 @@ def test_only_local_paths_are_accepted(cms, bad):
     assert not Redirect.objects.exists()
 
 
-@pytest.mark.parametrize("bad", ["/_emdash/admin/", "/_emdash", "/old/?q=1?r=2", "/old/#top"])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "/_emdash/admin/",
+        "/_emdash",
+        "/%5Femdash/admin/",  # the same path, %-encoded
+        "/x/../_emdash/api/mcp",  # dot segments: a proxy or browser resolves them before we see the path
+        "/x/%2E%2E/_emdash/",
+        "/old/./page/",
+        "/old/?q=1?r=2",
+        "/old/#top",
+    ],
+)
 def test_sources_are_plain_paths_outside_the_admin(cms, bad):
     """A source is a path with at most one ?query (old WordPress links such as /?p=12 are query sources)."""
     exc = fails("VALIDATION_ERROR", redirects.redirect_create, actor=SYSTEM, source=bad, target="/ok/")
