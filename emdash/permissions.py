@@ -211,8 +211,18 @@ def scope_refused(actor: Actor, perm: Perm) -> InsufficientScope:
     """The refusal of a token without ``perm``'s scope; a draft-only token is told about change sets."""
     rule = RULES[perm]
     if rule.scope is Scope.CONTENT_WRITE and draft_only(actor):
-        return InsufficientScope(rule.scope.value, reason=go_live_reason(_GO_LIVE_WORDS.get(perm, "This call")))
+        if perm in _OUTSIDE_CHANGE_SETS:  # a change set holds items: pointing there would send the caller nowhere
+            what = _OUTSIDE_CHANGE_SETS[perm]
+            reason = f"{what} needs content:write; content:draft writes item drafts, and a change set holds items only"
+        elif perm is Perm.CHANGESET_REVIEW:
+            reason = "approving or rejecting a change set is an editor's review, which content:draft never does"
+        else:
+            reason = go_live_reason(_GO_LIVE_WORDS.get(perm, "This call"))
+        return InsufficientScope(rule.scope.value, reason=reason)
     return InsufficientScope(rule.scope.value)
+
+
+_OUTSIDE_CHANGE_SETS = {Perm.BYLINES_MANAGE: "managing bylines", Perm.REDIRECTS_MANAGE: "managing redirects"}
 
 
 _GO_LIVE_WORDS = {

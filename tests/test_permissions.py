@@ -279,3 +279,15 @@ def test_anonymous_never_owns_items_of_nobody():
         )
     # the system actor is admin and passes any_
     permissions.require_owner_or(Actor.system(), None, Perm.CONTENT_EDIT_OWN, Perm.CONTENT_EDIT_ANY)
+
+
+@pytest.mark.parametrize("perm", [p for p in Perm if RULES[p].scope is Scope.CONTENT_WRITE and not RULES[p].also])
+def test_a_draft_token_is_told_what_would_work_for_each_call_it_may_not_make(perm: Perm) -> None:
+    """SPEC 9.1: a refusal names content:write and the change sets; it offers to propose the change in one only
+    where a change set can hold it (items), never for bylines or redirects, which a change set cannot carry."""
+    refused = permissions.scope_refused(make_actor(Role.ADMIN, frozenset({Scope.CONTENT_DRAFT})), perm)
+    assert isinstance(refused, InsufficientScope) and refused.required_scope == "content:write"
+    message = refused.message
+    assert message.startswith("Insufficient scope: requires content:write.") and "change set" in message
+    offers_a_change_set = "propose the change in a change set" in message
+    assert offers_a_change_set == (perm not in {Perm.BYLINES_MANAGE, Perm.REDIRECTS_MANAGE, Perm.CHANGESET_REVIEW})
