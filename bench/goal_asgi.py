@@ -8,7 +8,7 @@ each with ``--threads`` threads; ``content_get`` is loaded at each
 ``--connections``. Rows: granian's server CPU per call against gunicorn's (target <= 1.25x), and each server's
 req/s against the floor's (target >= 0.6x; the CPU ratio in the note is the steadier figure on a shared host).
 
-    .venv/bin/python bench/run.py --goals asgi [--rounds 2 --duration 4 --connections 1,8]
+    .venv/bin/python bench/run.py --goals asgi [--rounds 2 --duration 3 --connections 1,8]
 """
 
 from __future__ import annotations

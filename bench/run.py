@@ -12,7 +12,7 @@ compare both databases; such rows are skipped without it). A ``Row`` carries the
 same title form one table), what was measured, ours, the peer, the ratio, the target and whether it is met;
 ``Row.at_least``/``Row.at_most``/``Row.limit`` compute the ratio and the verdict.
 
-    .venv/bin/python bench/run.py [--goals reads,scale] [--rounds 2 --duration 4 --warmup 1 --connections 1,8]
+    .venv/bin/python bench/run.py [--goals reads,scale] [--rounds 2 --duration 3 --warmup 1 --connections 1,8]
 
 Results are printed as Markdown (paste into docs/benchmarks.md) and saved as JSON with ``--output``.
 """
