@@ -1,10 +1,12 @@
 """``record()``: the one place an audit row is built, and its two writers.
 
-- now (the default): inserted at once, inside the caller's transaction, so a write and its row commit or roll
-  back together (the pipeline's writes, the admin, uploads, task completion);
+Both build an ``audit.rows.Row`` (the columns as plain attributes, not a model instance):
+
+- now (the default): inserted at once with the writer's prepared INSERT, inside the caller's transaction, so a
+  write and its row commit or roll back together (the pipeline's writes, the admin, uploads, task completion);
 - ``later``: handed to the door's batch (MCP reads and failed calls), which the door passes to the background
-  writer (``audit.writer.submit``) once the answer is built, so a read adds no write transaction. Such a row is
-  an ``audit.rows.Row`` (the columns as plain attributes, not a model instance); :func:`save` inserts one now.
+  writer (``audit.writer.submit``) once the answer is built, so a read adds no write transaction; :func:`save`
+  inserts one of those now.
 
 Adding an audit column: one model field (``audit.models.AuditLog``, plus its migration), one line in
 :func:`columns`, reading it from the ``Call``, and its type on ``audit.rows.Row``.
@@ -42,11 +44,6 @@ def columns(call: Call, action: str, outcome: str, target: str = "", started: fl
     )
 
 
-def row(call: Call, action: str, outcome: str, target: str = "", started: float | None = None) -> AuditLog:
-    """The audit row of one call as a model instance."""
-    return AuditLog(**columns(call, action, outcome, target, started))
-
-
 def save(entry: Row) -> None:
     """Insert a row that was handed to ``later`` now, in the caller's transaction (the admin keeps failures so)."""
     writer.insert([entry])
@@ -62,7 +59,8 @@ def record(
     later: Later | None = None,
 ) -> None:
     """Record one call: now, in the caller's transaction, or (``later``) in the door's batch."""
+    found = Row(**columns(call, action, outcome, target, started))
     if later is not None:
-        later(Row(**columns(call, action, outcome, target, started)))
+        later(found)
     else:
-        row(call, action, outcome, target, started).save(force_insert=True)
+        writer.insert([found])  # the writer's one prepared INSERT: the ORM's save compiled one per write

@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 from django.db import DatabaseError
 
+from audit import writer as audit_writer
 from audit.models import AuditLog
 from content.entries import selectors
 from emdash.actor import Actor
@@ -116,10 +117,10 @@ def test_a_write_that_rolls_back_leaves_no_audit_row(posts) -> None:
 def test_a_failed_audit_insert_rolls_the_write_back(posts, monkeypatch) -> None:
     load()
 
-    def refuse(self, *args, **kwargs):
+    def refuse(rows):
         raise DatabaseError("audit table unavailable")
 
-    monkeypatch.setattr(AuditLog, "save", refuse)
+    monkeypatch.setattr(audit_writer, "insert", refuse)
     actor = Actor.for_user(make_user("editor"))
     with pytest.raises(DatabaseError):
         run_operation(TABLE["content_create"], Call.at("rest", actor), {"collection": "posts", "data": {"title": "x"}})
