@@ -25,7 +25,7 @@ def on_entry_changed(
         if action == "deleted":
             usage.forget_entry(collection, entry_id)
         else:
-            usage.reindex_entry(collection, entry_id)
+            usage.reindex_entry(collection, entry_id, new=action == "created")  # the batch's first change
     except Exception:
         log.exception("media usage: could not reindex %s/%s after %s", collection, entry_id, action)
 

@@ -109,12 +109,19 @@ def entry_links(
 
 
 def _replace(
-    collection: str, entry_id: str, links: set[tuple[str, str]], title: str, *, written_at: datetime | None = None
+    collection: str,
+    entry_id: str,
+    links: set[tuple[str, str]],
+    title: str,
+    *,
+    written_at: datetime | None = None,
+    new: bool = False,
 ) -> None:
     """Make the index hold exactly ``links`` for this user (titles refreshed), touching only what changed.
     Most writes change no media use: one read decides, so they open no second write transaction (SQLite
-    serialises those). ``written_at``: when the entry was written, for :func:`_recheck`."""
-    if _held(collection, entry_id) == {key: title for key in links}:
+    serialises those). ``written_at``: when the entry was written, for :func:`_recheck`; ``new``: the index
+    cannot hold anything for it yet, so an item using no media needs no read at all."""
+    if (new and not links) or _held(collection, entry_id) == {key: title for key in links}:
         return
     with transaction.atomic():
         held = {
@@ -184,8 +191,9 @@ def _entry_query(model: Any, collection: str) -> Prepared:
 
 
 @schema_retry  # a column another process dropped since the write's own check: read again with a fresh schema
-def reindex_entry(collection: str, entry_id: str) -> None:
-    """Bring one content item's rows in line with what it holds now (none once it is gone)."""
+def reindex_entry(collection: str, entry_id: str, *, new: bool = False) -> None:
+    """Bring one content item's rows in line with what it holds now (none once it is gone). ``new``: the item
+    was created by the transaction that just committed (the index learns of an item only after its commit)."""
     try:
         # The snapshot the write itself was checked against: a write's transaction reads the schema version.
         spec = schema.current().get(collection)
@@ -199,7 +207,7 @@ def reindex_entry(collection: str, entry_id: str) -> None:
         return
     raw = row.draft_live if row.draft_revision_id and isinstance(row.draft_live, dict) else None
     links, title = entry_links(spec, row, raw, row.seo_live)
-    _replace(collection, entry_id, links, title, written_at=row.updated_at)
+    _replace(collection, entry_id, links, title, written_at=row.updated_at, new=new)
 
 
 def forget_entry(collection: str, entry_id: str) -> None:

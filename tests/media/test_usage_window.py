@@ -26,7 +26,7 @@ def held_back(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Callable[[], Non
     """Usage-index updates are held back (as if the after-commit hook had not run yet) until the test runs them."""
     pending: list[Callable[[], None]] = []
     original = usage.reindex_entry
-    monkeypatch.setattr(usage, "reindex_entry", lambda c, e: pending.append(lambda: original(c, e)))
+    monkeypatch.setattr(usage, "reindex_entry", lambda c, e, **kw: pending.append(lambda: original(c, e, **kw)))
     yield pending
 
 

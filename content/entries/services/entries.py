@@ -122,7 +122,9 @@ def entry_create(
     if status is None:
         status = "draft"  # SPEC 7: a new item is a draft unless published is asked, whatever the collection supports
     locale = rows.resolve_locale(locale)
-    with transaction.atomic():
+    # No savepoint (a round trip each way on PostgreSQL): a failure here fails the caller's whole transaction, or
+    # only the caller's own savepoint (the WordPress import retries a taken slug so).
+    with transaction.atomic(savepoint=False):
         source = None
         if translation_of is not None:
             source = _translation_source(actor, spec, translation_of, locale)
