@@ -122,9 +122,7 @@ def entry_create(
     if status is None:
         status = "draft"  # SPEC 7: a new item is a draft unless published is asked, whatever the collection supports
     locale = rows.resolve_locale(locale)
-    # No savepoint (a round trip each way on PostgreSQL): a failure here fails the caller's whole transaction, or
-    # only the caller's own savepoint (the WordPress import retries a taken slug so).
-    with transaction.atomic(savepoint=False):
+    with transaction.atomic(savepoint=False):  # a failure fails the caller's transaction (or its own savepoint)
         source = None
         if translation_of is not None:
             source = _translation_source(actor, spec, translation_of, locale)
@@ -154,8 +152,8 @@ def entry_create(
         if bylines is not None:
             _set_bylines(spec, row.id, bylines)
         if spec.supports_feature("revisions"):
-            values = rows.row_values(spec, row)
-            revisions.record(spec, row.id, values, Revision.KIND_DRAFT, actor, uncredited=bylines is None)
+            kept = rows.row_values(spec, row)  # a new item holds no credits unless given some: none to read
+            revisions.record(spec, row.id, kept, Revision.KIND_DRAFT, actor, uncredited=bylines is None)
         send_entry_changed(spec.slug, row.id, "created", actor, shown=False)  # a draft until publish_row
         if status == "published":
             publish_row(spec, row, actor)
