@@ -14,6 +14,7 @@ from django.utils import timezone
 from content import hooks
 from content.models import EntryBase, Revision
 from content.schema.specs import CollectionSpec
+from emdash import prepared
 from emdash.actor import Actor
 from emdash.call import for_actor
 from emdash.conf import emdash_settings
@@ -45,7 +46,7 @@ def record(
 ) -> str:
     """A new revision, with how it was made (the current call's door, token, client: SPEC 9.3). ``uncredited``:
     see :func:`_with_credits`."""
-    revision = Revision.objects.create(
+    revision = Revision(
         id=new_id(),
         collection=spec.slug,
         entry_id=entry_id,
@@ -55,6 +56,7 @@ def record(
         created_at=timezone.now(),
         **Revision.fields_of(for_actor(actor)),
     )
+    prepared.insert(revision)
     return revision.id
 
 

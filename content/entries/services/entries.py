@@ -24,6 +24,7 @@ from content.schema.retry import schema_retry
 from content.schema.specs import CollectionSpec
 from content.schema.validation import validate_data
 from content.signals import entry_deleting, send_entry_changed
+from emdash import prepared
 from emdash.actor import Actor
 from emdash.errors import Conflict, NotFound, SlugConflict, ValidationError
 from emdash.ids import new_id
@@ -86,7 +87,7 @@ def _insert(
     for _ in range(5):
         try:
             with transaction.atomic():
-                row.save(force_insert=True)
+                prepared.insert(row)
             return
         except IntegrityError:
             if explicit_slug or not spec.model.objects.filter(locale=row.locale, slug=row.slug).exists():
