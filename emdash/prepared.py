@@ -22,7 +22,7 @@ from collections.abc import Collection, Sequence
 from typing import Any
 
 import orjson
-from django.db import connections
+from django.db import IntegrityError, connections, transaction
 from django.db.models import JSONField, Model, QuerySet
 from django.db.models.fields.json import KeyTransform
 from django.db.models.signals import post_save, pre_save
@@ -183,30 +183,46 @@ class Prepared:
 
 
 @functools.lru_cache(maxsize=512)  # per model class (each collection's, per schema snapshot) and database
-def _insert_statement(model: type[Model], using: str) -> tuple[str, tuple[Any, ...]]:
+def _insert_statement(model: type[Model], using: str, or_skip: bool) -> tuple[str, tuple[Any, ...]]:
     fields = tuple(f for f in model._meta.local_concrete_fields if f is not model._meta.auto_field)
     quote = connections[using].ops.quote_name
     columns = ", ".join(quote(str(f.column)) for f in fields)
     marks = ", ".join(["%s"] * len(fields))
-    return f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES ({marks})", fields
+    skip = " ON CONFLICT DO NOTHING" if or_skip else ""  # SQLite (3.24+) and PostgreSQL alike
+    return f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES ({marks}){skip}", fields
 
 
-def insert(obj: Model, using: str = "default") -> None:
+def insert(obj: Model, using: str = "default", *, or_skip: bool = False) -> bool:
     """``obj.save(force_insert=True)`` with the statement compiled once per model: Django builds the INSERT anew
     on every save, which cost several times SQLite's own work for a content item. For models whose key the caller
     sets (no auto field to read back); a model with save signal receivers, or a value that is an expression, goes
-    the ORM's way. Errors are Django's (an ``IntegrityError`` for a taken slug, as from ``save``)."""
+    the ORM's way. Errors are Django's. ``or_skip``: a row that would break a unique constraint is not inserted
+    and False comes back, with the transaction intact (no savepoint needed to go on); else True."""
     model = type(obj)
     if model._meta.auto_field is not None or pre_save.has_listeners(model) or post_save.has_listeners(model):
-        obj.save(force_insert=True, using=using)
-        return
-    sql, fields = _insert_statement(model, using)
+        return _saved(obj, using, or_skip)
+    sql, fields = _insert_statement(model, using, or_skip)
     connection = connections[using]
     values = [f.pre_save(obj, True) for f in fields]  # what save() stores: defaults, auto_now_add
     if any(hasattr(value, "resolve_expression") for value in values):
-        obj.save(force_insert=True, using=using)
-        return
+        return _saved(obj, using, or_skip)
     params = [f.get_db_prep_save(value, connection) for f, value in zip(fields, values, strict=True)]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
+        if cursor.rowcount == 0:
+            return False
     obj._state.adding, obj._state.db = False, using
+    return True
+
+
+def _saved(obj: Model, using: str, or_skip: bool) -> bool:
+    """The ORM's insert; with ``or_skip`` in a savepoint, a unique-constraint failure reported as False."""
+    if not or_skip:
+        obj.save(force_insert=True, using=using)
+        return True
+    try:
+        with transaction.atomic(using=using):
+            obj.save(force_insert=True, using=using)
+    except IntegrityError:
+        return False
+    return True

@@ -62,3 +62,14 @@ def test_models_it_cannot_serve_go_the_orm_s_way() -> None:
     finally:
         pre_save.disconnect(dispatch_uid="test-prepared-insert", sender=Revision)
     assert seen == ["D" * 26]  # a receiver still hears of the save
+
+
+def test_or_skip_reports_a_taken_key_and_leaves_the_transaction_usable() -> None:
+    """What a generated slug found taken relies on: no savepoint, and the next statement still runs (PostgreSQL
+    would refuse every statement of an aborted transaction)."""
+    with transaction.atomic():
+        assert prepared.insert(_revision("E" * 26), or_skip=True) is True
+        assert prepared.insert(_revision("E" * 26, kind=Revision.KIND_PUBLISH), or_skip=True) is False
+        assert Revision.objects.get(id="E" * 26).kind == Revision.KIND_DRAFT
+    row = AuditLog(action="x", outcome="ok", source="mcp")  # the ORM's way, in a savepoint
+    assert prepared.insert(row, or_skip=True) is True
