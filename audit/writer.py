@@ -27,6 +27,7 @@ from django.db import DEFAULT_DB_ALIAS, close_old_connections, connection, conne
 
 from audit.models import AuditLog
 from audit.rows import Row
+from emdash import prepared
 from emdash.conf import emdash_settings
 
 log = logging.getLogger("emdash.audit")
@@ -67,11 +68,8 @@ def insert(rows: Sequence[AuditLog | Row]) -> None:
     """Insert ``rows`` in the current transaction: one prepared INSERT run for every row (``executemany``).
     ``bulk_create`` compiles a statement with a placeholder per value on every batch: about 40 us a row, more
     than SQLite's own insert."""
-    fields = [f for f in AuditLog._meta.concrete_fields if not f.primary_key]
+    sql, fields = prepared.insert_statement(AuditLog, DEFAULT_DB_ALIAS)  # built once; the id is the database's
     db = connections[DEFAULT_DB_ALIAS]  # once: django.db.connection looks the connection up on every read
-    quote = db.ops.quote_name
-    columns = ", ".join(quote(str(f.column)) for f in fields)
-    sql = f"INSERT INTO {quote(AuditLog._meta.db_table)} ({columns}) VALUES ({', '.join(['%s'] * len(fields))})"
     # A value of its column's plain type goes as it is: it is what get_db_prep_save (1-4 us a column) returns
     # for it (a str for text, an int for the user, a float for the duration); the time and any other value go
     # through their field.

@@ -183,7 +183,8 @@ class Prepared:
 
 
 @functools.lru_cache(maxsize=512)  # per model class (each collection's, per schema snapshot) and database
-def _insert_statement(model: type[Model], using: str, or_skip: bool) -> tuple[str, tuple[Any, ...]]:
+def insert_statement(model: type[Model], using: str, or_skip: bool = False) -> tuple[str, tuple[Any, ...]]:
+    """The INSERT of ``model``'s columns but its auto key (%s placeholders), and those fields in order."""
     fields = tuple(f for f in model._meta.local_concrete_fields if f is not model._meta.auto_field)
     quote = connections[using].ops.quote_name
     columns = ", ".join(quote(str(f.column)) for f in fields)
@@ -201,7 +202,7 @@ def insert(obj: Model, using: str = "default", *, or_skip: bool = False) -> bool
     model = type(obj)
     if model._meta.auto_field is not None or pre_save.has_listeners(model) or post_save.has_listeners(model):
         return _saved(obj, using, or_skip)
-    sql, fields = _insert_statement(model, using, or_skip)
+    sql, fields = insert_statement(model, using, or_skip)
     connection = connections[using]
     values = [f.pre_save(obj, True) for f in fields]  # what save() stores: defaults, auto_now_add
     if any(hasattr(value, "resolve_expression") for value in values):
