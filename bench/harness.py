@@ -223,24 +223,46 @@ def rss_kb(pid: int) -> int:
 # Counts the answers that are not what the run expects (``BAD_IF``, a Lua condition); wrk prints the total.
 WRK_TALLY = """
 local threads = {}
-function setup(thread) table.insert(threads, thread) end
-function init(args) bad = 0 end
+function setup(thread) table.insert(threads, thread); thread:set("id", #threads) end
+function init(args) bad = 0; failed = 0 end
 function response(status, headers, body)
   if BAD_IF then
     bad = bad + 1
   end
+  if status >= 500 then
+    failed = failed + 1
+  end
 end
 function done(summary, latency, requests)
-  local total = 0
-  for _, t in ipairs(threads) do total = total + t:get("bad") end
-  io.write(string.format("BENCH_BAD %d\\n", total))
+  local total, server = 0, 0
+  for _, t in ipairs(threads) do
+    total = total + t:get("bad")
+    server = server + t:get("failed")
+  end
+  io.write(string.format("BENCH_BAD %d\\nBENCH_5XX %d\\n", total, server))
 end
 """
 
 
-def wrk_script(headers: dict[str, str], *, body: bytes | None = None, status: int = 200) -> str:
+# With ``vary``: each request's body has that text replaced by "<run>-<thread>-<serial>", unique across runs.
+WRK_VARY = """
+local template, marker = BODY, MARKER
+local at = string.find(template, marker, 1, true)
+local before, after = string.sub(template, 1, at - 1), string.sub(template, at + #marker)
+local serial = 0
+function request()
+  serial = serial + 1
+  return wrk.format(nil, nil, nil, before .. RUN .. "-" .. tostring(id) .. "-" .. serial .. after)
+end
+"""
+
+
+def wrk_script(
+    headers: dict[str, str], *, body: bytes | None = None, status: int = 200, vary: str | None = None
+) -> str:
     """A wrk script sending one request: a POST of ``body`` (an MCP call: a JSON-RPC or tool error counts as bad,
-    like any status but 200), else a GET expecting ``status``."""
+    like any status but 200), else a GET expecting ``status``. ``vary``: a text of ``body`` replaced in every
+    request by a serial unique to the request, among every run of any script (titles of posts created under load)."""
     lines = [f'wrk.headers["{k}"] = {_lua_string(v)}' for k, v in headers.items()]
     if body is None:
         lines.insert(0, 'wrk.method = "GET"')
@@ -249,6 +271,10 @@ def wrk_script(headers: dict[str, str], *, body: bytes | None = None, status: in
         lines[:0] = ['wrk.method = "POST"', f"wrk.body = {_lua_string(body.decode())}"]
         found = "string.find(body, '\"isError\":true', 1, true) or string.find(body, '\"error\":', 1, true)"
         bad = f"status ~= 200 or {found}"
+    if body is not None and vary:
+        run = _lua_string(f"{os.getpid()}{time.monotonic_ns() % 10**9}")
+        varied = WRK_VARY.replace("BODY", _lua_string(body.decode())).replace("MARKER", _lua_string(vary))
+        lines.append(varied.replace("RUN", run))
     return "\n".join(lines) + WRK_TALLY.replace("BAD_IF", bad)
 
 
@@ -266,7 +292,7 @@ def _wrk_ms(text: str, label: str) -> float:
     return float(match.group(1)) * UNITS[match.group(2)]
 
 
-def _run_wrk(url: str, script: Path, connections: int, seconds: float, pin: list[str]) -> dict[str, Any]:
+def run_wrk(url: str, script: Path, connections: int, seconds: float, pin: list[str]) -> dict[str, Any]:
     # wrk takes whole seconds only ("-d0.5s" is a usage error): a fraction is rounded up.
     whole = max(1, math.ceil(seconds))
     cmd = [*pin, "wrk", "-t1", f"-c{connections}", f"-d{whole}s", "--timeout", "10s", "--latency"]
@@ -276,12 +302,14 @@ def _run_wrk(url: str, script: Path, connections: int, seconds: float, pin: list
         raise SystemExit(f"wrk failed: {done.stderr or text}")
     requests = int(re.search(r"^\s*(\d+) requests in", text, re.M).group(1))  # type: ignore[union-attr]
     errors = int(re.search(r"BENCH_BAD (\d+)", text).group(1))  # type: ignore[union-attr]
+    server_errors = int(re.search(r"BENCH_5XX (\d+)", text).group(1))  # type: ignore[union-attr]
     socket_errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", text)
     if socket_errors:
         errors += sum(int(x) for x in socket_errors.groups())
     return {
         "requests": requests,
         "errors": errors,
+        "server_errors": server_errors,
         "rps": float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1)),  # type: ignore[union-attr]
         "p50_ms": _wrk_ms(text, "50%"),
         "p90_ms": _wrk_ms(text, "90%"),
@@ -434,9 +462,9 @@ class Bench:
             script = self.work / f"{key}.lua"
             script.write_text(wrk_script(headers(token), body=body))
             if warmup > 0:
-                _run_wrk(server.url, script, connections, warmup, self.loader_pin)
+                run_wrk(server.url, script, connections, warmup, self.loader_pin)
             cpu_before = cpu_seconds(pids)
-            result = _run_wrk(server.url, script, connections, seconds, self.loader_pin)
+            result = run_wrk(server.url, script, connections, seconds, self.loader_pin)
         else:
             body_file = self.work / f"{key}.json"
             body_file.write_bytes(body)
@@ -468,9 +496,9 @@ class Bench:
         script.write_text(wrk_script(head, status=status))
         url = f"http://127.0.0.1:{server.port}{path}"
         if warmup > 0:
-            _run_wrk(url, script, 1, warmup, self.loader_pin)
+            run_wrk(url, script, 1, warmup, self.loader_pin)
         cpu_before = cpu_seconds(pids)
-        result = _run_wrk(url, script, 1, seconds, self.loader_pin)
+        result = run_wrk(url, script, 1, seconds, self.loader_pin)
         if result["errors"]:
             raise SystemExit(f"{server.name} GET {path}: {result['errors']} answers other than {status}")
         result["cpu_ms"] = (cpu_seconds(pids) - cpu_before) * 1000 / max(result["requests"], 1)
