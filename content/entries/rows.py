@@ -6,15 +6,16 @@ import base64
 import functools
 import re
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from django.db import connection
-from django.db.models import Case, IntegerField, JSONField, OuterRef, QuerySet, Subquery, Value, When
+from django.db.models import Case, Field, IntegerField, JSONField, OuterRef, QuerySet, Subquery, Value, When
 
 from content import hooks
 from content.models import EntryBase, EntrySeo, Revision
 from content.schema.dynamic import field_attname
 from content.schema.specs import CollectionSpec
+from emdash import prepared
 from emdash.conf import emdash_settings
 from emdash.errors import NotFound, ValidationError
 from emdash.prepared import Prepared
@@ -46,12 +47,28 @@ def live_rows(spec: CollectionSpec) -> QuerySet[EntryBase]:
     return spec.model.objects.filter(deleted_at__isnull=True)
 
 
+_TEXT_FIELDS = ("CharField", "TextField")
+
+
 def published_by_id(spec: CollectionSpec, ids: list[str], *columns: str) -> list[tuple[Any, ...]]:
-    """``columns`` of those of ``ids`` that are published and not trashed. The status is checked here, not in SQL:
-    given "status = ?" SQLite may prefer the status index and read every published row over looking these few ids
-    up by primary key (14 ms instead of 0.1 at 100k items)."""
-    found = live_rows(spec).filter(id__in=ids).values_list("status", *columns)
-    return [row[1:] for row in found if row[0] == "published"]
+    """``columns`` (text fields: id, slug, a title) of those of ``ids`` that are published and not trashed. The
+    status is checked here, not in SQL: given "status = ?" SQLite may prefer the status index and read every
+    published row over looking these few ids up by primary key (14 ms instead of 0.1 at 100k items). Plain SQL:
+    the search's live check runs it on every search, where Django's compiler cost as much as the statement."""
+    if not ids:
+        return []
+    fields = [cast("Field[Any, Any]", spec.model._meta.get_field(name)) for name in ("status", *columns)]
+    if any(field.get_internal_type() not in _TEXT_FIELDS for field in fields):
+        by_orm = live_rows(spec).filter(id__in=ids).values_list("status", *columns)
+        return [row[1:] for row in by_orm if row[0] == "published"]
+    quote = connection.ops.quote_name
+    marks = ", ".join(f"%(i{n})s" for n in range(len(ids)))
+    sql = (
+        f"SELECT {', '.join(quote(str(field.column)) for field in fields)} FROM {quote(spec.model._meta.db_table)} "
+        f"WHERE {quote('deleted_at')} IS NULL AND {quote('id')} IN ({marks})"
+    )
+    found = prepared.read(sql, {f"i{n}": entry_id for n, entry_id in enumerate(ids)})
+    return [tuple(row[1:]) for row in found if row[0] == "published"]
 
 
 def trashed_rows(spec: CollectionSpec) -> QuerySet[EntryBase]:

@@ -22,6 +22,7 @@ from typing import Any
 
 from django.db import connection
 
+from content.search import sqlite_terms
 from content.search.query import SearchQuery, of_terms
 from emdash.conf import emdash_settings
 
@@ -106,6 +107,7 @@ class SearchBackend(ABC):
 FTS = "content_search_fts"
 _DOCS = "content_search_document"
 _HIT_COLUMNS = "SELECT d.id, d.collection, d.entry_id, d.locale, m.r"
+Covered = dict[str, list[str]]  # a query's prefixes that stand for a few whole terms, with those terms
 
 
 def candidate_cap() -> int:
@@ -126,18 +128,26 @@ class SQLiteBackend(SearchBackend):
     BODY_WEIGHT = 1.0
 
     @staticmethod
-    def match_expression(terms: SearchQuery | Sequence[str]) -> str:
-        """The FTS5 expression; every word is a quoted string, so nothing in it is read as syntax."""
+    def match_expression(terms: SearchQuery | Sequence[str], covered: Covered | None = None) -> str:
+        """The FTS5 expression; every word is a quoted string, so nothing in it is read as syntax. ``covered``:
+        the whole terms each prefix stands for, where known (``_covered``)."""
         query = terms if isinstance(terms, SearchQuery) else of_terms(list(terms))
-        return query.fts5()
+        return query.fts5(covered.get if covered is not None else None)
+
+    @staticmethod
+    def _covered(terms: SearchQuery) -> Covered:
+        """The prefixes of the query that stand for a few whole terms, with those terms (``sqlite_terms``)."""
+        prefixes = {c.words[0] for alt in terms.alternatives for c in alt if not c.phrase}
+        return {word: found for word in prefixes if (found := sqlite_terms.covered(word))}
 
     def rank(
         self, terms: SearchQuery, *, collections: Sequence[str] | None, locale: str | None, limit: int
     ) -> list[Hit]:
-        cap = candidate_cap()
-        rows = self._rank_all(terms, collections, locale, limit) if not cap else None
-        if rows is None:
-            rows = self._rank_newest(terms, collections, locale, limit, cap)
+        cap, covered = candidate_cap(), self._covered(terms)
+        if not cap:
+            rows = self._rank_all(terms, covered, collections, locale, limit)
+        else:
+            rows = self._rank_newest(terms, covered, collections, locale, limit, cap)
         return [Hit(row[0], row[1], row[2], row[3], -float(row[4])) for row in rows]
 
     @staticmethod
@@ -152,10 +162,10 @@ class SQLiteBackend(SearchBackend):
         return sql, params
 
     def _rank_all(
-        self, terms: SearchQuery, collections: Sequence[str] | None, locale: str | None, limit: int
+        self, terms: SearchQuery, covered: Covered, collections: Sequence[str] | None, locale: str | None, limit: int
     ) -> list[tuple[Any, ...]]:
         """One stage: bm25 of every match (what SEARCH_CANDIDATES = 0 asks for)."""
-        params: list[Any] = [self.HEAD_WEIGHT, self.BODY_WEIGHT, self.match_expression(terms)]
+        params: list[Any] = [self.HEAD_WEIGHT, self.BODY_WEIGHT, self.match_expression(terms, covered)]
         ranked = f"SELECT rowid AS id, bm25({FTS}, %s, %s) AS r FROM {FTS} WHERE {FTS} MATCH %s"
         if collections is None and locale is None:
             # Rank inside FTS5 and join only the winners: half the time of joining every match first.
@@ -170,7 +180,13 @@ class SQLiteBackend(SearchBackend):
             return cursor.fetchall()
 
     def _rank_newest(
-        self, terms: SearchQuery, collections: Sequence[str] | None, locale: str | None, limit: int, cap: int
+        self,
+        terms: SearchQuery,
+        covered: Covered,
+        collections: Sequence[str] | None,
+        locale: str | None,
+        limit: int,
+        cap: int,
     ) -> list[tuple[Any, ...]]:
         """Two stages: the ``cap`` newest matches of each OR-alternative (rowid order, which FTS5 walks without
         scoring), then bm25 of the whole query on those candidates only. bm25 needs the full-text cursor, so the
@@ -182,15 +198,15 @@ class SQLiteBackend(SearchBackend):
         alternatives = [SearchQuery((alt,)) for alt in terms.alternatives]
         if len(alternatives) == 1:  # one walk: score the newest matches as they come
             ranked = f"SELECT {FTS}.rowid AS id, bm25({FTS}, %s, %s) AS r {newest}"
-            params = [*weights, self.match_expression(terms), *more, cap]
+            params = [*weights, self.match_expression(terms, covered), *more, cap]
         else:
             arms = " UNION ".join(f"SELECT id FROM (SELECT {FTS}.rowid AS id {newest})" for _ in alternatives)
             ranked = (
                 f"WITH c AS ({arms}) SELECT rowid AS id, bm25({FTS}, %s, %s) AS r FROM {FTS} "
                 f"WHERE {FTS} MATCH %s AND +rowid IN (SELECT id FROM c) AND rowid >= (SELECT min(id) FROM c)"
             )
-            params = [p for alt in alternatives for p in (self.match_expression(alt), *more, cap)]
-            params += [*weights, self.match_expression(terms)]
+            params = [p for alt in alternatives for p in (self.match_expression(alt, covered), *more, cap)]
+            params += [*weights, self.match_expression(terms, covered)]
         with connection.cursor() as cursor:
             cursor.execute(
                 f"{_HIT_COLUMNS} FROM ({ranked}) m JOIN {_DOCS} d ON d.id = m.id ORDER BY m.r, d.id LIMIT %s",
@@ -207,7 +223,8 @@ class SQLiteBackend(SearchBackend):
             f"SELECT rowid, snippet({FTS}, -1, %s, %s, %s, %s) FROM {FTS} WHERE {FTS} MATCH %s "
             f"AND +rowid IN ({_placeholders(doc_ids)}) AND rowid BETWEEN %s AND %s"
         )
-        params: list[Any] = [MARK_START, MARK_END, ELLIPSIS, EXCERPT_TOKENS, self.match_expression(terms), *doc_ids]
+        expression = self.match_expression(terms, self._covered(terms))
+        params: list[Any] = [MARK_START, MARK_END, ELLIPSIS, EXCERPT_TOKENS, expression, *doc_ids]
         params += [min(doc_ids), max(doc_ids)]
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
@@ -263,31 +280,30 @@ class PostgresBackend(SearchBackend):
     def rank(
         self, terms: SearchQuery, *, collections: Sequence[str] | None, locale: str | None, limit: int
     ) -> list[Hit]:
-        """With a cap, two stages per configuration: the ``cap`` newest matches of each OR-alternative (the planner
-        walks the primary key backwards and stops early for a common word, or reads the GIN index for a rare one),
-        then ``ts_rank`` of the whole query on those candidates only."""
+        """With a cap, per configuration and OR-alternative: the ``cap`` newest matches (the planner walks the primary
+        key backwards and stops early for a common word, or reads the GIN index for a rare one), each ranked by
+        ``ts_rank`` of the whole query as it is read (one pass over the rows; reading the candidates' ids first and
+        their rows again to rank them cost twice as much), then the best of all candidates."""
         text, cap = _tsquery(terms), candidate_cap()
-        alternatives = [_tsquery(SearchQuery((alt,))) for alt in terms.alternatives]
+        alternatives = [_tsquery(SearchQuery((alt,))) for alt in terms.alternatives] if cap else [text]
         rank = (
             "SELECT d.id, d.collection, d.entry_id, d.locale, ts_rank(d.vector, to_tsquery(%s::regconfig, %s), 1) AS r"
         )
+        arm = f"{rank} FROM {_DOCS} d WHERE d.vector @@ to_tsquery(%s::regconfig, %s) AND d.locale = ANY(%s)"
+        if collections is not None:
+            arm += " AND d.collection = ANY(%s)"
+        if cap:
+            arm = f"({arm} ORDER BY d.id DESC LIMIT %s)"
         parts: list[str] = []
         params: list[Any] = []
         for config, locales in self._locale_groups(locale).items():
-            where = "d.vector @@ to_tsquery(%s::regconfig, %s) AND d.locale = ANY(%s)"
-            scope: list[Any] = [locales]
-            if collections is not None:
-                where += " AND d.collection = ANY(%s)"
-                scope.append(list(collections))
-            if not cap:
-                parts.append(f"{rank} FROM {_DOCS} d WHERE {where}")
-                params += [config, text, config, text, *scope]
-                continue
-            arm = f"(SELECT d.id FROM {_DOCS} d WHERE {where} ORDER BY d.id DESC LIMIT %s)"
-            parts.append(f"{rank} FROM {_DOCS} d WHERE d.id IN ({' UNION ALL '.join([arm] * len(alternatives))})")
-            params += [config, text]
-            params += [p for alt in alternatives for p in (config, alt, *scope, cap)]
-        sql = " UNION ALL ".join(parts) + " ORDER BY r DESC, id LIMIT %s"
+            scope = [locales] + ([list(collections)] if collections is not None else [])
+            for alternative in alternatives:
+                parts.append(arm)
+                params += [config, text, config, alternative, *scope] + ([cap] if cap else [])
+        # An item matching two alternatives is a candidate of both: UNION keeps it once (same row, same rank).
+        union = (" UNION " if len(alternatives) > 1 else " UNION ALL ").join(parts)
+        sql = f"SELECT * FROM ({union}) c ORDER BY r DESC, id LIMIT %s"
         with connection.cursor() as cursor:
             cursor.execute(sql, [*params, limit])
             return [Hit(row[0], row[1], row[2], row[3], float(row[4])) for row in cursor.fetchall()]

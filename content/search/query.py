@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 TERM_MAX_LENGTH = 100
@@ -44,14 +45,23 @@ class SearchQuery:
     def __bool__(self) -> bool:
         return bool(self.alternatives)
 
-    def fts5(self) -> str:
-        """The FTS5 MATCH expression: each word quoted (so it is never syntax), prefixes with ``*``."""
+    def fts5(self, covered: Callable[[str], Sequence[str] | None] | None = None) -> str:
+        """The FTS5 MATCH expression: each word quoted (so it is never syntax), prefixes with ``*``. ``covered``
+        may give the whole terms a prefix stands for (``content.search.sqlite_terms``), written instead of it."""
+
+        def quote(words: Sequence[str]) -> str:
+            return '"' + " ".join(w.replace('"', '""') for w in words) + '"'
 
         def clause(c: Clause) -> str:
-            quoted = '"' + " ".join(w.replace('"', '""') for w in c.words) + '"'
-            return quoted if c.phrase else quoted + " *"
+            if c.phrase:
+                return quote(c.words)
+            terms = covered(c.words[0]) if covered is not None else None
+            if not terms:
+                return quote(c.words) + " *"
+            return quote(terms[:1]) if len(terms) == 1 else "(" + " OR ".join(quote([t]) for t in terms) + ")"
 
-        return " OR ".join("(" + " ".join(clause(c) for c in alt) + ")" for alt in self.alternatives)
+        # An explicit AND: FTS5 takes no implicit one after a parenthesised group.
+        return " OR ".join("(" + " AND ".join(clause(c) for c in alt) + ")" for alt in self.alternatives)
 
     def tsquery(self) -> str:
         """The ``to_tsquery`` text: ``word:*`` prefixes, ``a <-> b`` phrases, ``&`` and ``|``."""

@@ -30,7 +30,7 @@ def test_the_backend_follows_the_database_vendor(db):
 @sqlite_only
 def test_sqlite_quotes_every_term():
     # Plain terms are word prefixes, each one quoted so nothing in it is FTS5 syntax (SPEC 7: prefixes).
-    assert SQLiteBackend.match_expression(["near", "a"]) == '("near" * "a" *)'
+    assert SQLiteBackend.match_expression(["near", "a"]) == '("near" * AND "a" *)'
     assert SQLiteBackend.match_expression(['x"y']) == '("x""y" *)'
 
 

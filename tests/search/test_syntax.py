@@ -12,7 +12,7 @@ from tests.search.conftest import blocks, create, find, found_ids
 def test_parse_words_phrases_and_or():
     query = parse('quant "big cat" OR qubit')
     assert query.alternatives == ((Clause(("quant",)), Clause(("big", "cat"), phrase=True)), (Clause(("qubit",)),))
-    assert query.fts5() == '("quant" * "big cat") OR ("qubit" *)'
+    assert query.fts5() == '("quant" * AND "big cat") OR ("qubit" *)'
     assert query.tsquery() == "(quant:* & (big <-> cat)) | (qubit:*)"
 
 
