@@ -2,9 +2,10 @@
 
 ``entry_changed`` is sent after the transaction commits, with ``collection`` (slug), ``entry_id`` and
 ``action`` (created, updated, published, unpublished, scheduled, unscheduled, draft_discarded, trashed,
-restored, deleted), and ``batch``: the :class:`Batch` of all the changes one transaction committed, where a
-receiver that acts on the committed state (the search index) notes what it has done, so it does it once per
-entry however many changes there were. ``entry_deleting`` is sent inside the transaction of a permanent
+restored, deleted), ``written`` (what a create wrote: ``(row, seo)``; else None) and ``batch``: the
+:class:`Batch` of all the changes one transaction committed, where a receiver that acts on the committed state
+(the search index) notes what it has done, so it does it once per entry however many changes there were.
+``entry_deleting`` is sent inside the transaction of a permanent
 delete so dependent rows go with it. ``entry_publishing`` is sent inside a publish's transaction once the row
 holds its live values (``spec``, ``row``), so data derived from them (the search document) commits with the
 publish. ``schema_changed`` is sent after any collection or field change commits.
@@ -34,11 +35,16 @@ changeset_changed = Signal()
 class Batch:
     """The changes one transaction committed: receivers keep their per-transaction state here."""
 
-    __slots__ = ("_claimed", "_values")
+    __slots__ = ("_changes", "_claimed", "_values")
 
     def __init__(self) -> None:
         self._claimed: set[Any] = set()
         self._values: dict[Any, Any] = {}
+        self._changes: dict[tuple[str, str], int] = {}
+
+    def changes(self, collection: str, entry_id: str) -> int:
+        """How many changes of this entry the transaction committed (complete once it has committed)."""
+        return self._changes.get((collection, entry_id), 0)
 
     def claim(self, key: Any) -> bool:
         """True the first time ``key`` is claimed in this batch (the caller does the work), False after."""
@@ -54,11 +60,16 @@ class Batch:
         return self._values[key]
 
 
-def send_entry_changed(collection: str, entry_id: str, action: str, actor: Any, *, shown: bool = True) -> None:
+def send_entry_changed(
+    collection: str, entry_id: str, action: str, actor: Any, *, shown: bool = True, written: Any = None
+) -> None:
     """``shown``: the change may alter what visitors see (the item is or was published). A change only editors
     see (a draft's create or edit) raises the collection's drafts stamp alone and purges nothing: visitors' lists
-    and pages, and the shared caches holding them, stay valid."""
+    and pages, and the shared caches holding them, stay valid. ``written``: what the change wrote, as the writer
+    holds it (a create: its row and SEO), for receivers to use instead of reading the entry back when this was
+    the transaction's only change of it (``Batch.changes``)."""
     batch = current_batch()
+    batch._changes[(collection, entry_id)] = batch.changes(collection, entry_id) + 1
     # In the writing transaction: the validators of lists, search and pages move with the data, and the shared
     # caches drop what showed the item once it commits.
     scope = stamps.public(collection) if shown else stamps.drafts(collection)
@@ -68,7 +79,13 @@ def send_entry_changed(collection: str, entry_id: str, action: str, actor: Any, 
         purge.schedule([item_key(entry_id), collection_key(collection), CONTENT_KEY])
     transaction.on_commit(
         lambda: entry_changed.send(
-            sender=None, collection=collection, entry_id=entry_id, action=action, actor=actor, batch=batch
+            sender=None,
+            collection=collection,
+            entry_id=entry_id,
+            action=action,
+            actor=actor,
+            batch=batch,
+            written=written,
         )
     )
 

@@ -210,6 +210,18 @@ def reindex_entry(collection: str, entry_id: str, *, new: bool = False) -> None:
     _replace(collection, entry_id, links, title, written_at=row.updated_at, new=new)
 
 
+def index_created(collection: str, entry_id: str, row: Any, seo: Any) -> None:
+    """A new item's uses from the row and SEO its create wrote, when the create was the only change of it that its
+    transaction committed: that row is what committed, so nothing is read back (and an item using no media costs
+    nothing at all)."""
+    try:
+        spec = schema.current().get(collection)
+    except CollectionNotFound:
+        return  # the collection went meanwhile: its items' uses went with it
+    links, title = entry_links(spec, row, None, seo)
+    _replace(collection, entry_id, links, title, written_at=row.updated_at, new=True)
+
+
 def forget_entry(collection: str, entry_id: str) -> None:
     MediaUsage.objects.filter(collection=collection, entry_id=entry_id).delete()
 

@@ -185,3 +185,35 @@ def test_the_admin_library_shows_where_an_item_is_used(gallery, mcp) -> None:
     refused = client.post(f"/_emdash/admin/media/{IMG}/delete/", follow=True).content.decode()
     assert "is used in 1 place" in refused
     assert mcp.ok("media_get", {"id": IMG})
+
+
+def test_a_create_alone_is_indexed_from_the_row_it_wrote(gallery, django_capture_on_commit_callbacks) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from content.entries import services
+    from tests.factories import SYSTEM
+
+    with CaptureQueriesContext(connection) as seen, django_capture_on_commit_callbacks(execute=True):
+        plain = services.entry_create(actor=SYSTEM, collection="gallery", data={"title": "Plain"}).id
+    after_insert = [q["sql"] for q in seen.captured_queries if "ec_gallery" in q["sql"]]
+    assert len(after_insert) == 1 and after_insert[0].startswith("INSERT")  # nothing read back after the commit
+    assert not MediaUsage.objects.filter(entry_id=plain).exists()
+    with django_capture_on_commit_callbacks(execute=True):
+        item = services.entry_create(actor=SYSTEM, collection="gallery", data={"title": "Lit", "cover": {"id": IMG}})
+    assert set(MediaUsage.objects.filter(entry_id=item.id).values_list("media_id", "field")) == {(IMG, "cover")}
+
+
+def test_a_create_changed_again_in_its_transaction_is_indexed_as_committed(gallery, django_capture_on_commit_callbacks):
+    from django.db import transaction
+
+    from content.entries import services
+    from tests.factories import SYSTEM
+
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        item = services.entry_create(actor=SYSTEM, collection="gallery", data={"title": "Later", "cover": {"id": IMG}})
+        services.entry_update(
+            actor=SYSTEM, collection="gallery", id=item.id, data={"cover": {"id": DOC}, "body": inline_image(INLINE)}
+        )
+    held = set(MediaUsage.objects.filter(entry_id=item.id).values_list("media_id", "field"))
+    assert held == {(DOC, "cover"), (INLINE, "body")}  # the update's uses, not the create's row
