@@ -2,14 +2,18 @@
 
 ``make bench`` calls :func:`rows`; on its own (prints the results as JSON):
 
-    .venv/bin/python bench/goal_writes.py [--backend sqlite,postgres --workers 4 --threads 2 --duration 10]
+    .venv/bin/python bench/goal_writes.py [--backend sqlite,postgres --server granian|gunicorn --duration 10]
 
 For each backend: a throw-away database (a temporary SQLite file, or the ``bench_writes`` PostgreSQL database on
-127.0.0.1, dropped afterwards) is migrated and seeded with the demo site; an admin token is issued; our app runs
-under gunicorn (``--workers`` processes x ``--threads`` gthreads, as production would) and ``bench/load.py`` keeps
-``--connections`` clients creating posts (a draft, then a published one: publishing also indexes it for search)
-with a title unique per request. Every answer must be HTTP 200 with ``"isError":false``; afterwards the posts in the
-table must number the successful calls, and the server log must hold no "database is locked" and no traceback.
+127.0.0.1, dropped afterwards) is migrated and seeded with the demo site; an admin token is issued; our app runs as
+the README deploys it: granian (ASGI, ``config.asgi``) with a worker per CPU core and its default HTTP threads, or
+with ``--server gunicorn`` gunicorn (gthread, ``--workers`` x ``--threads``). gthread accepts every connection a
+worker can poll, whether or not its threads are free, so 8 keep-alive clients land unevenly (1/1/6 seen) and the
+req/s of a run depended on where they landed (211-412/s minutes apart, CPU a third idle). wrk (else
+``bench/load.py``) keeps ``--connections`` clients creating posts (a draft, then a published one: publishing also
+indexes it for search) with a title unique per request. Every answer must be HTTP 200 with ``"isError":false``;
+afterwards the posts in the table must number the successful calls, and the server log must hold no "database is
+locked" and no traceback. Besides req/s: the server's, PostgreSQL's and the load generator's CPU per create.
 """
 
 from __future__ import annotations
@@ -65,8 +69,9 @@ def wait_ready(server: Server, token: str) -> None:
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--backend", default="sqlite,postgres")
-    parser.add_argument("--workers", type=int, default=4)
-    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--server", choices=["granian", "gunicorn"], default="granian")
+    parser.add_argument("--workers", type=int, default=0, help="default: CPU cores (granian), 4 (gunicorn)")
+    parser.add_argument("--threads", type=int, default=2, help="gunicorn's gthreads per worker")
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--duration", type=float, default=6)
     parser.add_argument("--warmup", type=float, default=1)
@@ -184,6 +189,28 @@ def measured(server: Server, token: str, body: bytes, args: argparse.Namespace, 
     return result
 
 
+def workers(args: argparse.Namespace) -> int:
+    return args.workers or ((os.cpu_count() or 1) if args.server == "granian" else 4)
+
+
+def served_as(args: argparse.Namespace) -> str:
+    if args.server == "granian":
+        return f"granian ASGI, {workers(args)} workers"
+    return f"gunicorn {workers(args)}x{args.threads}"
+
+
+def server_command(args: argparse.Namespace, port: int) -> list[str]:
+    """The README's deployment: granian with a worker per core (its log config included), or gunicorn gthread."""
+    bin_dir = Path(sys.executable).parent
+    if args.server == "granian":
+        cmd = [str(bin_dir / "granian"), "--interface", "asgi", "--host", "127.0.0.1", "--port", str(port)]
+        cmd += ["--workers", str(workers(args)), "--log-level", "warning"]
+        return [*cmd, "--log-config", str(ROOT / "config" / "logging.json"), "config.asgi:application"]
+    cmd = [str(bin_dir / "gunicorn"), "config.wsgi:application", "--bind", f"127.0.0.1:{port}"]
+    cmd += ["--workers", str(workers(args)), "--worker-class", "gthread", "--threads", str(args.threads)]
+    return [*cmd, "--keep-alive", "30", "--log-level", "warning"]
+
+
 def measure(backend: str, args: argparse.Namespace) -> dict[str, Any]:
     work = Path(tempfile.mkdtemp(prefix="emdash-bench-writes-"))
     env = base_env(work)
@@ -199,10 +226,7 @@ def measure(backend: str, args: argparse.Namespace) -> dict[str, Any]:
             env, "manage.py", "emdash_token", "create", "--email", ADMIN_EMAIL, "--scopes", "admin", "--name", "bench"
         ).strip()
         port = free_port()
-        cmd = [str(Path(sys.executable).parent / "gunicorn"), "config.wsgi:application", "--bind", f"127.0.0.1:{port}"]
-        cmd += ["--workers", str(args.workers), "--worker-class", "gthread", "--threads", str(args.threads)]
-        cmd += ["--keep-alive", "30", "--log-level", "warning"]
-        server = Server(f"gunicorn-{backend}", cmd, port, env, work / "server.log")
+        server = Server(f"{args.server}-{backend}", server_command(args, port), port, env, work / "server.log")
         server.start()
         wait_ready(server, token)
         runs = {
@@ -242,8 +266,7 @@ def rows(extra: list[str] | None = None) -> list[dict[str, Any]]:
             out.append(
                 {
                     "goal": GOAL,
-                    "measure": f"content_create ({status}), {backend}, {args.connections} clients, "
-                    f"gunicorn {args.workers}x{args.threads}",
+                    "measure": f"content_create ({status}), {backend}, {args.connections} clients, {served_as(args)}",
                     "ours": run["rps"],
                     "unit": "req/s",
                     "peer": target,
@@ -254,7 +277,9 @@ def rows(extra: list[str] | None = None) -> list[dict[str, Any]]:
                     # The issue's figure is for the tool's call as clients make it (a draft, its default);
                     # a published create does twice the work (revision, search document) and is a stretch.
                     "stretch": status != "draft",
-                    "note": f"p50 {run['p50_ms']:.0f} ms, server CPU {run['server_cpu_ms']:.1f} ms/call, "
+                    "note": f"p50 {run['p50_ms']:.0f} ms, CPU per call: server {run['server_cpu_ms']:.1f} ms, "
+                    + (f"PostgreSQL {run['db_cpu_ms']:.1f} ms, " if backend == "postgres" else "")
+                    + f"client {run['client_cpu_ms']:.2f} ms, "
                     f"{run['server_errors']} 5xx, {run['errors']} failed, {result['locked']} locked",
                 }
             )
