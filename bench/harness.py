@@ -271,7 +271,7 @@ def wrk_script(
         lines[:0] = ['wrk.method = "POST"', f"wrk.body = {_lua_string(body.decode())}"]
         found = "string.find(body, '\"isError\":true', 1, true) or string.find(body, '\"error\":', 1, true)"
         bad = f"status ~= 200 or {found}"
-    if body is not None and vary:
+    if body is not None and vary and vary.encode() in body:
         run = _lua_string(f"{os.getpid()}{time.monotonic_ns() % 10**9}")
         varied = WRK_VARY.replace("BODY", _lua_string(body.decode())).replace("MARKER", _lua_string(vary))
         lines.append(varied.replace("RUN", run))
