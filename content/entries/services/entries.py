@@ -153,9 +153,7 @@ def entry_create(
         if spec.supports_feature("revisions"):
             kept = rows.row_values(spec, row)  # a new item holds no credits unless given some: none to read
             revisions.record(spec, row.id, kept, Revision.KIND_DRAFT, actor, uncredited=bylines is None)
-        # A draft until publish_row. The row and SEO as written, for receivers (the media usage index) to use
-        # rather than read back when nothing else changed the item in this transaction.
-        send_entry_changed(spec.slug, row.id, "created", actor, shown=False, written=(row, live_seo))
+        send_entry_changed(spec.slug, row.id, "created", actor, shown=False, written=(row, live_seo))  # a draft yet
         if status == "published":
             publish_row(spec, row, actor)
     return Entry.load(spec, row, live_seo=live_seo)  # a new item's SEO is what it was given
