@@ -95,6 +95,10 @@ class SearchBackend(ABC):
         """Documents matching the query, most relevant first; only of ``collections`` and ``locale`` when given.
         (Documents of collections no longer searchable may come back: the selector re-checks every hit.)"""
 
+    def resolve(self, terms: SearchQuery) -> SearchQuery:
+        """The query as this engine runs it best (once per search, before :meth:`rank` and :meth:`excerpts`)."""
+        return terms
+
     @abstractmethod
     def excerpts(self, terms: SearchQuery, doc_ids: Sequence[int]) -> dict[int, str]:
         """A short excerpt of each document with the matches between MARK_START and MARK_END."""
@@ -107,7 +111,6 @@ class SearchBackend(ABC):
 FTS = "content_search_fts"
 _DOCS = "content_search_document"
 _HIT_COLUMNS = "SELECT d.id, d.collection, d.entry_id, d.locale, m.r"
-Covered = dict[str, list[str]]  # a query's prefixes that stand for a few whole terms, with those terms
 
 
 def candidate_cap() -> int:
@@ -128,26 +131,23 @@ class SQLiteBackend(SearchBackend):
     BODY_WEIGHT = 1.0
 
     @staticmethod
-    def match_expression(terms: SearchQuery | Sequence[str], covered: Covered | None = None) -> str:
-        """The FTS5 expression; every word is a quoted string, so nothing in it is read as syntax. ``covered``:
-        the whole terms each prefix stands for, where known (``_covered``)."""
+    def match_expression(terms: SearchQuery | Sequence[str]) -> str:
+        """The FTS5 expression; every word is a quoted string, so nothing in it is read as syntax."""
         query = terms if isinstance(terms, SearchQuery) else of_terms(list(terms))
-        return query.fts5(covered.get if covered is not None else None)
+        return query.fts5()
 
-    @staticmethod
-    def _covered(terms: SearchQuery) -> Covered:
-        """The prefixes of the query that stand for a few whole terms, with those terms (``sqlite_terms``)."""
-        prefixes = {c.words[0] for alt in terms.alternatives for c in alt if not c.phrase}
-        return {word: found for word in prefixes if (found := sqlite_terms.covered(word))}
+    def resolve(self, terms: SearchQuery) -> SearchQuery:
+        """Each prefix with the few whole terms it stands for in the index, if it stands for few
+        (``sqlite_terms``): FTS5 walks those lazily where it merges a prefix's every list first."""
+        return terms.covering(sqlite_terms.covered)
 
     def rank(
         self, terms: SearchQuery, *, collections: Sequence[str] | None, locale: str | None, limit: int
     ) -> list[Hit]:
-        cap, covered = candidate_cap(), self._covered(terms)
-        if not cap:
-            rows = self._rank_all(terms, covered, collections, locale, limit)
-        else:
-            rows = self._rank_newest(terms, covered, collections, locale, limit, cap)
+        cap = candidate_cap()
+        rows = self._rank_all(terms, collections, locale, limit) if not cap else None
+        if rows is None:
+            rows = self._rank_newest(terms, collections, locale, limit, cap)
         return [Hit(row[0], row[1], row[2], row[3], -float(row[4])) for row in rows]
 
     @staticmethod
@@ -162,10 +162,10 @@ class SQLiteBackend(SearchBackend):
         return sql, params
 
     def _rank_all(
-        self, terms: SearchQuery, covered: Covered, collections: Sequence[str] | None, locale: str | None, limit: int
+        self, terms: SearchQuery, collections: Sequence[str] | None, locale: str | None, limit: int
     ) -> list[tuple[Any, ...]]:
         """One stage: bm25 of every match (what SEARCH_CANDIDATES = 0 asks for)."""
-        params: list[Any] = [self.HEAD_WEIGHT, self.BODY_WEIGHT, self.match_expression(terms, covered)]
+        params: list[Any] = [self.HEAD_WEIGHT, self.BODY_WEIGHT, self.match_expression(terms)]
         ranked = f"SELECT rowid AS id, bm25({FTS}, %s, %s) AS r FROM {FTS} WHERE {FTS} MATCH %s"
         if collections is None and locale is None:
             # Rank inside FTS5 and join only the winners: half the time of joining every match first.
@@ -180,13 +180,7 @@ class SQLiteBackend(SearchBackend):
             return cursor.fetchall()
 
     def _rank_newest(
-        self,
-        terms: SearchQuery,
-        covered: Covered,
-        collections: Sequence[str] | None,
-        locale: str | None,
-        limit: int,
-        cap: int,
+        self, terms: SearchQuery, collections: Sequence[str] | None, locale: str | None, limit: int, cap: int
     ) -> list[tuple[Any, ...]]:
         """Two stages: the ``cap`` newest matches of each OR-alternative (rowid order, which FTS5 walks without
         scoring), then bm25 of the whole query on those candidates only. bm25 needs the full-text cursor, so the
@@ -198,15 +192,15 @@ class SQLiteBackend(SearchBackend):
         alternatives = [SearchQuery((alt,)) for alt in terms.alternatives]
         if len(alternatives) == 1:  # one walk: score the newest matches as they come
             ranked = f"SELECT {FTS}.rowid AS id, bm25({FTS}, %s, %s) AS r {newest}"
-            params = [*weights, self.match_expression(terms, covered), *more, cap]
+            params = [*weights, self.match_expression(terms), *more, cap]
         else:
             arms = " UNION ".join(f"SELECT id FROM (SELECT {FTS}.rowid AS id {newest})" for _ in alternatives)
             ranked = (
                 f"WITH c AS ({arms}) SELECT rowid AS id, bm25({FTS}, %s, %s) AS r FROM {FTS} "
                 f"WHERE {FTS} MATCH %s AND +rowid IN (SELECT id FROM c) AND rowid >= (SELECT min(id) FROM c)"
             )
-            params = [p for alt in alternatives for p in (self.match_expression(alt, covered), *more, cap)]
-            params += [*weights, self.match_expression(terms, covered)]
+            params = [p for alt in alternatives for p in (self.match_expression(alt), *more, cap)]
+            params += [*weights, self.match_expression(terms)]
         with connection.cursor() as cursor:
             cursor.execute(
                 f"{_HIT_COLUMNS} FROM ({ranked}) m JOIN {_DOCS} d ON d.id = m.id ORDER BY m.r, d.id LIMIT %s",
@@ -223,8 +217,7 @@ class SQLiteBackend(SearchBackend):
             f"SELECT rowid, snippet({FTS}, -1, %s, %s, %s, %s) FROM {FTS} WHERE {FTS} MATCH %s "
             f"AND +rowid IN ({_placeholders(doc_ids)}) AND rowid BETWEEN %s AND %s"
         )
-        expression = self.match_expression(terms, self._covered(terms))
-        params: list[Any] = [MARK_START, MARK_END, ELLIPSIS, EXCERPT_TOKENS, expression, *doc_ids]
+        params: list[Any] = [MARK_START, MARK_END, ELLIPSIS, EXCERPT_TOKENS, self.match_expression(terms), *doc_ids]
         params += [min(doc_ids), max(doc_ids)]
         with connection.cursor() as cursor:
             cursor.execute(sql, params)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 TERM_MAX_LENGTH = 100
 _WORD = re.compile(r"[^\W_]+")
@@ -26,10 +26,12 @@ def words_of(text: str) -> list[str]:
 
 @dataclass(frozen=True)
 class Clause:
-    """One word (matched as a prefix) or a quoted phrase (whole words, side by side)."""
+    """One word (matched as a prefix) or a quoted phrase (whole words, side by side). ``covers``: the whole terms a
+    prefix stands for, where the engine looked them up (SQLite: ``content.search.sqlite_terms``)."""
 
     words: tuple[str, ...]
     phrase: bool = False
+    covers: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -45,9 +47,20 @@ class SearchQuery:
     def __bool__(self) -> bool:
         return bool(self.alternatives)
 
-    def fts5(self, covered: Callable[[str], Sequence[str] | None] | None = None) -> str:
-        """The FTS5 MATCH expression: each word quoted (so it is never syntax), prefixes with ``*``. ``covered``
-        may give the whole terms a prefix stands for (``content.search.sqlite_terms``), written instead of it."""
+    def covering(self, lookup: Callable[[str], Sequence[str] | None]) -> SearchQuery:
+        """This query with each prefix's ``covers`` from ``lookup`` (None or empty: it stays a prefix), each word
+        looked up once."""
+        prefixes = {c.words[0] for alt in self.alternatives for c in alt if not c.phrase}
+        found = {word: tuple(lookup(word) or ()) for word in prefixes}
+
+        def cover(c: Clause) -> Clause:
+            return c if c.phrase else replace(c, covers=found[c.words[0]])
+
+        return SearchQuery(tuple(tuple(cover(c) for c in alt) for alt in self.alternatives))
+
+    def fts5(self) -> str:
+        """The FTS5 MATCH expression: each word quoted (so it is never syntax), prefixes with ``*``, or as the whole
+        terms they cover when those are known."""
 
         def quote(words: Sequence[str]) -> str:
             return '"' + " ".join(w.replace('"', '""') for w in words) + '"'
@@ -55,10 +68,9 @@ class SearchQuery:
         def clause(c: Clause) -> str:
             if c.phrase:
                 return quote(c.words)
-            terms = covered(c.words[0]) if covered is not None else None
-            if not terms:
+            if not c.covers:
                 return quote(c.words) + " *"
-            return quote(terms[:1]) if len(terms) == 1 else "(" + " OR ".join(quote([t]) for t in terms) + ")"
+            return quote(c.covers) if len(c.covers) == 1 else "(" + " OR ".join(quote([t]) for t in c.covers) + ")"
 
         # An explicit AND: FTS5 takes no implicit one after a parenthesised group.
         return " OR ".join("(" + " AND ".join(clause(c) for c in alt) + ")" for alt in self.alternatives)

@@ -121,6 +121,7 @@ def search(
     if not terms or not specs:
         return []
     backend = get_backend()
+    terms = backend.resolve(terms)
     by_slug = {spec.slug: spec for spec in specs}
     # Without a filter the engine ranks the whole index (cheaper than filtering every match by collection);
     # documents of collections that are no longer searchable are dropped by the re-check below.

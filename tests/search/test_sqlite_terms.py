@@ -65,7 +65,7 @@ def test_a_prefix_covering_many_terms_stays_a_prefix(notes, monkeypatch):
     monkeypatch.setattr(sqlite_terms, "MAX_TERMS", 2)
     create("notes", title="Tea", text="teak teal team tear", publish=True)
     assert sqlite_terms.covered("tea") is None
-    assert SQLiteBackend.match_expression(parse("tea"), SQLiteBackend._covered(parse("tea"))) == '("tea" *)'
+    assert SQLiteBackend.match_expression(SQLiteBackend().resolve(parse("tea"))) == '("tea" *)'
     assert len(find("tea")) == 1
 
 
@@ -79,8 +79,7 @@ def test_a_term_the_stemmer_would_shorten_is_not_written_out(notes, monkeypatch)
 
 
 def test_the_expression_writes_whole_terms(orchard):
-    query = parse("plumb app")
-    expression = SQLiteBackend.match_expression(query, SQLiteBackend._covered(query))
+    expression = SQLiteBackend.match_expression(SQLiteBackend().resolve(parse("plumb app")))
     assert expression == '(("plumb" OR "plumber") AND ("appl" OR "appletini"))'
 
 
