@@ -46,6 +46,9 @@ class Batch:
         """How many changes of this entry the transaction committed (complete once it has committed)."""
         return self._changes.get((collection, entry_id), 0)
 
+    def changed(self, collection: str, entry_id: str) -> None:
+        self._changes[(collection, entry_id)] = self.changes(collection, entry_id) + 1
+
     def claim(self, key: Any) -> bool:
         """True the first time ``key`` is claimed in this batch (the caller does the work), False after."""
         if key in self._claimed:
@@ -69,7 +72,7 @@ def send_entry_changed(
     holds it (a create: its row and SEO), for receivers to use instead of reading the entry back when this was
     the transaction's only change of it (``Batch.changes``)."""
     batch = current_batch()
-    batch._changes[(collection, entry_id)] = batch.changes(collection, entry_id) + 1
+    batch.changed(collection, entry_id)
     # In the writing transaction: the validators of lists, search and pages move with the data, and the shared
     # caches drop what showed the item once it commits.
     scope = stamps.public(collection) if shown else stamps.drafts(collection)
