@@ -26,6 +26,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -100,37 +101,30 @@ def create_body(status: str) -> bytes:
     return call_body("content_create", {"collection": "posts", "status": status, "data": data})
 
 
-def group_cpu(pgid: int) -> float:
-    """CPU seconds used so far by every process of a process group (a server started in its own session): a
-    figure the other work on a shared machine hardly moves, unlike req/s."""
-    tick, total = os.sysconf("SC_CLK_TCK"), 0
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue  # exited meanwhile
-        if int(fields[2]) == pgid:
-            total += int(fields[11]) + int(fields[12])  # utime, stime
-    return total / tick
-
-
-def comm_cpu(name: str) -> float:
-    """CPU seconds used so far by every process whose command is ``name`` (PostgreSQL's backends: the database's
-    share of a write, beside the server's)."""
+def _proc_cpu(wanted: Callable[[str, list[str]], bool]) -> float:
+    """CPU seconds used so far by every process ``wanted(command, stat fields after it)`` picks."""
     tick, total = os.sysconf("SC_CLK_TCK"), 0
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             head, tail = stat.read_text().rsplit(")", 1)
         except OSError:
-            continue
-        if head.split("(", 1)[1] == name:
-            fields = tail.split()
-            total += int(fields[11]) + int(fields[12])
+            continue  # exited meanwhile
+        fields = tail.split()
+        if wanted(head.split("(", 1)[1], fields):
+            total += int(fields[11]) + int(fields[12])  # utime, stime
     return total / tick
 
 
-def load(url: str, token: str, body: bytes, args: argparse.Namespace, work: Path, env: dict[str, str]) -> Any:
-    return _load(url, token, body, args.connections, args.duration, work, env, _loader(args))
+def group_cpu(pgid: int) -> float:
+    """CPU seconds used so far by every process of a process group (a server started in its own session): a
+    figure the other work on a shared machine hardly moves, unlike req/s."""
+    return _proc_cpu(lambda command, fields: int(fields[2]) == pgid)
+
+
+def comm_cpu(name: str) -> float:
+    """CPU seconds used so far by every process whose command is ``name`` (PostgreSQL's backends: the database's
+    share of a write, beside the server's)."""
+    return _proc_cpu(lambda command, fields: command == name)
 
 
 def _loader(args: argparse.Namespace) -> str:
