@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 from collections.abc import MutableMapping
 from typing import Any
@@ -22,6 +23,7 @@ def _scope(**extra: Any) -> dict[str, Any]:
         "query_string": b"a=1&b=%C3%A9",
         "headers": [
             (b"content-type", b"application/json"),
+            (b"transfer-encoding", b"chunked"),  # the bodies below come in pieces
             (b"cookie", b"a=1"),
             (b"cookie", b"b=2"),
             (b"accept", b"text/html"),
@@ -173,6 +175,39 @@ def test_a_client_gone_before_its_body_arrived_gets_no_answer():
         raise AssertionError("nothing to send")
 
     asyncio.run(ThreadedWSGI(app, threads=1)(_scope(), receive, send))
+
+
+@pytest.mark.parametrize(
+    ("version", "headers", "reads"),
+    [
+        ("1.1", [], False),  # HTTP/1: no Content-Length, no Transfer-Encoding, no body (RFC 9112 6.3)
+        ("1.1", [(b"content-length", b"0")], False),
+        ("1.0", [], False),
+        ("1.1", [(b"content-length", b"2")], True),
+        ("1.1", [(b"transfer-encoding", b"chunked")], True),
+        ("2", [], True),  # HTTP/2 frames a body without either header
+    ],
+)
+def test_the_body_is_awaited_only_when_the_request_can_have_one(version, headers, reads):
+    received: list[bool] = []
+
+    def app(environ, start_response):
+        start_response("200 OK", [])
+        return [environ["wsgi.input"].read() or b"-"]
+
+    async def receive() -> dict[str, Any]:
+        received.append(True)
+        return {"type": "http.request", "body": b"{}", "more_body": False}
+
+    sent: list[MutableMapping[str, Any]] = []
+
+    async def send(message: MutableMapping[str, Any]) -> None:
+        sent.append(message)
+
+    scope = _scope(method="GET", http_version=version, headers=headers)
+    asyncio.run(ThreadedWSGI(app, threads=1)(scope, receive, send))
+    assert received == ([True] if reads else [])
+    assert sent[-1]["body"] == (b"{}" if reads else b"-")
 
 
 def test_the_thread_count_comes_from_the_environment(monkeypatch):
@@ -335,3 +370,62 @@ def test_a_failing_close_after_the_answer_is_logged_and_the_thread_serves_on(cap
     assert _run(bridge, _scope(method="GET", path="/b"), [b""])[-1]["body"] == b"/b"
     bridge.shutdown()
     assert "closing a response after it was sent failed" in caplog.text
+
+
+def _policies(env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """batch_scheduling() called on a fresh thread: its answer, that thread's policy before and after, and the
+    policy of a thread it starts afterwards."""
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    seen: dict[str, Any] = {}
+
+    def run() -> None:
+        seen["before"] = os.sched_getscheduler(0)
+        try:
+            seen["done"] = threaded_wsgi.batch_scheduling()
+        except ValueError as exc:
+            seen["error"] = str(exc)
+        seen["after"] = os.sched_getscheduler(0)
+        child = threading.Thread(target=lambda: seen.__setitem__("child", os.sched_getscheduler(0)))
+        child.start()
+        child.join()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    return seen
+
+
+linux_only = pytest.mark.skipif(not hasattr(os, "sched_setscheduler"), reason="scheduling policies are Linux's")
+
+
+@linux_only
+def test_batch_scheduling_covers_the_calling_thread_and_the_threads_it_starts(monkeypatch):
+    monkeypatch.delenv("EMDASH_SCHED_BATCH", raising=False)
+    seen = _policies({}, monkeypatch)
+    assert (seen["done"], seen["after"], seen["child"]) == (True, os.SCHED_BATCH, os.SCHED_BATCH)
+
+
+@linux_only
+@pytest.mark.parametrize("value", ["0", "off", " False "])
+def test_batch_scheduling_can_be_turned_off(monkeypatch, value):
+    seen = _policies({"EMDASH_SCHED_BATCH": value}, monkeypatch)
+    assert seen["done"] is False and seen["after"] == seen["before"] == seen["child"]
+
+
+@linux_only
+def test_a_bad_batch_scheduling_value_is_refused_and_changes_nothing(monkeypatch):
+    seen = _policies({"EMDASH_SCHED_BATCH": "maybe"}, monkeypatch)
+    assert seen["error"] == "EMDASH_SCHED_BATCH must be 1 or 0 (on or off), not 'maybe'"
+    assert seen["after"] == seen["before"]
+
+
+@linux_only
+def test_a_refused_policy_is_logged_and_the_normal_one_serves(monkeypatch, caplog):
+    def refuse(*args: Any) -> None:
+        raise PermissionError("Operation not permitted")
+
+    monkeypatch.setattr(threaded_wsgi.os, "sched_setscheduler", refuse)
+    seen = _policies({"EMDASH_SCHED_BATCH": "1"}, monkeypatch)
+    assert seen["done"] is False and seen["after"] == seen["before"]
+    assert "SCHED_BATCH was refused (Operation not permitted)" in caplog.text
