@@ -5,8 +5,9 @@ memory before it yields a row, however few rows are asked for: ~6 ms for a word 
 times by a search (the newest candidates, bm25's count of matching items, the excerpts). The same terms written
 as whole terms (``"t1" OR "t2"``) are walked lazily: 0.2 ms for the newest 1,000. So each prefix is looked up in
 the index's vocabulary (``content_search_terms``, an fts5vocab table: one seek per term) and replaced by the terms
-it covers when they are few; a short prefix that covers more stays a prefix, as does anything this cannot prove
-equivalent. The results are the same items; bm25 then weighs each covered term by its own rarity.
+it covers when they are few; a prefix that covers more stays a prefix, as does anything this cannot prove
+equivalent. The results are the same items; bm25 then weighs each covered term by its own rarity. A prefix of one
+to three characters stays one: the index keeps those prefixes as terms of their own (migration content 0013).
 
 A query word must be read as FTS5 reads it (case folded, diacritics removed, the porter stem): a private in-memory
 SQLite database holding an FTS5 table with the index's own tokenizer does it, once per word per process, so that
@@ -25,18 +26,31 @@ from django.db import connection
 MAX_TERMS = 32  # beyond this a prefix stays a prefix: the lookups would cost more than the merge saves
 VOCABULARY = "content_search_terms"
 _TOKENIZE = re.compile(r"tokenize\s*=\s*'((?:[^']|'')*)'", re.IGNORECASE)
+_PREFIX = re.compile(r"prefix\s*=\s*'([\d\s]*)'", re.IGNORECASE)
 _LAST = "\U0010ffff"  # sorts after every character a term can continue with
 _NEXT_TERM = f"SELECT term FROM {VOCABULARY} WHERE term >= %s AND term < %s LIMIT 1"
 
 
 @functools.cache
-def _tokenizer_spec() -> str:
-    """The FTS5 table's own ``tokenize`` option, read from its definition (the migration wrote it)."""
+def _definition() -> str:
+    """The FTS5 table's ``CREATE`` statement, as the migrations wrote it."""
     with connection.cursor() as cursor:
         cursor.execute("SELECT sql FROM sqlite_master WHERE name = 'content_search_fts'")
         row = cursor.fetchone()
-    match = _TOKENIZE.search(row[0] if row else "")
+    return row[0] if row else ""
+
+
+def _tokenizer_spec() -> str:
+    """The FTS5 table's own ``tokenize`` option."""
+    match = _TOKENIZE.search(_definition())
     return match.group(1).replace("''", "'") if match else "unicode61"
+
+
+@functools.cache
+def _prefix_sizes() -> frozenset[int]:
+    """The prefix lengths FTS5 keeps an index of (its ``prefix`` option, migration content 0013)."""
+    match = _PREFIX.search(_definition())
+    return frozenset(int(size) for size in match.group(1).split()) if match else frozenset()
 
 
 class _Tokenizer:
@@ -71,10 +85,11 @@ def tokens(spec: str, text: str) -> tuple[str, ...]:
 
 def covered(word: str) -> list[str] | None:
     """The index's terms the prefix ``word`` stands for, or None where the prefix must stay one: the word is not one
-    term, it covers no term or more than MAX_TERMS, or a covered term would not be read back as itself."""
+    term, FTS5 keeps an index of prefixes its length (one list, walked lazily: faster than the covered terms), it
+    covers no term or more than MAX_TERMS, or a covered term would not be read back as itself."""
     spec = _tokenizer_spec()
     read = tokens(spec, word)
-    if len(read) != 1:
+    if len(read) != 1 or len(read[0]) in _prefix_sizes():
         return None
     prefix, found = read[0], list[str]()
     with connection.cursor() as cursor:

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 
 from content.search import sqlite_terms
 from content.search.backends import SQLiteBackend
@@ -63,23 +64,57 @@ def test_a_prefix_covering_one_term_ranks_and_scores_as_before(orchard, monkeypa
 
 def test_a_prefix_covering_many_terms_stays_a_prefix(notes, monkeypatch):
     monkeypatch.setattr(sqlite_terms, "MAX_TERMS", 2)
-    create("notes", title="Tea", text="teak teal team tear", publish=True)
-    assert sqlite_terms.covered("tea") is None
-    assert SQLiteBackend.match_expression(SQLiteBackend().resolve(parse("tea"))) == '("tea" *)'
-    assert len(find("tea")) == 1
+    create("notes", title="Lamps", text="lamplight lampoon lamprey", publish=True)
+    assert sqlite_terms.covered("lamp") is None
+    assert SQLiteBackend.match_expression(SQLiteBackend().resolve(parse("lamp"))) == '("lamp" *)'
+    assert len(find("lamp")) == 1
 
 
 def test_a_term_the_stemmer_would_shorten_is_not_written_out(notes, monkeypatch):
-    create("notes", title="Ping", text="pinging", publish=True)
+    create("notes", title="Jumper", text="a jumper", publish=True)
     real = sqlite_terms.tokens
-    # As if the stemmer read the stored term "ping" as "pin" when it is quoted in a query.
-    monkeypatch.setattr(sqlite_terms, "tokens", lambda spec, text: ("pin",) if text == "ping" else real(spec, text))
-    assert sqlite_terms.covered("pin") is None
-    assert len(find("pin")) == 1
+    # As if the stemmer read the stored term "jumper" as "jump" when it is quoted in a query.
+    monkeypatch.setattr(sqlite_terms, "tokens", lambda spec, text: ("jump",) if text == "jumper" else real(spec, text))
+    assert sqlite_terms.covered("jump") is None
+    assert len(find("jump")) == 1
+
+
+def test_the_index_keeps_prefixes_of_up_to_three_characters(db):
+    # Migration content 0013: FTS5 answers such a prefix from one list of its own, however many terms it covers.
+    assert sqlite_terms._prefix_sizes() == {1, 2, 3}
+
+
+@pytest.mark.parametrize("word", ["p", "pl", "plu", "ap", "app"])
+def test_a_prefix_the_index_keeps_is_not_written_out(orchard, monkeypatch, word):
+    assert sqlite_terms.covered(word) is None
+    assert SQLiteBackend.match_expression(SQLiteBackend().resolve(parse(word))) == f'("{word}" *)'
+    assert find(word, limit=50) == without_rewrite(monkeypatch, word) != []
+
+
+def _forget_the_definition() -> None:
+    sqlite_terms._definition.cache_clear()
+    sqlite_terms._prefix_sizes.cache_clear()
+
+
+def test_the_prefix_index_migration_keeps_what_the_index_holds(notes):
+    create("notes", title="Quokka", text="quiet quokkas", publish=True)
+    latest = MigrationExecutor(connection).loader.graph.leaf_nodes()
+    try:
+        MigrationExecutor(connection).migrate([("content", "0012_search_terms")])
+        _forget_the_definition()
+        assert sqlite_terms._prefix_sizes() == frozenset()
+        assert [r["title"] for r in find("q")] == ["Quokka"]
+        MigrationExecutor(connection).migrate(latest)
+        _forget_the_definition()
+        assert sqlite_terms._prefix_sizes() == {1, 2, 3}
+        assert [r["title"] for r in find("q")] == [r["title"] for r in find("quokk")] == ["Quokka"]
+    finally:
+        MigrationExecutor(connection).migrate(latest)
+        _forget_the_definition()
 
 
 def test_the_expression_writes_whole_terms(orchard):
-    expression = SQLiteBackend.match_expression(SQLiteBackend().resolve(parse("plumb app")))
+    expression = SQLiteBackend.match_expression(SQLiteBackend().resolve(parse("plumb appl")))
     assert expression == '(("plumb" OR "plumber") AND ("appl" OR "appletini"))'
 
 
