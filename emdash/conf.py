@@ -64,7 +64,7 @@ DEFAULTS: dict[str, Any] = {
     "OAUTH_PRUNE_INTERVAL": 3600,
     # Request rates per token (per session user, else per IP) for the MCP and REST doors: "door=count/window"
     # with s, m, h or d windows ("10/15m"); "door=off" or plain "off" disables. Doors not named keep the default.
-    "RATE_LIMITS": "mcp=600/m,rest=600/m",
+    "RATE_LIMITS": "mcp=600/m,rest=600/m,search=60/m",
     # Password sign-in: failures allowed per account and per client IP before a lockout of LOGIN_LOCKOUT seconds.
     "LOGIN_MAX_FAILURES": 5,
     "LOGIN_MAX_FAILURES_PER_IP": 20,

@@ -13,6 +13,7 @@ from django.shortcuts import render
 
 from content.entries import preview, shares
 from emdash.actor import Actor
+from emdash.edge import door_limits
 from emdash.errors import EmDashError
 from emdash.http_cache import CONTENT_KEY, collection_key, item_key
 from emdash.numbers import plain_int
@@ -123,9 +124,16 @@ def _archive(request: HttpRequest, definition: Definition, slug: str) -> HttpRes
 @cached_page
 def search(request: HttpRequest) -> HttpResponse:
     q = request.GET.get("q", "")[:200].strip()
-    results = query.search(q) if q else []
+    context = {"q": q, "results": [], "meta_for": {"title": "Search"}}
+    # Counted per visitor only when a search runs: an answer still current (304) or an empty form costs nothing.
+    if q and (seconds := door_limits.limit(request, door_limits.SEARCH)) is not None:
+        response = _render(request, "site/search.html", {**context, "limited": seconds}, status=429)
+        response["Retry-After"] = str(seconds)
+        response["Cache-Control"] = "no-store"
+        return response
+    context["results"] = query.search(q) if q else []
     add_keys(request, CONTENT_KEY)
-    return _render(request, "site/search.html", {"q": q, "results": results, "meta_for": {"title": "Search"}})
+    return _render(request, "site/search.html", context)
 
 
 def _private(response: HttpResponse) -> HttpResponse:

@@ -1,4 +1,4 @@
-"""Request rate limits for the MCP and REST doors (SPEC 2, ``EMDASH_RATE_LIMITS``).
+"""Request rate limits for the MCP and REST doors (SPEC 2, ``EMDASH_RATE_LIMITS``) and the public search page.
 
 Who is counted: the bearer token (its hash) when one is sent, else the signed-in session user, else the client
 IP. Counting is ``emdash.ratelimit`` (fixed windows in Django's cache, Redis-shared when ``REDIS_URL`` is set).
@@ -22,6 +22,8 @@ from emdash.conf import DEFAULTS, emdash_settings
 from emdash.edge.proxy import client_ip
 
 MCP, REST = "mcp", "rest"  # the rate buckets of the doors that have one (emdash.doors)
+# The public site's search page: anyone may ask it, each new query is a full-text search (public_site.views).
+SEARCH = "search"
 # JSON-RPC error code of a rate-limited MCP request (implementation-defined range; docs/mcp-wire-notes.md).
 RATE_LIMITED_CODE = -32029
 _ID_PARSE_LIMIT = 64 * 1024  # read a limited request's body for its JSON-RPC id only when it is this small

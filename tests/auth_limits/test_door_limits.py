@@ -162,3 +162,35 @@ def test_two_processes_share_one_count_through_redis():
         wait = ratelimit.hit("door.mcp", "token:shared", ratelimit.Rate(3, 60))
         assert wait is not None and 1 <= wait <= 60  # the 4th event, counted by this process
         assert ratelimit.hit("door.mcp", "token:other", ratelimit.Rate(3, 60)) is None
+
+
+SEARCH_PAGE = "/search/"
+
+
+@override_settings(EMDASH={"RATE_LIMITS": "search=2/m"})
+def test_the_public_search_page_answers_429_past_its_rate_per_visitor():
+    visitor = Client(REMOTE_ADDR="10.2.0.1")
+    assert [visitor.get(SEARCH_PAGE, {"q": q}).status_code for q in ("apple", "pear")] == [200, 200]
+    assert visitor.get(SEARCH_PAGE).status_code == 200  # the empty form runs no search: not counted
+    limited = visitor.get(SEARCH_PAGE, {"q": "plum"})
+    assert limited.status_code == 429
+    assert 1 <= int(limited["Retry-After"]) <= 60 and limited["Cache-Control"] == "no-store"
+    page = limited.content.decode()
+    assert "Too many searches from your address" in page and 'value="plum"' in page  # the form keeps the query
+    assert Client(REMOTE_ADDR="10.2.0.2").get(SEARCH_PAGE, {"q": "plum"}).status_code == 200  # another visitor
+
+
+@override_settings(EMDASH={"RATE_LIMITS": "search=1/m"})
+def test_a_search_page_still_current_is_not_counted():
+    visitor = Client(REMOTE_ADDR="10.2.0.3")
+    first = visitor.get(SEARCH_PAGE, {"q": "apple"})
+    assert first.status_code == 200
+    again = [visitor.get(SEARCH_PAGE, {"q": "apple"}, HTTP_IF_NONE_MATCH=first["ETag"]).status_code for _ in range(3)]
+    assert again == [304, 304, 304]
+    assert visitor.get(SEARCH_PAGE, {"q": "pear"}).status_code == 429
+
+
+@override_settings(EMDASH={"RATE_LIMITS": "search=off"})
+def test_the_search_page_limit_can_be_turned_off():
+    visitor = Client(REMOTE_ADDR="10.2.0.4")
+    assert {visitor.get(SEARCH_PAGE, {"q": f"w{i}"}).status_code for i in range(5)} == {200}
