@@ -124,7 +124,7 @@ def _archive(request: HttpRequest, definition: Definition, slug: str) -> HttpRes
 @cached_page
 def search(request: HttpRequest) -> HttpResponse:
     q = request.GET.get("q", "")[:200].strip()
-    context = {"q": q, "results": [], "meta_for": {"title": "Search"}}
+    context: dict[str, Any] = {"q": q, "results": [], "meta_for": {"title": "Search"}}
     # Counted per visitor only when a search runs: an answer still current (304) or an empty form costs nothing.
     if q and (seconds := door_limits.limit(request, door_limits.SEARCH)) is not None:
         response = _render(request, "site/search.html", {**context, "limited": seconds}, status=429)
