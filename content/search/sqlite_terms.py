@@ -40,6 +40,7 @@ def _definition() -> str:
     return row[0] if row else ""
 
 
+@functools.cache
 def _tokenizer_spec() -> str:
     """The FTS5 table's own ``tokenize`` option."""
     match = _TOKENIZE.search(_definition())

@@ -93,6 +93,7 @@ def test_a_prefix_the_index_keeps_is_not_written_out(orchard, monkeypatch, word)
 
 def _forget_the_definition() -> None:
     sqlite_terms._definition.cache_clear()
+    sqlite_terms._tokenizer_spec.cache_clear()
     sqlite_terms._prefix_sizes.cache_clear()
 
 
